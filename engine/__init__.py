@@ -1,0 +1,1 @@
+"""Warbench engine: the simulator core. It knows no particular ruleset (see DESIGN.md)."""
