@@ -1,0 +1,191 @@
+"""Game: one game in progress — the state, its dice and log, and the one play loop.
+
+Why a class around the state: undo, clones for the AI, saves and replays all need the
+state, the dice stream and the history kept together. ``apply`` is the only way the
+state changes: it asks ``check`` first, so no illegal action is ever applied; a refusal
+leaves the state untouched and is logged with its reasons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.actions import Action, EndTurn
+from engine.battlefield import Battlefield
+from engine.dice import Dice
+from engine.events import Event, EventLog
+from engine.ruleset import Context, Legality, Odds, Outcome, Ruleset
+from engine.state import GameState
+
+
+@dataclass
+class Step:
+    """One applied action in the history, with the faces it consumed (for replays)."""
+
+    action: dict[str, Any]
+    faces: list[int]
+    checksum: str
+    side: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "faces": self.faces,
+            "checksum": self.checksum,
+            "side": self.side,
+        }
+
+
+@dataclass
+class _Snapshot:
+    state: dict[str, Any]
+    dice: dict[str, Any]
+    consumed: int
+    log_len: int
+    history_len: int
+
+
+@dataclass
+class Game:
+    """A game: ruleset + battlefield + state + dice + event log + history."""
+
+    ruleset: Ruleset
+    battlefield: Battlefield
+    state: GameState
+    dice: Dice
+    log: EventLog = field(default_factory=EventLog)
+    history: list[Step] = field(default_factory=list)
+    scenario: dict[str, Any] = field(default_factory=dict)
+    #: clones made for AI search skip history, checksums and undo snapshots (speed)
+    record: bool = True
+    ctx: Context = field(init=False)
+    _undo: list[_Snapshot] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.ctx = Context(self.battlefield, self.dice, self.log)
+
+    # --- queries --------------------------------------------------------------------
+    def to_act(self) -> str | None:
+        return self.ruleset.to_act(self.state)
+
+    def check(self, action: Action) -> Legality:
+        if self.state.over:
+            return Legality.no("the game is over")
+        return self.ruleset.check(self.state, action, self.ctx)
+
+    def candidates(self, side: str | None = None) -> list[Action]:
+        side = side or self.to_act()
+        if side is None:
+            return []
+        return self.ruleset.candidates(self.state, side, self.ctx)
+
+    def odds(self, action: Action) -> Odds | None:
+        return self.ruleset.odds(self.state, action, self.ctx)
+
+    def outcome(self) -> Outcome | None:
+        return self.ruleset.outcome(self.state)
+
+    # --- changing the state -----------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Check and apply ``action``; returns the events it produced.
+
+        An illegal action produces one ``refused`` event and changes nothing.
+        """
+        start = len(self.log)
+        if isinstance(action, EndTurn) and not self.check(action).ok:
+            return self._end_turn(start)
+        legal = self.check(action)
+        if not legal.ok:
+            self.log.emit("refused", legal.reason or "not allowed", actor=action.actor)
+            return self.log.since(start)
+        if not self.record:
+            self.ruleset.apply(self.state, action, self.ctx)
+            return self.log.since(start)
+        snap = _Snapshot(
+            self.state.to_dict(),
+            self.dice.get_state(),
+            len(self.dice.consumed),
+            start,
+            len(self.history),
+        )
+        side = self.to_act()
+        self.ruleset.apply(self.state, action, self.ctx)
+        faces = self.dice.consumed[snap.consumed :]
+        self.history.append(Step(action.to_dict(), list(faces), self.state.checksum(), side))
+        if faces:
+            self._undo.clear()  # undo stops at the last roll
+        else:
+            self._undo.append(snap)
+        return self.log.since(start)
+
+    def _end_turn(self, start: int) -> list[Event]:
+        """'End turn' for rulesets without their own: click 'end activation / end phase'
+        (each recorded as its own step) until the turn number changes."""
+        turn = self.state.turn
+        for _ in range(10_000):
+            if self.state.over or self.state.turn != turn:
+                break
+            step = self.ruleset.advance(self.state, self.ctx)
+            if step is None:
+                break
+            self.apply(step)
+        return self.log.since(start)
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def undo(self) -> bool:
+        """Take back the last action, back to (not past) the last dice roll."""
+        if not self._undo:
+            return False
+        snap = self._undo.pop()
+        self.state = GameState.from_dict(snap.state)
+        del self.history[snap.history_len :]
+        self.log.truncate(snap.log_len)
+        self.log.emit("undo", "last action taken back")
+        return True
+
+    def clone(self, dice_seed: int | None = None) -> Game:
+        """An independent copy for AI search: forked dice (it cannot see the real future
+        faces), a fresh log, no undo; geometry is shared (terrain is static)."""
+        dice = self.dice.fork(f"clone:{dice_seed}") if dice_seed is not None else self.dice.copy()
+        if dice_seed is not None:
+            dice.forced = []
+        g = Game(self.ruleset, self.battlefield, self.state.copy(), dice, EventLog(), record=False)
+        g.ctx = self.ctx.fork(dice, g.log)
+        g.scenario = self.scenario
+        return g
+
+
+class Agent(Protocol):
+    """Anything that picks an action for a side: a human via the window, or an AI."""
+
+    name: str
+
+    def choose(self, game: Game, side: str) -> Action: ...
+
+
+Observer = Callable[[Sequence[Event]], None]
+
+
+def play(
+    game: Game,
+    agents: Mapping[str, Agent],
+    *,
+    observers: Sequence[Observer] = (),
+    max_actions: int = 20_000,
+) -> Outcome | None:
+    """The one loop for every mode: solo, hotseat, AI-vs-AI, replay.
+
+    Agents receive a clone with forked dice, so no agent can peek at the real dice.
+    """
+    n = 0
+    while (side := game.to_act()) is not None and n < max_actions:
+        action = agents[side].choose(game.clone(dice_seed=n), side)
+        events = game.apply(action)
+        for obs in observers:
+            obs(events)
+        n += 1
+    return game.outcome()

@@ -1,0 +1,294 @@
+"""The ruleset plugin interface: what every rulebook implements, and how one is loaded.
+
+Why this shape: the window, the scenario runner, the AI and the contract tests all talk
+to a ruleset through these few calls. ``check`` rolls no dice (the window calls it on
+hover); ``apply`` rolls through the context's dice and writes events; ``candidates`` is
+the finite list an AI chooses from; ``odds`` gives the exact chances the preview and the
+AI both read.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.actions import Action
+from engine.battlefield import Battlefield
+from engine.dice import Dice
+from engine.events import EventLog
+from engine.state import GameState, Model
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.geometry import Geometry
+    from engine.physics import Physics
+
+
+@dataclass(frozen=True)
+class Legality:
+    """Whether an action may be taken now, and if not, every reason why."""
+
+    ok: bool
+    reasons: tuple[str, ...] = ()
+
+    @classmethod
+    def yes(cls) -> Legality:
+        return cls(True)
+
+    @classmethod
+    def no(cls, *reasons: str) -> Legality:
+        return cls(False, tuple(reasons))
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    @property
+    def reason(self) -> str:
+        return "; ".join(self.reasons)
+
+
+class IllegalAction(ValueError):
+    """Raised inside ``apply`` when the dice reveal the action cannot go on (rare)."""
+
+
+@dataclass
+class Odds:
+    """The exact result distribution of an action before it is taken.
+
+    ``chance``: probability the acting side gets what it wants (a hit, a win).
+    ``dist``: distribution of the main quantity (damage dealt, hits) where there is one.
+    ``lines``: a short explanation, each modifier with its reason and rule.
+    """
+
+    chance: Fraction
+    dist: dict[int, Fraction] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+    expected: Fraction | None = None
+
+    def summary(self) -> str:
+        from engine.dice import percent
+
+        s = f"chance {percent(self.chance)}"
+        if self.expected is not None:
+            s += f", expected {float(self.expected):.2f}"
+        return s
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winner (None = draw) and why."""
+
+    winner: str | None
+    reason: str
+    turns: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason, "turns": self.turns}
+
+
+class Context:
+    """Services handed to every rules call: dice, log, battlefield, geometry, physics.
+
+    Geometry and physics are built lazily (and geometry shared between clones: the
+    terrain never changes), so a rules test that never measures never imports shapely.
+    """
+
+    def __init__(
+        self,
+        battlefield: Battlefield,
+        dice: Dice,
+        log: EventLog,
+        geo: Geometry | None = None,
+    ) -> None:
+        self.battlefield = battlefield
+        self.dice = dice
+        self.log = log
+        self._geo = geo
+        self._physics: Physics | None = None
+
+    @property
+    def geo(self) -> Geometry:
+        if self._geo is None:
+            from engine.geometry import Geometry
+
+            self._geo = Geometry(self.battlefield)
+        return self._geo
+
+    @property
+    def physics(self) -> Physics:
+        if self._physics is None:
+            from engine.physics import Physics
+
+            self._physics = Physics(self.battlefield)
+        return self._physics
+
+    def fork(self, dice: Dice, log: EventLog | None = None) -> Context:
+        return Context(self.battlefield, dice, log or EventLog(), self._geo)
+
+
+@dataclass(frozen=True)
+class Section:
+    """One entry of a ruleset's rules reference: our paraphrase and where it comes from."""
+
+    id: str
+    title: str
+    text: str
+    source: str = ""
+    interpretation: bool = False
+
+
+class Reference:
+    """A ruleset's rules reference (reference.toml): sections and designer's interpretations."""
+
+    def __init__(self, sections: Mapping[str, Section]) -> None:
+        self.sections = dict(sections)
+
+    @classmethod
+    def load(cls, path: Path) -> Reference:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        secs: dict[str, Section] = {}
+        for s in data.get("section", []):
+            secs[s["id"]] = Section(s["id"], s["title"], s["text"], s.get("source", ""))
+        for s in data.get("interpretation", []):
+            secs[s["id"]] = Section(s["id"], s["title"], s["text"], s.get("source", ""), True)
+        return cls(secs)
+
+    def cite(self, sid: str) -> str:
+        """'UMR 4.2 Ballistic attack' — raises KeyError for an unknown id so typos fail tests."""
+        s = self.sections[sid]
+        return f"{s.id} {s.title}"
+
+    def interpretations(self) -> list[Section]:
+        return [s for s in self.sections.values() if s.interpretation]
+
+
+class Ruleset:
+    """Base class of every ruleset plugin. Subclasses live in ``rulesets/<key>/``."""
+
+    key: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    rulebook: ClassVar[str] = ""
+    #: the largest die the ruleset rolls (forced dice above it are rejected on load)
+    max_die: ClassVar[int] = 6
+    #: the stats keys a scenario may give (SCENARIO_FORMAT.md)
+    stat_keys: ClassVar[tuple[str, ...]] = ()
+    #: model keys beyond the common ones that this ruleset accepts (e.g. "type", "size")
+    model_keys: ClassVar[tuple[str, ...]] = ()
+    #: the verbs this ruleset offers (for messages and the window)
+    verbs: ClassVar[tuple[str, ...]] = ()
+    unit_name: ClassVar[str] = "in"
+    version: ClassVar[int] = 1
+
+    def __init__(self) -> None:
+        self.folder = Path(importlib.import_module(type(self).__module__).__file__ or "").parent
+        ref = self.folder / "reference.toml"
+        self.reference = Reference.load(ref) if ref.exists() else Reference({})
+        units = self.folder / "units.toml"
+        self.catalog: dict[str, Any] = {}
+        if units.exists():
+            with units.open("rb") as fh:
+                self.catalog = tomllib.load(fh)
+
+    # --- building a game ----------------------------------------------------------
+    def profiles(self) -> dict[str, dict[str, Any]]:
+        """Named profiles a scenario model may use (``profile = "..."``)."""
+        return dict(self.catalog.get("profiles", {}))
+
+    def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
+        """Make a state Model from a validated scenario model spec.
+
+        Returns the model and a list of (where, problem) pairs; ``where`` is relative to
+        the model entry (e.g. "stats.MOVE"). A model with problems is None.
+        """
+        raise NotImplementedError
+
+    def check_army(self, models: list[Model]) -> list[tuple[str, str]]:
+        """Army-wide limits (e.g. one leader per army): (model id, problem) pairs."""
+        return []
+
+    def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
+        """Prepare turn 1: initiative (``first`` if the scenario fixes it), activation order."""
+        raise NotImplementedError
+
+    # --- playing ------------------------------------------------------------------
+    def to_act(self, state: GameState) -> str | None:
+        """The side whose decision it is, or None once the game is over."""
+        return None if state.over else state.active
+
+    def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
+        raise NotImplementedError
+
+    def apply(self, state: GameState, action: Action, ctx: Context) -> None:
+        raise NotImplementedError
+
+    def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
+        raise NotImplementedError
+
+    def advance(self, state: GameState, ctx: Context) -> Action | None:
+        """The 'end activation / end phase' a player would click to move play on."""
+        raise NotImplementedError
+
+    def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
+        return None
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        if state.over:
+            return Outcome(state.over.get("winner"), state.over.get("reason", ""), state.turn)
+        return None
+
+    def score(self, state: GameState, side: str) -> float:
+        """Heuristic position value for the AI: own strength minus the enemy's."""
+        own = sum(m.hp for m in state.live(side))
+        other = sum(m.hp for m in state.live() if m.side != side)
+        return float(own - other)
+
+    def model_view(self, model: Model) -> dict[str, Any]:
+        """What the JSON runner and the window show of a model (hp, status)."""
+        return {"hp": model.hp, "status": sorted(model.status)}
+
+
+_REGISTRY: dict[str, type[Ruleset]] = {}
+
+#: every ruleset key the project knows of (SCENARIO_FORMAT.md); not all may be built yet
+KNOWN = ("gem", "inter_arma", "umr", "gemini", "swomp")
+
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    """Class decorator used in ``rulesets/<key>/__init__.py``."""
+    _REGISTRY[cls.key] = cls
+    return cls
+
+
+class UnknownRuleset(KeyError):
+    pass
+
+
+_INSTANCES: dict[str, Ruleset] = {}
+
+
+def load(key: str) -> Ruleset:
+    """The ruleset called ``key`` (imports ``rulesets.<key>`` on first use)."""
+    if key in _INSTANCES:
+        return _INSTANCES[key]
+    if key not in _REGISTRY:
+        try:
+            importlib.import_module(f"rulesets.{key}")
+        except ModuleNotFoundError as e:
+            if e.name in (f"rulesets.{key}", "rulesets"):
+                raise UnknownRuleset(key) from None
+            raise
+    if key not in _REGISTRY:
+        raise UnknownRuleset(key)
+    _INSTANCES[key] = _REGISTRY[key]()
+    return _INSTANCES[key]
+
+
+def available() -> list[str]:
+    """Keys of the rulesets that are present in ``rulesets/``."""
+    root = Path(__file__).resolve().parent.parent / "rulesets"
+    return sorted(p.name for p in root.iterdir() if (p / "__init__.py").exists())

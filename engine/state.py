@@ -1,0 +1,195 @@
+"""Game state as plain data: models, sides, turn bookkeeping and ruleset variables.
+
+Why plain data: saves, replays, undo, AI clones and the checksum all need a state that
+copies cheaply and serialises exactly. Rulesets keep what they need in ``vars`` (on the
+state and on each model) as JSON-compatible values; the engine never interprets them.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+Base = float | tuple[float, float]
+
+
+def _round(v: Any) -> Any:
+    """Canonical form for checksums: floats rounded to 1/1000 in, tuples as lists."""
+    if isinstance(v, float):
+        r = round(v, 3)
+        return 0.0 if r == 0 else r
+    if isinstance(v, dict):
+        return {str(k): _round(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_round(x) for x in v]
+    if isinstance(v, set):
+        return sorted(_round(x) for x in v)
+    return v
+
+
+@dataclass
+class Model:
+    """One model on the table (a figure, a vehicle, a drone)."""
+
+    id: str
+    side: str
+    unit: str
+    x: float
+    y: float
+    facing: float = 0.0
+    base: Base = 25.0
+    profile: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
+    weapons: list[dict[str, Any]] = field(default_factory=list)
+    hp: int = 1
+    max_hp: int = 1
+    removed: bool = False
+    status: list[str] = field(default_factory=list)
+    vars: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def pos(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    def footprint(self) -> tuple[float, float, float, Base]:
+        """(x, y, facing, base) — the shape the geometry and physics services measure."""
+        return (self.x, self.y, self.facing, self.base)
+
+    def stat(self, key: str, default: Any = 0) -> Any:
+        return self.stats.get(key, default)
+
+    def weapon(self, name: str) -> dict[str, Any] | None:
+        for w in self.weapons:
+            if str(w.get("name", "")).lower() == name.lower():
+                return w
+        return None
+
+    def set_status(self, word: str, on: bool = True) -> None:
+        if on and word not in self.status:
+            self.status.append(word)
+            self.status.sort()
+        elif not on and word in self.status:
+            self.status.remove(word)
+
+    def to_dict(self) -> dict:
+        d = {
+            "id": self.id,
+            "side": self.side,
+            "unit": self.unit,
+            "x": self.x,
+            "y": self.y,
+            "facing": self.facing,
+            "base": list(self.base) if isinstance(self.base, (tuple, list)) else self.base,
+            "profile": self.profile,
+            "stats": copy.deepcopy(self.stats),
+            "weapons": copy.deepcopy(self.weapons),
+            "hp": self.hp,
+            "max_hp": self.max_hp,
+            "removed": self.removed,
+            "status": list(self.status),
+            "vars": copy.deepcopy(self.vars),
+        }
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Model:
+        base = d.get("base", 25.0)
+        if isinstance(base, list):
+            base = (float(base[0]), float(base[1]))
+        return cls(
+            id=d["id"],
+            side=d["side"],
+            unit=d.get("unit", d["id"]),
+            x=float(d["x"]),
+            y=float(d["y"]),
+            facing=float(d.get("facing", 0.0)),
+            base=base,
+            profile=d.get("profile", ""),
+            stats=copy.deepcopy(d.get("stats", {})),
+            weapons=copy.deepcopy(d.get("weapons", [])),
+            hp=int(d.get("hp", 1)),
+            max_hp=int(d.get("max_hp", d.get("hp", 1))),
+            removed=bool(d.get("removed", False)),
+            status=list(d.get("status", [])),
+            vars=copy.deepcopy(d.get("vars", {})),
+        )
+
+
+@dataclass
+class GameState:
+    """Everything that changes during a game; the battlefield itself is static.
+
+    ``turn`` counts game turns / rounds from 1. ``phase`` names the current phase or
+    segment (rulesets without phases use "activation"). ``active`` is the side whose
+    decision it is, ``None`` once the game is over. ``over`` holds the outcome dict.
+    """
+
+    ruleset: str
+    sides: list[str]
+    models: dict[str, Model] = field(default_factory=dict)
+    turn: int = 1
+    phase: str = "activation"
+    active: str | None = None
+    vars: dict[str, Any] = field(default_factory=dict)
+    over: dict[str, Any] | None = None
+
+    # --- queries --------------------------------------------------------------------
+    def model(self, mid: str) -> Model:
+        return self.models[mid]
+
+    def live(self, side: str | None = None) -> list[Model]:
+        """Models still on the table, in id order (optionally of one side)."""
+        return [
+            m
+            for _, m in sorted(self.models.items())
+            if not m.removed and (side is None or m.side == side)
+        ]
+
+    def units(self, side: str | None = None, live: bool = True) -> dict[str, list[Model]]:
+        """Unit id -> its models (live ones only unless ``live`` is False), id order."""
+        out: dict[str, list[Model]] = {}
+        for _, m in sorted(self.models.items()):
+            if (live and m.removed) or (side is not None and m.side != side):
+                continue
+            out.setdefault(m.unit, []).append(m)
+        return out
+
+    def enemies_of(self, side: str) -> list[str]:
+        return [s for s in self.sides if s != side]
+
+    # --- copying and serialising ----------------------------------------------------
+    def copy(self) -> GameState:
+        return GameState.from_dict(self.to_dict())
+
+    def to_dict(self) -> dict:
+        return {
+            "ruleset": self.ruleset,
+            "sides": list(self.sides),
+            "models": {k: m.to_dict() for k, m in sorted(self.models.items())},
+            "turn": self.turn,
+            "phase": self.phase,
+            "active": self.active,
+            "vars": copy.deepcopy(self.vars),
+            "over": copy.deepcopy(self.over),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> GameState:
+        return cls(
+            ruleset=d["ruleset"],
+            sides=list(d["sides"]),
+            models={k: Model.from_dict(m) for k, m in d["models"].items()},
+            turn=int(d.get("turn", 1)),
+            phase=d.get("phase", "activation"),
+            active=d.get("active"),
+            vars=copy.deepcopy(d.get("vars", {})),
+            over=copy.deepcopy(d.get("over")),
+        )
+
+    def checksum(self) -> str:
+        """sha256 of the canonical JSON (sorted keys, floats to 0.001): equal states, equal sums."""
+        blob = json.dumps(_round(self.to_dict()), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]

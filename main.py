@@ -1,0 +1,134 @@
+"""Warbench command line: play | run | validate | replay (see README.md).
+
+Why thin: every command is a few calls into ``engine``; the window (pygame) is imported
+only by ``play``, so ``run`` and the tests of rules never load it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+DEFAULT_SCENARIO = "rulesets/umr/scenarios/default.toml"
+
+sys.path.insert(0, str(ROOT))
+
+
+def _fail(lines: list[str]) -> int:
+    for line in lines:
+        print(line, file=sys.stderr)
+    return 2
+
+
+def _load(path: str):
+    from engine.data import DataError
+    from engine.scenario import load_scenario
+
+    try:
+        return load_scenario(path), []
+    except DataError as e:
+        return None, [p.line() for p in e.problems]
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from engine.scenario import ScriptError, new_game, result_json, run_script
+
+    scn, errors = _load(args.file)
+    if scn is None:
+        return _fail(errors)
+    game = new_game(scn)
+    try:
+        run_script(game, scn)
+    except ScriptError as e:
+        return _fail([e.problem.line()])
+    if args.json:
+        print(json.dumps(result_json(game), indent=1))
+        return 0
+    print(f"{scn.title} ({scn.ruleset}, seed {scn.seed})")
+    current = object()
+    for e in game.log.events:
+        if e.action != current:
+            current = e.action
+            if e.action is None:
+                print("-- setup")
+            else:
+                action, _ = scn.actions[e.action]
+                print(f"-- action {e.action}: {action.describe()}")
+        tag = "REFUSED: " if e.kind == "refused" else ""
+        print(f"  {tag}{e.text}")
+    print("-- models")
+    for mid, m in result_json(game)["models"].items():
+        state = "removed" if m["removed"] else f"hp {m['hp']}"
+        status = f" [{', '.join(m['status'])}]" if m["status"] else ""
+        print(f"  {mid:12} {m['side']:8} ({m['x']:.2f}, {m['y']:.2f}) {state}{status}")
+    out = game.outcome()
+    if out:
+        print(f"-- game over: {out.winner or 'draw'} ({out.reason})")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    scn, errors = _load(args.file)
+    if scn is None:
+        return _fail(errors)
+    print(f"ok: {args.file}: {scn.ruleset}, {len(scn.models)} models, "
+          f"{len(scn.battlefield.terrain)} terrain pieces, {len(scn.actions)} actions")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from engine.persistence import SaveError, replay_file
+
+    try:
+        _, report = replay_file(args.file)
+    except SaveError as e:
+        return _fail([f"error: {e}"])
+    if report.ok:
+        print(f"replay ok: {report.steps} actions, final checksum {report.final_checksum}")
+        return 0
+    print(f"replay diverged: {report.message}")
+    return 1
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    path = args.file or str(ROOT / DEFAULT_SCENARIO)
+    scn, errors = _load(path)
+    if scn is None:
+        return _fail(errors)
+    from engine.ui.app import run_app  # pygame is imported only here
+
+    return run_app(path, size=tuple(args.size) if args.size else None)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="main.py", description="Warbench: miniatures wargames "
+                                "on screen, with the table measured for you.")
+    sub = p.add_subparsers(dest="command")
+    play = sub.add_parser("play", help="open the game window on a scenario")
+    play.add_argument("file", nargs="?", help="scenario TOML (default: the bundled one)")
+    play.add_argument("--size", nargs=2, type=int, metavar=("W", "H"))
+    run = sub.add_parser("run", help="play a scenario's script headless and print the log")
+    run.add_argument("file")
+    run.add_argument("--json", action="store_true", help="print one JSON document")
+    val = sub.add_parser("validate", help="check a scenario file")
+    val.add_argument("file")
+    rep = sub.add_parser("replay", help="replay a save and verify every roll and checksum")
+    rep.add_argument("file")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["play"])
+    handlers = {"run": cmd_run, "validate": cmd_validate, "replay": cmd_replay,
+                "play": cmd_play}
+    return handlers[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""Shared fixtures for engine tests: a toy game built without any scenario file."""
+
+import pytest
+
+from engine.battlefield import Battlefield
+from engine.dice import Dice
+from engine.game import Game
+from engine.persistence import mark_start
+from engine.ruleset import load
+from engine.state import GameState, Model
+from tests.engine import toy  # noqa: F401  (registers the toy ruleset)
+
+
+def make_toy_game(seed: int = 1, first: str | None = "blue", n: int = 2) -> Game:
+    rs = load("toy")
+    models = {}
+    for i in range(n):
+        for side, y in (("blue", 5.0), ("red", 40.0)):
+            mid = f"{side[0]}{i}"
+            models[mid] = Model(id=mid, side=side, unit=mid, x=10.0 + 5 * i, y=y, hp=2,
+                                max_hp=2, stats={"SK": 1})
+    state = GameState(ruleset="toy", sides=["blue", "red"], models=models)
+    game = Game(rs, Battlefield(), state, Dice(seed=seed))
+    rs.setup(state, game.ctx, first)
+    mark_start(game)
+    return game
+
+
+@pytest.fixture
+def toy_game() -> Game:
+    return make_toy_game()

@@ -1,0 +1,65 @@
+"""Game: refusals change nothing, undo stops at the last roll, clones are independent,
+and one play() loop runs any agents to the end."""
+
+from engine.actions import EndActivation, EndTurn, Move, Shoot
+from engine.agents import RandomAgent
+from engine.game import play
+from tests.engine.conftest import make_toy_game
+
+
+def test_illegal_action_is_refused_and_changes_nothing(toy_game):
+    before = toy_game.state.checksum()
+    events = toy_game.apply(Move(actor="b0", to=(10.0, 30.0)))  # 25" > 6"
+    assert [e.kind for e in events] == ["refused"]
+    assert "too far" in events[0].text
+    assert toy_game.state.checksum() == before
+    assert toy_game.history == []
+
+
+def test_wrong_side_is_refused(toy_game):
+    events = toy_game.apply(Move(actor="r0", to=(10.0, 38.0)))
+    assert events[0].kind == "refused" and "blue's turn" in events[0].text
+
+
+def test_undo_goes_back_to_but_not_past_the_last_roll(toy_game):
+    g = toy_game
+    start = g.state.checksum()
+    g.apply(Move(actor="b0", to=(10.0, 8.0)))
+    assert g.state.models["b0"].y == 8.0
+    assert g.undo()
+    assert g.state.checksum() == start and g.history == []
+    g.apply(Move(actor="b0", to=(10.0, 8.0)))
+    g.dice.force([6])
+    g.apply(Shoot(actor="b0", target="r0"))
+    assert g.state.models["r0"].hp == 1
+    assert not g.can_undo() and not g.undo()  # the roll cannot be taken back
+    g.apply(EndActivation())
+    assert g.undo()  # but the end of activation after it can
+    assert g.state.models["r0"].hp == 1
+
+
+def test_clone_is_independent_and_cannot_see_forced_dice(toy_game):
+    g = toy_game
+    g.dice.force([6, 6, 6])
+    c = g.clone(dice_seed=3)
+    assert c.dice.forced == []
+    c.apply(Move(actor="b0", to=(10.0, 8.0)))
+    assert g.state.models["b0"].y == 5.0
+    assert c.state.models["b0"].y == 8.0
+
+
+def test_end_turn_clicks_through_the_activations():
+    g = make_toy_game()
+    events = g.apply(EndTurn())
+    assert g.state.turn == 2
+    assert sum(1 for s in g.history if s.action["do"] == "end_activation") == 4
+    assert any(e.kind == "initiative" for e in events)
+
+
+def test_play_loop_runs_random_agents_to_the_end():
+    for seed in range(5):
+        g = make_toy_game(seed=seed)
+        g.state.vars["turn_limit"] = 30
+        out = play(g, {"blue": RandomAgent(seed), "red": RandomAgent(seed + 100)})
+        assert out is not None
+        assert g.to_act() is None
