@@ -229,6 +229,17 @@ class Ruleset:
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
         raise NotImplementedError
 
+    def actions_for(self, state: GameState, actor: str, ctx: Context) -> list[Action]:
+        """The legal actions a player may pick for ``actor`` (a model or unit id) right
+        now, for the window's buttons. Moves are built by dragging, so they may be left
+        out. Default: the AI candidates that name this actor or its unit."""
+        side = self.to_act(state)
+        if side is None:
+            return []
+        m = state.models.get(actor)
+        ids = {actor} | ({m.unit} if m else set())
+        return [a for a in self.candidates(state, side, ctx) if a.actor in ids]
+
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         """The 'end activation / end phase' a player would click to move play on."""
         raise NotImplementedError
