@@ -11,7 +11,8 @@ from engine.state import GameState, Model
 from tests.engine import toy  # noqa: F401  (registers the toy ruleset)
 
 
-def make_toy_game(seed: int = 1, first: str | None = "blue", n: int = 2) -> Game:
+def make_toy_game(seed: int = 1, first: str | None = "blue", n: int = 2,
+                  turn_limit: int = 0) -> Game:
     rs = load("toy")
     models = {}
     for i in range(n):
@@ -20,6 +21,8 @@ def make_toy_game(seed: int = 1, first: str | None = "blue", n: int = 2) -> Game
             models[mid] = Model(id=mid, side=side, unit=mid, x=10.0 + 5 * i, y=y, hp=2,
                                 max_hp=2, stats={"SK": 1})
     state = GameState(ruleset="toy", sides=["blue", "red"], models=models)
+    if turn_limit:
+        state.vars["turn_limit"] = turn_limit
     game = Game(rs, Battlefield(), state, Dice(seed=seed))
     rs.setup(state, game.ctx, first)
     mark_start(game)

@@ -58,8 +58,7 @@ def test_end_turn_clicks_through_the_activations():
 
 def test_play_loop_runs_random_agents_to_the_end():
     for seed in range(5):
-        g = make_toy_game(seed=seed)
-        g.state.vars["turn_limit"] = 30
+        g = make_toy_game(seed=seed, turn_limit=30)
         out = play(g, {"blue": RandomAgent(seed), "red": RandomAgent(seed + 100)})
         assert out is not None
         assert g.to_act() is None
