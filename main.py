@@ -93,6 +93,32 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1
 
 
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.agents import AGENTS, LEVELS
+    from engine.sim import simulate, summary_table
+
+    scn, errors = _load(args.file)
+    if scn is None:
+        return _fail(errors)
+    names = tuple(a.strip() for a in args.agents.split(","))
+    known = set(AGENTS) | set(LEVELS)
+    if len(names) != 2 or not all(n in known for n in names):
+        return _fail([f"error: --agents: expected two of {', '.join(sorted(known))} "
+                      f"separated by a comma, got '{args.agents}'"])
+    if args.games < 1 or args.jobs < 1:
+        return _fail(["error: --games and --jobs must be at least 1"])
+    out = args.out or f"out/simulate/{Path(args.file).stem}"
+    summary, interrupted = simulate(args.file, args.games, args.jobs, names, args.seed, out,
+                                    turn_limit=args.turn_limit)
+    print(summary_table(summary))
+    print(f"per-game results: {out}/games.jsonl; summary: {out}/summary.json; "
+          f"chart: {out}/wins.png")
+    if interrupted:
+        print(f"interrupted: kept {summary['games']} finished games", file=sys.stderr)
+        return 130
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     path = args.file or str(ROOT / DEFAULT_SCENARIO)
     scn, errors = _load(path)
@@ -115,6 +141,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="print one JSON document")
     val = sub.add_parser("validate", help="check a scenario file")
     val.add_argument("file")
+    sim = sub.add_parser("simulate", help="headless battles between computer agents")
+    sim.add_argument("file")
+    sim.add_argument("--games", type=int, default=20)
+    sim.add_argument("--jobs", type=int, default=2, help="processes (cores) to use")
+    sim.add_argument("--agents", default="greedy,random", help="two agents, e.g. search,greedy")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--turn-limit", type=int, default=0, help="end games after N turns")
+    sim.add_argument("--out", help="folder for games.jsonl, summary.json and wins.png")
     rep = sub.add_parser("replay", help="replay a save and verify every roll and checksum")
     rep.add_argument("file")
     return p
@@ -126,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["play"])
     handlers = {"run": cmd_run, "validate": cmd_validate, "replay": cmd_replay,
-                "play": cmd_play}
+                "play": cmd_play, "simulate": cmd_simulate}
     return handlers[args.command](args)
 
 

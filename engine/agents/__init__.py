@@ -3,13 +3,19 @@ only the Game/Ruleset interface (candidates, check, odds, score)."""
 
 from __future__ import annotations
 
+from engine.agents.greedy import GreedyAgent
 from engine.agents.random_agent import RandomAgent
+from engine.agents.search import SearchAgent
 
-AGENTS = {"random": RandomAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "search": SearchAgent}
+#: difficulty levels offered by the new-game screen
+LEVELS = {"easy": "random", "normal": "greedy", "hard": "search"}
 
 
-def make(name: str, seed: int = 0):
+def make(name: str, seed: int = 0, **options):
+    """An agent by name ("random", "greedy", "search") or level ("easy", "normal", "hard")."""
+    name = LEVELS.get(name, name)
     try:
-        return AGENTS[name](seed=seed)
+        return AGENTS[name](seed=seed, **options)
     except KeyError:
         raise ValueError(f"unknown agent '{name}' (known: {', '.join(sorted(AGENTS))})") from None

@@ -1,0 +1,44 @@
+"""Agents work through the engine interface only, never see the real dice, and greedy
+beats random on the toy ruleset."""
+
+from engine.agents import GreedyAgent, RandomAgent, SearchAgent, make
+from engine.game import play
+from tests.engine.conftest import make_toy_game
+
+
+def _match(a_factory, b_factory, games=12):
+    wins = 0
+    for seed in range(games):
+        g = make_toy_game(seed=seed, turn_limit=8, first="blue" if seed % 2 else "red")
+        agents = {"blue": a_factory(seed), "red": b_factory(seed + 1000)}
+        out = play(g, agents)
+        wins += out is not None and out.winner == "blue"
+    return wins
+
+
+def test_agents_do_not_consume_the_real_dice():
+    g = make_toy_game(seed=3)
+    g.dice.force([6, 6, 6])
+    before = (g.dice.get_state(), list(g.dice.forced))
+    for agent in (RandomAgent(1), GreedyAgent(1), SearchAgent(1, budget=0.05)):
+        agent.choose(g, "blue")
+    assert (g.dice.get_state(), g.dice.forced) == before
+
+
+def test_greedy_beats_random_on_the_toy_rules():
+    wins = _match(lambda s: GreedyAgent(s), lambda s: RandomAgent(s))
+    assert wins >= 10, wins
+
+
+def test_search_explains_its_choice():
+    g = make_toy_game(seed=5)
+    agent = SearchAgent(2, budget=0.05, max_iterations=200)
+    action = agent.choose(g, "blue")
+    assert g.check(action).ok
+    assert agent.last and agent.last[0].action == action
+    assert agent.iterations >= len(g.candidates("blue"))
+
+
+def test_make_by_name_and_level():
+    assert make("hard").name == "search" and make("easy").name == "random"
+    assert make("greedy", seed=3).name == "greedy"
