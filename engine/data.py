@@ -7,6 +7,7 @@ traceback. Validators collect every problem they can find instead of stopping at
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -44,9 +45,12 @@ def load_toml(path: str | Path, display: str | None = None) -> dict[str, Any]:
         with p.open("rb") as fh:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as e:
-        line = getattr(e, "lineno", None)
+        # Python 3.11's message ends "(at line L, column C)"; 3.14 also has .lineno
+        text = str(e)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", text)
+        line = getattr(e, "lineno", None) or (int(m.group(1)) if m else None)
+        msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", text)
         where = f"line {line}" if line else "file"
-        msg = getattr(e, "msg", str(e))
         raise DataError([Problem(name, where, f"not valid TOML: {msg}")]) from None
     except UnicodeDecodeError:
         raise DataError([Problem(name, "file", "not valid TOML: not UTF-8 text")]) from None

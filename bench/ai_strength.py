@@ -1,0 +1,69 @@
+"""AI strength: greedy vs random and search vs greedy on mirror scenarios, sides
+swapped every other game, on both cores. Prints the win-rate table with 95% intervals
+and the median decision time of each agent (the baseline is the random agent's).
+
+    python bench/ai_strength.py [--games 200] [--rulesets umr,swomp,gem] [--budget 0.05]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from _common import bench_scenario
+
+from engine.agents import make
+from engine.ruleset import available
+from engine.scenario import load_scenario, new_game
+from engine.sim import jobs_for, run_batch, summarize
+
+
+def decision_times(path, agent: str, n: int = 15, **opts) -> float:
+    """Median seconds per decision of ``agent`` over the first n decisions of a game."""
+    scn = load_scenario(path)
+    game = new_game(scn)
+    a = make(agent, seed=1, **opts)
+    times = []
+    for i in range(n):
+        side = game.to_act()
+        if side is None:
+            break
+        t0 = time.perf_counter()
+        act = a.choose(game.clone(dice_seed=i), side)
+        times.append(time.perf_counter() - t0)
+        game.apply(act)
+    return statistics.median(times) if times else 0.0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rulesets", default=",".join(available()))
+    ap.add_argument("--budget", type=float, default=0.05, help="search seconds per decision")
+    ap.add_argument("--turn-limit", type=int, default=6)
+    args = ap.parse_args()
+    opts = {"search": {"budget": args.budget}}
+    print(f"{'ruleset':8} {'pairing':18} {'games':>5} {'first wins':>10} {'rate':>7} "
+          f"{'95% interval':>15} {'draws':>5}")
+    for key in args.rulesets.split(","):
+        path = str(bench_scenario(key))
+        for a, b in (("greedy", "random"), ("search", "greedy")):
+            jobs = jobs_for(path, args.games, (a, b), seed=11, turn_limit=args.turn_limit,
+                            options=opts)
+            results, _ = run_batch(jobs, args.jobs)
+            s = summarize(results)["agents"][a]
+            lo, hi = s["ci95"]
+            draws = sum(1 for r in results if r.winner_agent is None)
+            print(f"{key:8} {a + ' vs ' + b:18} {s['games']:5d} {s['wins']:10d} "
+                  f"{s['win_rate']:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d}", flush=True)
+        base = decision_times(path, "random")
+        for agent in ("greedy", "search"):
+            t = decision_times(path, agent, **({"budget": 0.4} if agent == "search" else {}))
+            print(f"{key:8} median decision {agent:7} {t * 1000:8.1f} ms "
+                  f"({t / base if base else 0:.0f}x random)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Headless games per second, 10 against 10, for each ruleset present.
+
+Prints, per ruleset, the median seconds per full game between random agents (one core),
+games per second per core, the ratio against the issue's target of one game per second
+per core, and the ratio against a baseline measured in the same run: the same games
+played with full recording (history, checksums, undo snapshots), which is what the
+window and saves pay for and what AI clones skip.
+
+    python bench/games.py [--games N] [--rulesets umr,swomp]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from _common import bench_scenario
+
+from engine.agents import RandomAgent
+from engine.ruleset import available
+from engine.scenario import load_scenario, new_game
+
+
+def one_game(path, seed: int, record: bool) -> tuple[float, int]:
+    scn = load_scenario(path)
+    scn.seed = seed
+    scn.turn_limit = scn.turn_limit or 10
+    t0 = time.perf_counter()
+    game = new_game(scn)
+    game.record = record
+    agents = {s: RandomAgent(seed + i) for i, s in enumerate(game.state.sides)}
+    n = 0
+    while (side := game.to_act()) is not None and n < 5000:
+        view = game.clone(dice_seed=n)
+        game.apply(agents[side].choose(view, side))
+        n += 1
+    return time.perf_counter() - t0, n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--rulesets", default=",".join(available()))
+    args = ap.parse_args()
+    print(f"{'ruleset':10} {'s/game':>8} {'games/s/core':>13} {'vs target 1/s':>14} "
+          f"{'actions':>8} {'recorded s/game':>16} {'speed-up':>9}")
+    for key in args.rulesets.split(","):
+        path = bench_scenario(key)
+        fast = [one_game(path, s, record=False) for s in range(args.games)]
+        slow = [one_game(path, s, record=True) for s in range(args.games)]
+        t_fast = statistics.median(t for t, _ in fast)
+        t_slow = statistics.median(t for t, _ in slow)
+        acts = statistics.median(n for _, n in fast)
+        print(f"{key:10} {t_fast:8.3f} {1 / t_fast:13.2f} {1 / t_fast:13.2f}x {acts:8.0f} "
+              f"{t_slow:16.3f} {t_slow / t_fast:8.2f}x   ({path.relative_to(path.parents[3])})")
+
+
+if __name__ == "__main__":
+    main()
