@@ -1,0 +1,600 @@
+"""Mouse and keys into proposed actions, with the rules' reasons and odds shown live.
+
+Why here and not in the rules: the window never decides what is legal. It builds the
+action a player is pointing at (a move along the dragged path, a shot at the hovered
+enemy), asks ``Game.check`` why it is or is not legal and ``Game.odds`` what it would
+bring, and commits it through the human agent only when the player lets go or clicks.
+Everything it shows is cached per game version (the app bumps the version whenever the
+state changes), so hovering costs a dictionary lookup, not a rules call, per frame.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.actions import Action, Charge, Move, Turn
+from engine.battlefield import Footprint
+from engine.game import Game
+from engine.ui import measure
+from engine.ui.camera import Camera
+from engine.ui.overlays import MovePreview, OddsCard, Overlays, TargetMark
+
+Point = tuple[float, float]
+
+#: Pixels the mouse must travel with the button held before a click becomes a drag.
+DRAG_THRESHOLD = 5
+#: Degrees per Q/E press (Shift: coarse).
+TURN_STEP, TURN_STEP_COARSE = 15.0, 45.0
+#: How rules state a move allowance in a refusal: 'too far (7.1" > 6")', '... may move 5"'.
+_ALLOWANCE = (
+    re.compile(r"[\d.]+\s*(?:\"|in|inches)?\s*>\s*([\d.]+)"),
+    re.compile(r"may (?:only )?move (?:up to )?([\d.]+)"),
+    re.compile(r"(?:allowance|at most|up to) (?:of )?([\d.]+)\s*(?:\"|in)"),
+)
+_SIDE_ACTS = ("end_turn", "end_phase", "end_activation", "concede")
+
+
+class Session(Protocol):
+    """What the controls need of the app (kept narrow so tests can read it)."""
+
+    game: Game
+    version: int
+    camera: Camera
+
+    def human_to_act(self) -> bool: ...
+
+    def submit(self, action: Action) -> None: ...
+
+
+@dataclass
+class Drag:
+    """A left-button drag in progress: who moves, the waypoints so far, the cursor."""
+
+    actor: str
+    start_px: tuple[int, int]
+    origin: Point
+    waypoints: list[Point] = field(default_factory=list)
+    cursor: Point = (0.0, 0.0)
+    active: bool = False
+
+
+@dataclass
+class Mode:
+    """A targeted action the player has picked (shoot with a weapon, fight, cast...)."""
+
+    proto: Action
+    label: str
+
+
+def footprint_of(game: Game, mid: str) -> Footprint:
+    m = game.state.models[mid]
+    return Footprint(m.x, m.y, m.facing, m.base)
+
+
+class Controller:
+    """Turns input into overlays and committed actions for one game."""
+
+    def __init__(self, session: Session) -> None:
+        self.s = session
+        self.selected = ""
+        self.hover = ""
+        self.cursor: Point = (0.0, 0.0)
+        self.mode: Mode | None = None
+        self.move_mode = ""
+        self.drag: Drag | None = None
+        self.pending_facing: float | None = None
+        self.note: tuple[Point, str, bool] | None = None
+        self.note_until = 0.0
+        self.unit_links = True
+        self._cache: dict[Any, Any] = {}
+        self._cache_version = -1
+        self.sight = measure.Sight(session.game.battlefield)
+        self.on_change: Callable[[], None] | None = None
+
+    # --- cached rules queries -----------------------------------------------------------------
+    def _memo(self, key: Any, fn: Callable[[], Any]) -> Any:
+        if self._cache_version != self.s.version:
+            self._cache.clear()
+            self._cache_version = self.s.version
+        if key not in self._cache:
+            self._cache[key] = fn()
+        return self._cache[key]
+
+    @property
+    def game(self) -> Game:
+        return self.s.game
+
+    def check(self, action: Action):
+        return self._memo(("check", akey(action)), lambda: self.game.check(action))
+
+    def odds(self, action: Action):
+        def get():
+            try:
+                return self.game.odds(action)
+            except Exception:
+                return None
+        return self._memo(("odds", akey(action)), get)
+
+    def actions(self, actor: str | None = None) -> list[Action]:
+        """The legal actions of the selected model (``Ruleset.actions_for``)."""
+        actor = actor or self.selected
+        if not actor or not self.s.human_to_act():
+            return []
+
+        def get():
+            g = self.game
+            m = g.state.models.get(actor)
+            if m is None or m.removed or m.side != g.to_act():
+                return []
+            try:
+                return list(g.ruleset.actions_for(g.state, actor, g.ctx))
+            except Exception:
+                return []
+        return self._memo(("actions", actor), get)
+
+    def side_actions(self) -> list[Action]:
+        """Side-level choices owed now (reactions, pending decisions): actor-less acts."""
+        if not self.s.human_to_act():
+            return []
+
+        def get():
+            try:
+                cands = self.game.candidates()
+            except Exception:
+                return []
+            return [a for a in cands if not a.actor and a.KIND not in _SIDE_ACTS]
+        return self._memo(("side",), get)
+
+    def modes(self) -> list[Mode]:
+        """Targeted actions grouped by kind and weapon: one button each, pick on the table."""
+        out: dict[tuple, Mode] = {}
+        for a in self.actions():
+            if not getattr(a, "target", "") or isinstance(a, Move):
+                continue
+            key = (a.KIND, a.actor, getattr(a, "weapon", ""))
+            if key not in out:
+                proto = dataclasses.replace(a, target="")
+                weapon = getattr(a, "weapon", "")
+                label = a.KIND.replace("_", " ") + (f" ({weapon})" if weapon else "")
+                out[key] = Mode(proto, label)
+        return list(out.values())
+
+    def direct_actions(self) -> list[Action]:
+        """Untargeted actions of the selection (turn, rally, overwatch...): plain buttons."""
+        return [a for a in self.actions()
+                if not getattr(a, "target", "") and not isinstance(a, (Move, Turn))
+                and a.KIND not in _SIDE_ACTS]
+
+    def move_modes(self) -> list[str]:
+        modes = []
+        for a in self.actions():
+            if isinstance(a, Move) and a.mode and a.mode not in modes:
+                modes.append(a.mode)
+        return modes
+
+    # --- targets ------------------------------------------------------------------------------
+    def shooter_of(self, action: Action) -> str:
+        actor = action.actor
+        if actor in self.game.state.models:
+            return actor
+        return self.selected
+
+    def classify(self, proto: Action) -> dict[str, TargetMark]:
+        """Every enemy as a target of ``proto``: valid, cover (with its visible fraction),
+        hidden, out of arc, out of range, or illegal for another reason."""
+        def get() -> dict[str, TargetMark]:
+            g = self.game
+            shooter = self.shooter_of(proto)
+            if shooter not in g.state.models:
+                return {}
+            me = g.state.models[shooter]
+            out: dict[str, TargetMark] = {}
+            for t in g.state.live():
+                if t.side == me.side:
+                    continue
+                a = dataclasses.replace(proto, target=t.id)
+                out[t.id] = self._mark(a, shooter, t.id)
+            return out
+        return self._memo(("classify", akey(proto)), get)
+
+    def _mark(self, a: Action, shooter: str, target: str) -> TargetMark:
+        leg = self.check(a)
+        sight = None
+        if a.KIND == "shoot":
+            sight = self.sight.sight(footprint_of(self.game, shooter),
+                                     footprint_of(self.game, target))
+        if leg.ok:
+            if sight is not None and (sight.fraction < 0.995 or sight.soft or sight.hard):
+                kind = "hard " if sight.hard else ""
+                return TargetMark("cover", f"{kind}cover, {sight.fraction:.0%} visible",
+                                  sight.fraction)
+            return TargetMark("valid", "", sight.fraction if sight else None)
+        reason = leg.reason
+        low = reason.lower()
+        if "arc" in low:
+            return TargetMark("arc", "out of arc")
+        if "range" in low or "too far" in low:
+            return TargetMark("range", "out of range")
+        if any(w in low for w in ("sight", "visible", "hidden", "see ", "line of fire", "los")):
+            return TargetMark("hidden", "hidden", 0.0)
+        if sight is not None and sight.fraction <= 0.0:
+            return TargetMark("hidden", "hidden", 0.0)
+        return TargetMark("illegal", _short(reason))
+
+    def target_action(self, target: str) -> Action | None:
+        if self.mode is None:
+            return None
+        return dataclasses.replace(self.mode.proto, target=target)
+
+    # --- moving ---------------------------------------------------------------------------------
+    def allowance(self, actor: str) -> float | None:
+        """How far the actor may move now, read from the rules' own refusal of a long move
+        ('too far (60.0" > 6")'). None when the ruleset does not say."""
+        def get():
+            g = self.game
+            m = g.state.models.get(actor)
+            if m is None:
+                return None
+            bf = g.battlefield
+            far = max(((0.5, 0.5), (bf.width - 0.5, 0.5), (0.5, bf.depth - 0.5),
+                       (bf.width - 0.5, bf.depth - 0.5)), key=lambda p: math.dist(p, m.pos))
+            probe = Move(actor=actor, path=(m.pos, far, m.pos), mode=self.move_mode)
+            return _parse_allowance(self.check(probe).reasons)
+        return self._memo(("allow", actor, self.move_mode), get)
+
+    def move_action(self, drag: Drag, end: Point, facing: float | None) -> Action:
+        path = tuple([drag.origin, *drag.waypoints, end])
+        return Move(actor=drag.actor, path=path, facing=facing, mode=self.move_mode)
+
+    def legal_variant(self, action: Action) -> tuple[Action, Any]:
+        """Try the action for the model, then for its unit (rulesets that move whole units)."""
+        leg = self.check(action)
+        if leg.ok:
+            return action, leg
+        m = self.game.state.models.get(action.actor)
+        if m is not None and m.unit != m.id:
+            alt = dataclasses.replace(action, actor=m.unit)
+            leg2 = self.check(alt)
+            if leg2.ok:
+                return alt, leg2
+        return action, leg
+
+    def contact_point(self, actor: str, target: str) -> Point:
+        """Where the charger's base first touches the target along the straight line."""
+        a = footprint_of(self.game, actor)
+        b = footprint_of(self.game, target)
+        d = math.dist((a.x, a.y), (b.x, b.y))
+        if d < 1e-9:
+            return (a.x, a.y)
+        ux, uy = (b.x - a.x) / d, (b.y - a.y) / d
+        lo, hi = 0.0, d
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            fp = Footprint(a.x + ux * mid, a.y + uy * mid, a.facing, a.base)
+            if measure.distance(fp, b) > 0.005:
+                lo = mid
+            else:
+                hi = mid
+        return (round(a.x + ux * lo, 2), round(a.y + uy * lo, 2))
+
+    def preview(self) -> MovePreview | None:
+        d = self.drag
+        if d is None or not d.active:
+            return None
+        g = self.game
+        m = g.state.models[d.actor]
+        over = self.model_at(d.cursor, exclude=d.actor)
+        enemy = over and g.state.models[over].side != m.side
+        facing = self.pending_facing
+        if enemy:
+            end = self.contact_point(d.actor, over)
+            path = [d.origin, *d.waypoints, end]
+            action: Action = Charge(actor=d.actor, target=over,
+                                    path=tuple(path) if d.waypoints else ())
+            face = math.degrees(math.atan2(g.state.models[over].y - end[1],
+                                           g.state.models[over].x - end[0]))
+        else:
+            end = d.cursor
+            path = [d.origin, *d.waypoints, end]
+            action = self.move_action(d, end, facing)
+            face = facing if facing is not None else m.facing
+        action, leg = self.legal_variant(action)
+        length = measure.path_length(path)
+        allow = None if enemy else self.allowance(d.actor)
+        if allow is None:
+            allow = _parse_allowance(leg.reasons)
+        odds = self.odds(action) if leg.ok else None
+        return MovePreview(
+            actor=d.actor, path=path, length=length, legal=leg.ok, reason=leg.reason,
+            remaining=None if allow is None else allow - length, allowance=allow,
+            ghost=(end[0], end[1], face, m.base), charge_target=over if enemy else "",
+            chance=None if odds is None else float(odds.chance),
+            lines=list(odds.lines) if odds is not None else [],
+        )
+
+    def drop_action(self) -> Action | None:
+        """The action the current drag commits on release (None if there is none)."""
+        d = self.drag
+        if d is None or not d.active:
+            return None
+        g = self.game
+        m = g.state.models[d.actor]
+        over = self.model_at(d.cursor, exclude=d.actor)
+        if over and g.state.models[over].side != m.side:
+            path = (d.origin, *d.waypoints, self.contact_point(d.actor, over))
+            action: Action = Charge(actor=d.actor, target=over,
+                                    path=path if d.waypoints else ())
+        else:
+            action = self.move_action(d, d.cursor, self.pending_facing)
+        return self.legal_variant(action)[0]
+
+    # --- picking ----------------------------------------------------------------------------
+    def model_at(self, p: Point, exclude: str = "") -> str:
+        """The live model whose base is under the point (the nearest centre wins)."""
+        best, best_d = "", float("inf")
+        pad = 3.0 / self.s.camera.scale  # a few pixels of slack for tiny bases
+        for m in self.game.state.live():
+            if m.id == exclude:
+                continue
+            fp = Footprint(m.x, m.y, m.facing, m.base)
+            if measure.contains(fp, p[0], p[1], pad):
+                d = math.dist(p, m.pos)
+                if d < best_d:
+                    best, best_d = m.id, d
+        return best
+
+    def own(self, mid: str) -> bool:
+        m = self.game.state.models.get(mid)
+        return bool(m and not m.removed and m.side == self.game.to_act() and self.s.human_to_act())
+
+    def select(self, mid: str) -> None:
+        if mid != self.selected:
+            self.selected = mid
+            self.mode = None
+            self.pending_facing = None
+            if self.on_change:
+                self.on_change()
+
+    def set_mode(self, mode: Mode | None) -> None:
+        self.mode = mode
+        if self.on_change:
+            self.on_change()
+
+    def say(self, at: Point, text: str, good: bool, now: float, secs: float = 3.0) -> None:
+        self.note = (at, text, good)
+        self.note_until = now + secs
+
+    # --- input ------------------------------------------------------------------------------
+    def press(self, world: Point, px: tuple[int, int], now: float) -> None:
+        """Left button down on the table."""
+        hit = self.model_at(world)
+        if self.mode is not None:
+            return  # targets are picked on release (a click)
+        if hit and self.own(hit):
+            self.select(hit)
+            m = self.game.state.models[hit]
+            self.drag = Drag(hit, px, m.pos, cursor=world)
+
+    def motion(self, world: Point, px: tuple[int, int]) -> None:
+        world = (round(world[0], 2), round(world[1], 2))
+        self.cursor = world
+        self.hover = self.model_at(world, exclude=self.drag.actor if self.drag else "")
+        d = self.drag
+        if d is not None:
+            d.cursor = world
+            if not d.active and math.dist(px, d.start_px) >= DRAG_THRESHOLD:
+                d.active = True
+
+    def release(self, world: Point, now: float) -> None:
+        """Left button up: drop a drag, pick a target, or select what was clicked."""
+        world = (round(world[0], 2), round(world[1], 2))
+        d = self.drag
+        self.drag = None
+        if d is not None and d.active:
+            d.cursor = world
+            self.drag = d
+            action = self.drop_action()
+            self.drag = None
+            if action is None:
+                return
+            leg = self.check(action)
+            if leg.ok:
+                self.s.submit(action)
+                self.pending_facing = None
+            else:
+                self.say(world, leg.reason or "not allowed", False, now)
+            return
+        hit = self.model_at(world)
+        if self.mode is not None:
+            if hit and hit != self.selected and hit in self.classify(self.mode.proto):
+                action = self.target_action(hit)
+                assert action is not None
+                leg = self.check(action)
+                if leg.ok:
+                    self.s.submit(action)
+                else:
+                    self.say(world, leg.reason or "not allowed", False, now)
+                return
+            if not hit:
+                self.set_mode(None)
+                return
+        if hit:
+            self.select(hit)
+        else:
+            self.select("")
+
+    def add_waypoint(self) -> None:
+        if self.drag is not None and self.drag.active:
+            self.drag.waypoints.append(self.drag.cursor)
+
+    def rotate(self, step: float) -> None:
+        """Q/E: turn the pending facing of the dragged or selected model."""
+        mid = self.drag.actor if self.drag else self.selected
+        if not mid or not self.own(mid):
+            return
+        base = self.pending_facing
+        if base is None:
+            base = self.game.state.models[mid].facing
+        self.pending_facing = (base + step) % 360
+
+    def turn_action(self) -> Action | None:
+        if self.pending_facing is None or not self.selected or self.drag is not None:
+            return None
+        return self.legal_variant(Turn(actor=self.selected, facing=self.pending_facing))[0]
+
+    def commit_turn(self, now: float) -> None:
+        action = self.turn_action()
+        if action is None:
+            return
+        leg = self.check(action)
+        if leg.ok:
+            self.s.submit(action)
+            self.pending_facing = None
+        else:
+            m = self.game.state.models[self.selected]
+            self.say(m.pos, leg.reason or "cannot turn now", False, now)
+
+    def cancel(self) -> None:
+        if self.drag is not None:
+            self.drag = None
+        elif self.pending_facing is not None:
+            self.pending_facing = None
+        elif self.mode is not None:
+            self.set_mode(None)
+        else:
+            self.select("")
+
+    def reset(self) -> None:
+        """After the state changed under us (undo, load, the other side acted)."""
+        self.drag = None
+        self.pending_facing = None
+        if self.selected and (self.selected not in self.game.state.models
+                              or self.game.state.models[self.selected].removed):
+            self.selected = ""
+        if self.mode is not None and not any(
+                m.proto == self.mode.proto for m in self.modes()):
+            self.mode = None
+
+    def cycle(self) -> None:
+        """Tab: select the next model of the side to act."""
+        side = self.game.to_act()
+        ids = [m.id for m in self.game.state.live(side)] if side else []
+        if not ids:
+            return
+        i = ids.index(self.selected) + 1 if self.selected in ids else 0
+        self.select(ids[i % len(ids)])
+
+    # --- what to draw --------------------------------------------------------------------------
+    def overlays(self, now: float) -> Overlays:
+        g = self.game
+        ov = Overlays(selected=self.selected, hover=self.hover, unit_links=self.unit_links)
+        sel = g.state.models.get(self.selected)
+        if sel is not None and not sel.removed:
+            ov.unit_selected = tuple(m.id for m in g.state.live(sel.side) if m.unit == sel.unit)
+            view = g.ruleset.model_view(sel)
+            # A vehicle's turning radius: 'turn_radius' when the ruleset names it, else its
+            # current 'speed' (DESIGN.md: "arcs whose radius the ruleset gives").
+            tr = None
+            if isinstance(view, dict):
+                tr = view.get("turn_radius", view.get("speed"))
+            if isinstance(tr, (int, float)) and tr > 0:
+                ov.turn_arcs = measure.turn_arcs(footprint_of(g, sel.id), float(tr))
+        if self.note and now < self.note_until:
+            ov.note = self.note
+        ov.move = self.preview()
+        if self.pending_facing is not None and sel is not None and self.drag is None:
+            ov.turn_ghost = (sel.x, sel.y, self.pending_facing, sel.base)
+        hov = g.state.models.get(self.hover)
+        if hov is not None and (sel is None or hov.side != sel.side):
+            ov.zones = self.zones(hov.id)
+        if self.mode is not None and sel is not None:
+            self._target_overlays(ov)
+        return ov
+
+    def _target_overlays(self, ov: Overlays) -> None:
+        g = self.game
+        assert self.mode is not None
+        proto = self.mode.proto
+        shooter = self.shooter_of(proto)
+        if shooter not in g.state.models:
+            return
+        ov.targets = self.classify(proto)
+        me = footprint_of(g, shooter)
+        weapon = g.state.models[shooter].weapon(getattr(proto, "weapon", "") or "") \
+            if getattr(proto, "weapon", "") else None
+        reach = float(weapon.get("range", 24)) if weapon else 24.0
+        if weapon and isinstance(weapon.get("arc"), (int, float)) and weapon["arc"] < 360:
+            ov.arc = measure.arc_wedge(me, float(weapon["arc"]), reach)
+        tid = self.hover if self.hover in ov.targets else ""
+        if not tid:
+            return
+        tfp = footprint_of(g, tid)
+        if proto.KIND == "shoot":
+            sv = self.sight.sight(me, tfp)
+            ov.shadow = [list(p) for p in sv.shadow]
+            band = "hard" if sv.hard else "soft" if (sv.soft or sv.fraction < 0.995) else "clear"
+            for p in measure.rim_points((me.x, me.y), tfp):
+                hidden = any(measure.point_in_polygon(p[0], p[1], poly) for poly in sv.shadow)
+                ov.sight_lines.append(((me.x, me.y), p, "blocked" if hidden else band))
+            if sv.fraction <= 0 and not sv.shadow:
+                ov.sight_lines = [((me.x, me.y), (tfp.x, tfp.y), "blocked")]
+        if weapon:
+            blast = weapon.get("blast")
+            r = float(blast) / 2 if isinstance(blast, (int, float)) else weapon.get("radius")
+            if isinstance(r, (int, float)) and r > 0:
+                scatter = weapon.get("scatter", 6)
+                ring = float(r) + (float(scatter) if isinstance(scatter, (int, float)) else 6.0)
+                ov.template = ((tfp.x, tfp.y), float(r), ring)
+        action = dataclasses.replace(proto, target=tid)
+        ov.odds = self.odds_card(action, (tfp.x, tfp.y))
+
+    def zones(self, mid: str) -> dict[str, list[list[Point]]]:
+        """Front, flank and rear zones of a model, as far out as a charge would come."""
+        m = self.game.state.models[mid]
+        extent = max(6.0, 3 * measure.radius(m.base) + 4)
+        return self._memo(("zones", mid), lambda: measure.zones(footprint_of(self.game, mid),
+                                                                extent))
+
+    def advance_action(self) -> Action | None:
+        """What 'next' means now (``Ruleset.advance``), asked once per game version."""
+        g = self.game
+        return self._memo(("advance",), lambda: g.ruleset.advance(g.state, g.ctx))
+
+    def odds_card(self, action: Action, anchor: Point) -> OddsCard | None:
+        o = self.odds(action)
+        leg = self.check(action)
+        if o is None:
+            if not leg.ok:
+                return OddsCard(anchor, action.describe(), None, lines=[leg.reason])
+            return None
+        dist = sorted((int(k), float(v)) for k, v in (o.dist or {}).items())
+        return OddsCard(anchor, action.describe(), float(o.chance), dist[:12],
+                        None if o.expected is None else float(o.expected), list(o.lines))
+
+
+def akey(action: Action) -> str:
+    """A hashable key for an action (some carry an ``options`` dict)."""
+    return json.dumps(action.to_dict(), sort_keys=True, default=str)
+
+
+def _parse_allowance(reasons: tuple[str, ...] | list[str]) -> float | None:
+    for r in reasons:
+        for pattern in _ALLOWANCE:
+            m = pattern.search(r)
+            if m:
+                try:
+                    return float(m.group(1).rstrip("."))
+                except ValueError:
+                    continue
+    return None
+
+
+def _short(reason: str, n: int = 40) -> str:
+    first = reason.split(";")[0].strip()
+    return first if len(first) <= n else first[: n - 1] + "\u2026"

@@ -1,0 +1,98 @@
+"""The start screen: choose ruleset, scenario and who plays each side, then start."""
+
+from __future__ import annotations
+
+import pygame
+
+from engine.ui.app import App
+from tests.ui.conftest import SIZE, click, press, settle, step
+
+TOY_SCENARIO = """
+title = "Toy skirmish"
+description = "Two against two across open ground."
+ruleset = "toy"
+seed = 3
+first = "blue"
+[[terrain]]
+kind = "woods"
+polygon = [[30, 20], [38, 20], [38, 28], [30, 28]]
+[[models]]
+id = "b0"
+side = "blue"
+x = 10
+y = 5
+[[models]]
+id = "b1"
+side = "blue"
+x = 15
+y = 5
+[[models]]
+id = "r0"
+side = "red"
+x = 10
+y = 40
+[[models]]
+id = "r1"
+side = "red"
+x = 15
+y = 40
+"""
+
+
+def choose(app, dropdown, option: str) -> None:
+    """Open a pygame_gui drop-down with a click and click one of its options."""
+    click(app, dropdown.rect.center)
+    state = dropdown.current_state
+    items = state.options_selection_list.item_list_container.elements
+    target = next(b for b in items if b.text == option)
+    click(app, target.rect.center)
+
+
+def test_start_screen_offers_rulesets_scenarios_and_controllers(tmp_path):
+    path = tmp_path / "toy.toml"
+    path.write_text(TOY_SCENARIO)
+    app = App(size=SIZE, scenario=str(path), saves_dir=tmp_path / "saves", ai_delay=0.0)
+    try:
+        step(app)
+        ng = app.newgame
+        assert ng is not None and ng.key == "toy" and ng.path == path.resolve()
+        assert "Toy skirmish" in ng.desc.html_text and "2 models" in ng.desc.html_text
+        assert ng.controllers == {"blue": "human", "red": "human"}
+        red_dd = ng._side_widgets[3]
+        choose(app, red_dd, "computer")
+        assert ng.controllers["red"] == "computer"
+        press(app, ng.b_start)
+        assert app.newgame is None and app.game is not None
+        assert app.battle.controllers == {"blue": "human", "red": "computer"}
+        assert app.game.state.turn == 1 and app.game.to_act() == "blue"
+        settle(app, 0.5)
+        assert not app.battle.awaiting  # solo against the computer: no hand-over
+    finally:
+        app.close()
+
+
+def test_enter_starts_a_hotseat_game(tmp_path):
+    path = tmp_path / "toy.toml"
+    path.write_text(TOY_SCENARIO)
+    app = App(size=SIZE, scenario=str(path), saves_dir=tmp_path / "saves")
+    try:
+        step(app)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0,
+                                             unicode="\r", scancode=0))
+        step(app)
+        assert app.game is not None and app.battle.awaiting == "blue"
+    finally:
+        app.close()
+
+
+def test_a_broken_scenario_is_explained_not_started(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(TOY_SCENARIO.replace('x = 15\ny = 40', 'x = 150\ny = 40'))
+    app = App(size=SIZE, scenario=str(path), saves_dir=tmp_path / "saves")
+    try:
+        step(app)
+        assert "cannot be used" in app.newgame.desc.html_text
+        assert "off the table" in app.newgame.desc.html_text
+        assert not app.newgame.b_start.is_enabled
+    finally:
+        app.close()
