@@ -1,0 +1,1 @@
+"""Ruleset plugins, one package per rulebook (loaded by name through engine.ruleset.load)."""

@@ -1,0 +1,124 @@
+"""GEM — the Generic Miniatures game (Shawn P. Garbett, 1993), rulebook
+shared/seeds/000_ac6e90e504dc9bba.txt.
+
+Why this class is thin: each of GEM's rules lives in the module named after it
+(movement, missile, melee, morale, magic, vehicles, points, blocks, cards, deploy); the
+plugin wires them to the engine's interface and keeps the per-game setup in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.actions import Action
+from engine.ruleset import Context, Legality, Odds, Ruleset, register
+from engine.state import GameState, Model
+
+from . import actions as _actions  # noqa: F401  (registers GEM's action kinds)
+from . import blocks, build, rules
+from .gstate import g, is_block, unit_models
+
+
+def read_options(state: GameState) -> dict[str, bool]:
+    """Scenario options (GEM-I-OPTIONS): ``state.vars['options']`` when the runner passes
+    one, else an objectives entry ``{ kind = "options", cards = true, deployment = true }``
+    (the scenario format has no options key yet)."""
+    opts: dict[str, bool] = {}
+    raw = state.vars.get("options")
+    if isinstance(raw, dict):
+        opts.update({k: bool(v) for k, v in raw.items()})
+    for o in state.vars.get("objectives", []) or []:
+        if isinstance(o, dict) and o.get("kind") == "options":
+            opts.update({k: bool(v) for k, v in o.items() if k != "kind"})
+    return opts
+
+
+@register
+class Gem(Ruleset):
+    key = "gem"
+    title = "GEM: Generic Miniatures"
+    rulebook = "shared/seeds/000_ac6e90e504dc9bba.txt"
+    max_die = 20
+    stat_keys = build.STAT_KEYS
+    model_keys = build.MODEL_KEYS
+    verbs = ("cast", "change_frontage", "change_order", "drive", "plan", "deploy")
+    unit_name = "in"
+
+    # --- building ---------------------------------------------------------------
+    def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
+        return build.build(spec, self.profiles())
+
+    def check_army(self, models: list[Model]) -> list[tuple[str, str]]:
+        """Blocks must be legal formations (GEM-2.1.2) of one figure type and side."""
+        out: list[tuple[str, str]] = []
+        units: dict[str, list[Model]] = {}
+        for m in models:
+            units.setdefault(m.unit, []).append(m)
+        for unit, ms in units.items():
+            if len({m.side for m in ms}) > 1:
+                out.append((ms[1].id, f"unit {unit} mixes sides"))
+                continue
+            if any(build.in_block_order(m) for m in ms):
+                if not all(build.in_block_order(m) for m in ms):
+                    out.append(
+                        (ms[0].id, f"block {unit} mixes block figures with others (GEM-2.1.2)")
+                    )
+                    continue
+                rec = blocks.derive(ms)
+                why = blocks.shape_problem(len(ms), rec["files"])
+                if why:
+                    out.append((ms[0].id, f"block {unit}: {why} (GEM-2.1.2)"))
+        return out
+
+    def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
+        gg = g(state)
+        gg["options"] = read_options(state)
+        gg["strength"] = {u: sum(m.hp for m in ms) for u, ms in state.units().items()}
+        gg["blocks"] = {}
+        for u, ms in state.units().items():
+            if build.in_block_order(ms[0]):
+                gg["blocks"][u] = blocks.derive(ms)
+        gg["melee"] = []
+        if gg["options"].get("deployment"):
+            from . import deploy
+
+            if hasattr(deploy, "start"):
+                deploy.start(state, ctx, first)
+                return
+        rules.start_turn(state, ctx, first)
+
+    # --- playing ------------------------------------------------------------------
+    def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
+        return rules.check(state, action, ctx)
+
+    def apply(self, state: GameState, action: Action, ctx: Context) -> None:
+        rules.apply(state, action, ctx)
+
+    def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
+        from .candidates import candidates
+
+        return candidates(state, side, ctx)
+
+    def advance(self, state: GameState, ctx: Context) -> Action | None:
+        return rules.advance(state, ctx)
+
+    def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
+        from .odds import odds
+
+        return odds(state, action, ctx)
+
+    def score(self, state: GameState, side: str) -> float:
+        from .points import model_value
+
+        own = sum(model_value(m) * m.hp / max(1, m.max_hp) for m in state.live(side))
+        other = sum(
+            model_value(m) * m.hp / max(1, m.max_hp) for m in state.live() if m.side != side
+        )
+        return float(own - other)
+
+    def model_view(self, model: Model) -> dict[str, Any]:
+        return {"hp": model.hp, "status": sorted(model.status)}
+
+
+__all__ = ["Gem", "is_block", "unit_models"]

@@ -1,0 +1,86 @@
+"""GEM's own action kinds (reference.toml lists them): cast, change_frontage,
+change_order, drive, plan, deploy.
+
+Why duck-typed in the rules: the action registry is shared by every ruleset, so a kind
+another ruleset registered first (``cast`` is a likely one) is reused rather than
+replaced; the rules read fields with ``getattr`` and also accept them in ``options``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.actions import Action, action, kinds
+
+
+def _register(kind: str):
+    def deco(cls):
+        if kind in kinds():
+            return cls
+        return action(kind)(cls)
+
+    return deco
+
+
+@_register("cast")
+@dataclass(frozen=True)
+class Cast(Action):
+    """A wizard lays a spell card by a unit with its (secret) power level (GEM-3.5.2)."""
+
+    target: str = ""
+    spell: str = ""
+    power: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@_register("change_frontage")
+@dataclass(frozen=True)
+class ChangeFrontage(Action):
+    """A block takes ``files`` files instead of moving (GEM-2.1.3)."""
+
+    files: int = 0
+
+
+@_register("change_order")
+@dataclass(frozen=True)
+class ChangeOrder(Action):
+    """Peltasts switch to ``order`` = "block" or "skirmish" instead of moving (GEM-2.3.4)."""
+
+    order: str = ""
+
+
+@_register("drive")
+@dataclass(frozen=True)
+class Drive(Action):
+    """A vehicle drives at ``speed``; ``wheels`` = [[straight inches, turn degrees], ...]
+    (positive turns to the left), each turn an arc whose radius is the speed (GEM-3.1)."""
+
+    speed: float = 0.0
+    wheels: tuple[tuple[float, float], ...] = ()
+
+
+@_register("plan")
+@dataclass(frozen=True)
+class Plan(Action):
+    """A side's secret deployment plan: ``placements`` = {unit: [x, y, facing]} (GEM-2.0.4)."""
+
+    placements: dict[str, Any] = field(default_factory=dict)
+
+
+@_register("deploy")
+@dataclass(frozen=True)
+class Deploy(Action):
+    """Place a unit (a block by its front centre, a figure by its centre) (GEM-2.0.4)."""
+
+    to: tuple[float, float] | None = None
+    facing: float | None = None
+
+
+def field_of(a: Action, name: str, default: Any = None) -> Any:
+    """A field of a GEM action, also accepted in its ``options`` table."""
+    v = getattr(a, name, None)
+    if v not in (None, "", 0, (), {}):
+        return v
+    opts = getattr(a, "options", None) or {}
+    return opts.get(name, v if v is not None else default)

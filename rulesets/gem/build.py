@@ -1,0 +1,310 @@
+"""Profiles -> Models (GEM-1.1, GEM-1.2): validating a scenario's model entries.
+
+Why a module of its own: scenario files, army lists and the points calculator all read
+profiles the same way; every broken limit comes back as a (where, problem) pair naming
+the key, never an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.state import Model
+
+STAT_KEYS = ("OFF", "DEF", "HIT", "ATT", "MOR", "MAG", "MOV", "SIZ", "ARM", "ACC")
+TYPES = (
+    "skirmisher",
+    "block",
+    "cavalry",
+    "peltast",
+    "heavy",
+    "leader",
+    "hero",
+    "wizard",
+    "vehicle",
+)
+#: GEM-1.3: the sci-fi armour types a DEF table may give.
+ARMOUR = ("Ablative", "Reflec", "Field", "Gas")
+#: weapon ``attack`` -> the armour type it is judged against (GEM-1.3).
+ATTACK_ARMOUR = {"missile": "Ablative", "beam": "Reflec", "heavy": "Field", "gas": "Gas"}
+WEAPON_KEYS = (
+    "name",
+    "OFF",
+    "ATT",
+    "range",
+    "radius",
+    "deviation",
+    "heavy",
+    "reload",
+    "attack",
+    "spear",
+    "pike",
+    "side",
+)
+MODEL_KEYS = ("type", "fear", "power", "order", "mobilizer", "crew")
+STATE_KEYS = ("moved", "speed", "hp", "status", "disorganized", "power")
+DEFAULTS = {"HIT": 1, "ATT": 1, "MOR": 0, "MAG": 2, "MOV": 4, "SIZ": 1}
+ONE_TO_TEN = ("OFF", "MAG", "ARM")
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def check_stats(stats: Mapping[str, Any], mid: str) -> list[tuple[str, str]]:
+    """Every stat problem of model ``mid`` (unknown keys, values off the 1..10 scale)."""
+    probs: list[tuple[str, str]] = []
+    for k, v in stats.items():
+        where = f"stats.{k}"
+        if k not in STAT_KEYS:
+            probs.append((where, f"unknown stat for '{mid}' (gem stats: {' '.join(STAT_KEYS)})"))
+        elif k == "DEF" and isinstance(v, dict):
+            for a, x in v.items():
+                if a not in ARMOUR:
+                    probs.append(
+                        (
+                            f"{where}.{a}",
+                            f"unknown armour type for '{mid}' (GEM-1.3: {', '.join(ARMOUR)})",
+                        )
+                    )
+                elif not _int(x) or not 1 <= x <= 10:
+                    probs.append((f"{where}.{a}", f"'{mid}': DEF must be 1 to 10, got {x!r}"))
+            if not v:
+                probs.append((where, f"'{mid}': an armour table needs at least one type"))
+        elif k in ONE_TO_TEN or k == "DEF":
+            if not _int(v) or not 1 <= v <= 10:
+                probs.append((where, f"'{mid}': {k} must be 1 to 10 (GEM-1.1), got {v!r}"))
+        elif k in ("HIT", "ATT"):
+            if not _int(v) or v < 1:
+                probs.append(
+                    (where, f"'{mid}': {k} must be a whole number of at least 1, got {v!r}")
+                )
+        elif k in ("MOV", "ACC", "SIZ"):
+            if not _num(v) or v < 0:
+                probs.append((where, f"'{mid}': {k} must be a number of at least 0, got {v!r}"))
+        elif k == "MOR" and not _int(v):
+            probs.append((where, f"'{mid}': MOR must be a whole number, got {v!r}"))
+    return probs
+
+
+def check_weapon(w: Mapping[str, Any], where: str, mid: str) -> list[tuple[str, str]]:
+    probs: list[tuple[str, str]] = []
+    for k, v in w.items():
+        if k not in WEAPON_KEYS:
+            probs.append(
+                (
+                    f"{where}.{k}",
+                    f"unknown weapon key for '{mid}' (gem weapon keys: {', '.join(WEAPON_KEYS)})",
+                )
+            )
+        elif k == "OFF" and (not _int(v) or not 1 <= v <= 10):
+            probs.append((f"{where}.OFF", f"'{mid}': weapon OFF must be 1 to 10, got {v!r}"))
+        elif k in ("ATT", "reload") and (not _int(v) or v < 1):
+            probs.append((f"{where}.{k}", f"'{mid}': {k} must be at least 1, got {v!r}"))
+        elif k in ("range", "radius") and (not _num(v) or v < 0):
+            probs.append((f"{where}.{k}", f"'{mid}': {k} must be a number >= 0, got {v!r}"))
+        elif k in ("heavy", "spear", "pike") and not isinstance(v, bool):
+            probs.append((f"{where}.{k}", f"'{mid}': {k} must be true or false"))
+        elif k == "attack" and v not in ATTACK_ARMOUR:
+            probs.append(
+                (
+                    f"{where}.attack",
+                    f"'{mid}': unknown attack type {v!r} (one of: {', '.join(ATTACK_ARMOUR)})",
+                )
+            )
+        elif k == "side" and v not in ("left", "right"):
+            probs.append((f"{where}.side", f"'{mid}': side must be left or right"))
+        elif k == "deviation" and parse_dice(v) is None:
+            probs.append(
+                (
+                    f"{where}.deviation",
+                    f"'{mid}': deviation must be dice like 'd6' or '2d6', got {v!r}",
+                )
+            )
+    return probs
+
+
+def parse_dice(spec: Any) -> tuple[int, int] | None:
+    """'2d6' -> (2, 6); 'd6' -> (1, 6); an integer n -> (n, 6)."""
+    if _int(spec) and spec >= 0:
+        return (int(spec), 6)
+    if not isinstance(spec, str) or "d" not in spec:
+        return None
+    n, _, s = spec.lower().partition("d")
+    try:
+        count = int(n) if n else 1
+        sides = int(s)
+    except ValueError:
+        return None
+    if count < 0 or sides not in (4, 6, 8, 10, 12, 20):
+        return None
+    return count, sides
+
+
+def build(
+    spec: Mapping[str, Any], profiles: Mapping[str, Any]
+) -> tuple[Model | None, list[tuple[str, str]]]:
+    """A scenario model entry -> Model (or None with the problems)."""
+    mid = str(spec["id"])
+    probs: list[tuple[str, str]] = []
+    prof: dict[str, Any] = {}
+    pname = spec.get("profile", "")
+    if pname:
+        if pname not in profiles:
+            return None, [
+                ("profile", f"unknown gem profile '{pname}' (known: {', '.join(sorted(profiles))})")
+            ]
+        prof = dict(profiles[pname])
+    given = dict(spec.get("stats", {}) or {})
+    probs += check_stats(given, mid)
+    stats = {**DEFAULTS, **dict(prof.get("stats", {})), **given}
+    for need in ("OFF", "DEF"):
+        if need not in stats:
+            probs.append((f"stats.{need}", f"'{mid}' needs {need} (give a profile or stats)"))
+    mtype = spec.get("type", prof.get("type", "skirmisher"))
+    if mtype not in TYPES:
+        probs.append(("type", f"unknown gem figure type '{mtype}' (one of: {', '.join(TYPES)})"))
+    if mtype == "vehicle":
+        for need in ("ARM", "ACC"):
+            if need not in stats:
+                probs.append((f"stats.{need}", f"vehicle '{mid}' needs {need} (GEM-3.1)"))
+    weapons = spec.get("weapons", prof.get("weapons", []))
+    for j, w in enumerate(weapons):
+        probs += check_weapon(w, f"weapons[{j}]", mid)
+    power = spec.get("power", prof.get("power"))
+    if power is not None:
+        if (
+            not isinstance(power, dict)
+            or set(power) - {"offensive", "defensive"}
+            or not all(_int(v) and v >= 0 for v in power.values())
+        ):
+            probs.append(
+                (
+                    "power",
+                    f"'{mid}': power is {{ offensive = n, defensive = n }} with whole numbers",
+                )
+            )
+    elif mtype == "wizard":
+        power = {"offensive": 10, "defensive": 10}
+    order = spec.get(
+        "order", prof.get("order", "block" if mtype in ("block", "heavy") else "skirmish")
+    )
+    if order not in ("block", "skirmish"):
+        probs.append(("order", f"'{mid}': order is 'block' or 'skirmish', got {order!r}"))
+    elif order == "block" and mtype not in ("block", "heavy", "peltast"):
+        probs.append(
+            (
+                "order",
+                f"'{mid}': only block, heavy and peltast models fight in block order (GEM-2.1.2)",
+            )
+        )
+    mob = spec.get("mobilizer", prof.get("mobilizer", "wheels"))
+    if mob not in ("tracks", "wheels", "legs"):
+        probs.append(("mobilizer", f"'{mid}': mobilizer is tracks, wheels or legs"))
+    crew = spec.get("crew", prof.get("crew"))
+    if crew is not None and (
+        not isinstance(crew, dict)
+        or set(crew) - {"count", "DEF", "HIT"}
+        or not all(_int(v) and v >= 0 for v in crew.values())
+    ):
+        probs.append(("crew", f"'{mid}': crew is {{ count = n, DEF = n, HIT = n }}"))
+    fear = spec.get("fear", prof.get("fear", False))
+    if not isinstance(fear, bool):
+        probs.append(("fear", f"'{mid}': fear must be true or false"))
+    st = dict(spec.get("state", {}) or {})
+    for k in st:
+        if k not in STATE_KEYS:
+            probs.append((f"state.{k}", f"unknown gem state key (known: {', '.join(STATE_KEYS)})"))
+    hit = stats.get("HIT", 1)
+    hp = st.get("hp", hit)
+    if not _int(hp) or not 0 < hp <= (hit if _int(hit) else 1):
+        probs.append(("state.hp", f"'{mid}': hp must be 1 to HIT ({hit}), got {hp!r}"))
+    if probs:
+        return None, probs
+    base = _base(spec.get("base", 25.0), prof.get("base"))
+    vars_: dict[str, Any] = {"type": mtype, "order": order, "fear": bool(fear)}
+    if power is not None:
+        pw = dict(power)
+        if isinstance(st.get("power"), dict):
+            pw.update(st["power"])
+        vars_["power"] = {
+            "offensive": int(pw.get("offensive", 0)),
+            "defensive": int(pw.get("defensive", 0)),
+        }
+    if mtype == "vehicle":
+        vars_["mobilizer"] = mob
+        vars_["speed"] = float(st.get("speed", 0.0))
+        vars_["last_speed"] = float(st.get("speed", 0.0))
+        vars_["damage"] = {}
+        if crew:
+            vars_["crew"] = {
+                "count": int(crew.get("count", 0)),
+                "DEF": int(crew.get("DEF", 3)),
+                "HIT": int(crew.get("HIT", 1)),
+            }
+    if "moved" in st:
+        vars_["moved"] = float(st["moved"])
+        vars_["moved_before"] = float(st["moved"])
+    m = Model(
+        id=mid,
+        side=str(spec["side"]),
+        unit=str(spec.get("unit", mid)),
+        x=float(spec["x"]),
+        y=float(spec["y"]),
+        facing=float(spec.get("facing", 0.0)),
+        base=base,
+        profile=str(pname),
+        stats=stats,
+        weapons=[dict(w) for w in weapons],
+        hp=int(hp),
+        max_hp=int(hit),
+        vars=vars_,
+    )
+    for s in st.get("status", []) or []:
+        m.set_status(str(s))
+    if st.get("disorganized"):
+        m.set_status("disorganized")
+    return m, []
+
+
+def _base(given: Any, profile_base: Any) -> float | tuple[float, float]:
+    """The model's base: the scenario's, unless it is the format's default 25 mm and the
+    profile names another (the runner fills in 25 when a model gives no base)."""
+    b = given
+    if profile_base is not None and not isinstance(given, (list, tuple)) and float(given) == 25.0:
+        b = profile_base
+    if isinstance(b, (list, tuple)):
+        return (float(b[0]), float(b[1]))
+    return float(b)
+
+
+def mtype(m: Model) -> str:
+    return str(m.vars.get("type", "skirmisher"))
+
+
+def in_block_order(m: Model) -> bool:
+    """Block infantry (GEM-2.1.2): block and heavy types, and peltasts in block order."""
+    return mtype(m) in ("block", "heavy", "peltast") and m.vars.get("order") == "block"
+
+
+def def_value(m: Model, attack: str = "", vehicle: bool = True) -> int:
+    """The DEF that applies against an attack of type ``attack`` (GEM-1.3).
+
+    A single DEF answers everything. An armour table answers by type; attacks with no
+    type (hand-to-hand, plain missiles) use Ablative, the armour meant for ordinary blows
+    (designer's interpretation GEM-I-ARMOUR).
+    """
+    if vehicle and mtype(m) == "vehicle" and "ARM" in m.stats:
+        return int(m.stats["ARM"])  # GEM-3.1: a vehicle's armour (GEM-I-ARM)
+    d = m.stats.get("DEF", 1)
+    if isinstance(d, dict):
+        armour = ATTACK_ARMOUR.get(attack, "Ablative")
+        if armour in d:
+            return int(d[armour])
+        return int(min(d.values()))
+    return int(d)

@@ -1,0 +1,178 @@
+"""The AI's menu (Ruleset.candidates): a short list of sensible legal actions for the
+side to act, always with "end segment" first.
+
+Why a few per figure: random and search agents only need a representative spread —
+advance, close in, rush, charge the nearest foes, fire at the nearest targets, fight
+every foe in contact, a spell or two — and every option is passed through ``check`` so
+nothing illegal is ever offered.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.actions import Action, Charge, EndPhase, Fight, Move, Shoot
+from engine.ruleset import Context
+from engine.state import GameState, Model
+
+from . import blocks, magic, measure, missile, vehicles
+from .actions import Cast, ChangeFrontage, Drive
+from .build import mtype
+from .gstate import foes_in_melee, is_block, unit_models
+from .rules import cards_current, check
+
+CAP = 60
+
+
+def _nearest(state: GameState, m: Model, k: int = 2) -> list[Model]:
+    foes = [f for f in state.live() if f.side != m.side]
+    foes.sort(key=lambda f: (math.dist(m.pos, f.pos), f.id))
+    return foes[:k]
+
+
+def _toward(p: tuple[float, float], q: tuple[float, float], d: float) -> tuple[float, float]:
+    L = math.dist(p, q)
+    if L < 1e-9:
+        return p
+    d = min(d, L)
+    return (round(p[0] + (q[0] - p[0]) * d / L, 2), round(p[1] + (q[1] - p[1]) * d / L, 2))
+
+
+def _units_now(state: GameState, side: str, need: str) -> list[str]:
+    if state.phase == "cards":
+        card = cards_current(state)
+        return [card[0]] if card and card[1] == need else []
+    return sorted(state.units(side))
+
+
+def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
+    out: list[Action] = [EndPhase()]
+    ph = state.phase
+    if ph in ("side", "plan", "deploy"):
+        from . import deploy
+
+        return deploy.candidates(state, side, ctx) if hasattr(deploy, "candidates") else out
+    opts: list[Action] = []
+    if ph in ("magic_offence", "magic_defence"):
+        opts += _magic(state, side, ph)
+    if ph == "movement" or (ph == "cards" and (cards_current(state) or ["", ""])[1] == "move"):
+        for u in _units_now(state, side, "move"):
+            opts += _moves(state, ctx, u)
+    if ph == "missile" or (ph == "cards" and (cards_current(state) or ["", ""])[1] == "fire"):
+        for u in _units_now(state, side, "fire"):
+            opts += _shots(state, u)
+    if ph == "melee":
+        for u in sorted(state.units(side)):
+            for foe in foes_in_melee(state, u):
+                if is_block(state, u):
+                    opts.append(Fight(actor=u, target=foe))
+                else:
+                    for m in unit_models(state, u):
+                        opts.append(Fight(actor=m.id, target=foe))
+    seen = set()
+    for a in opts:
+        key = repr(a.to_dict())
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(out) >= CAP:
+            break
+        if check(state, a, ctx).ok:
+            out.append(a)
+    return out
+
+
+def _magic(state: GameState, side: str, ph: str) -> list[Action]:
+    kind = "offensive" if ph == "magic_offence" else "defensive"
+    spells = magic.OFFENSIVE if kind == "offensive" else magic.DEFENSIVE
+    out: list[Action] = []
+    for w in state.live(side):
+        if mtype(w) != "wizard":
+            continue
+        pool = int(w.vars.get("power", {}).get(kind, 0))
+        if pool <= 0:
+            continue
+        if kind == "offensive":
+            targets = sorted({f.unit for f in _nearest(state, w, 3)})
+        else:
+            mates = sorted(state.live(side), key=lambda f: (math.dist(w.pos, f.pos), f.id))
+            targets = sorted({f.unit for f in mates[:3]})
+        for i, sp in enumerate(spells):
+            for t in targets[:2]:
+                out.append(Cast(actor=w.id, target=t, spell=sp, power=min(pool, 2 + i)))
+    return out
+
+
+def _moves(state: GameState, ctx: Context, unit: str) -> list[Action]:
+    ms = unit_models(state, unit)
+    if not ms:
+        return []
+    out: list[Action] = []
+    if is_block(state, unit):
+        rec = blocks.record(state, unit)
+        f = (rec["front"][0], rec["front"][1])
+        mv = float(ms[0].stat("MOV", 4))
+        ang = math.radians(rec["facing"])
+        for d in (mv * 0.9, mv * 0.5):
+            out.append(
+                Move(
+                    actor=unit,
+                    to=(round(f[0] + d * math.cos(ang), 2), round(f[1] + d * math.sin(ang), 2)),
+                )
+            )
+        for t in _nearest(state, ms[0], 2):
+            out.append(Charge(actor=unit, target=t.id))
+            b = measure.bearing(f, t.pos)
+            out.append(Move(actor=unit, to=_toward(f, t.pos, mv * 0.4), facing=round(b, 1)))
+        for df in (-2, 2):
+            out.append(ChangeFrontage(actor=unit, files=rec["files"] + df))
+        return out
+    for m in ms[:4]:
+        if mtype(m) == "vehicle":
+            lo, hi = vehicles.speed_range(m)
+            for sp in sorted({round(lo, 1), round((lo + hi) / 2, 1), round(hi, 1)}):
+                out.append(Drive(actor=m.id, speed=sp))
+                if sp > 0:
+                    out.append(Drive(actor=m.id, speed=sp, wheels=((0.0, 30.0),)))
+                    out.append(Drive(actor=m.id, speed=sp, wheels=((0.0, -30.0),)))
+            continue
+        mv = float(m.stat("MOV", 4))
+        for t in _nearest(state, m, 2):
+            gap = max(0.0, measure.distance(m, t) - 1.0)
+            out.append(Move(actor=m.id, to=_toward(m.pos, t.pos, min(mv * 0.9, gap))))
+            out.append(Charge(actor=m.id, target=t.id))
+        near = _nearest(state, m, 1)
+        if near:
+            away = measure.bearing(near[0].pos, m.pos)
+            out.append(
+                Move(
+                    actor=m.id,
+                    to=(
+                        round(m.x + mv * 0.5 * math.cos(math.radians(away)), 2),
+                        round(m.y + mv * 0.5 * math.sin(math.radians(away)), 2),
+                    ),
+                )
+            )
+            out.append(Move(actor=m.id, to=_toward(m.pos, near[0].pos, mv * 1.6), mode="rush"))
+    return out
+
+
+def _shots(state: GameState, unit: str) -> list[Action]:
+    out: list[Action] = []
+    ms = unit_models(state, unit)
+    if not ms:
+        return out
+    if is_block(state, unit):
+        front = blocks.front_rank(state, unit)
+        w = missile.default_weapon(front[0]) if front else None
+        if w is not None:
+            for t in _nearest(state, front[0], 3):
+                out.append(Shoot(actor=unit, target=t.id, weapon=str(w.get("name", ""))))
+        return out
+    for m in ms:
+        for w in m.weapons:
+            if not missile.is_ranged(w):
+                continue
+            for t in _nearest(state, m, 2):
+                out.append(Shoot(actor=m.id, target=t.id, weapon=str(w.get("name", ""))))
+    return out

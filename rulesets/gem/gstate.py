@@ -1,0 +1,145 @@
+"""GEM bookkeeping in ``state.vars['gem']`` and on each model's ``vars``: plain JSON data.
+
+Why one place: every rules module reads the same few records (units' starting strength,
+block formations, melees, the per-turn flags on models), and saves, replays and the
+checksum need them to be plain data. Everything a module keeps is listed here.
+
+state.vars["gem"]:
+  order        sides in this turn's initiative order
+  streak       {side: turns in a row it has won the initiative} (GEM-2.0.1)
+  strength     {unit: HIT it started with} (GEM-2.4: losses are a share of this)
+  missile_lost {unit: HIT lost to missile fire this turn} (GEM-2.4.1)
+  blocks       {unit: {"files", "formed", "order": [model ids front rank first]}}
+  melee        [{"units": [u, v], "zone": {u: zone u attacks in}, "charged": [units]}]
+  options      {"cards": bool, "deployment": bool}
+  magic, plans, deck, ...  (see magic.py, deploy.py, cards.py)
+model.vars (per model): type, order, fear; per turn: moved, fired, fought, rushed,
+  charged; disorganized_until (turn); obstacle_debt; vehicles: speed, last_speed, damage.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.state import GameState, Model
+
+from .build import in_block_order, mtype
+
+PER_TURN = (
+    "moved",
+    "fired",
+    "fought",
+    "rushed",
+    "charged",
+    "frontage",
+    "cast_off",
+    "cast_def",
+    "overrun_done",
+    "acted",
+)
+
+
+def g(state: GameState) -> dict[str, Any]:
+    return state.vars.setdefault("gem", {})
+
+
+def option(state: GameState, name: str) -> bool:
+    return bool(g(state).get("options", {}).get(name, False))
+
+
+def unit_models(state: GameState, unit: str, live: bool = True) -> list[Model]:
+    return [
+        m for _, m in sorted(state.models.items()) if m.unit == unit and (not live or not m.removed)
+    ]
+
+
+def unit_of(state: GameState, actor: str) -> str | None:
+    """A model id or a unit id -> the unit id (None if neither)."""
+    if actor in state.models:
+        return state.models[actor].unit
+    if any(m.unit == actor for m in state.models.values()):
+        return actor
+    return None
+
+
+def is_block(state: GameState, unit: str) -> bool:
+    ms = unit_models(state, unit, live=False)
+    return bool(ms) and unit in g(state).get("blocks", {}) and in_block_order(ms[0])
+
+
+def unit_type(state: GameState, unit: str) -> str:
+    ms = unit_models(state, unit, live=False)
+    return mtype(ms[0]) if ms else ""
+
+
+def unit_side(state: GameState, unit: str) -> str:
+    ms = unit_models(state, unit, live=False)
+    return ms[0].side if ms else ""
+
+
+def lost_percent(state: GameState, unit: str) -> float:
+    """GEM-2.4: losses as a percentage of what the unit started with (HIT lost)."""
+    start = g(state).get("strength", {}).get(unit, 0)
+    if start <= 0:
+        return 0.0
+    now = sum(m.hp for m in unit_models(state, unit))
+    return max(0.0, 100.0 * (start - now) / start)
+
+
+def disorganized(m: Model) -> bool:
+    return "disorganized" in m.status
+
+
+def set_disorganized(state: GameState, unit: str) -> None:
+    """GEM-2.4.5: disorganized now, and through the whole of next turn."""
+    for m in unit_models(state, unit):
+        m.set_status("disorganized")
+        m.vars["disorganized_until"] = state.turn + 1
+
+
+def engagements(state: GameState) -> list[dict[str, Any]]:
+    return g(state).setdefault("melee", [])
+
+
+def foes_in_melee(state: GameState, unit: str) -> list[str]:
+    out = []
+    for e in engagements(state):
+        if unit in e["units"]:
+            out += [u for u in e["units"] if u != unit and u not in out]
+    return out
+
+
+def in_melee(state: GameState, unit: str) -> bool:
+    return bool(foes_in_melee(state, unit))
+
+
+def engagement(state: GameState, a: str, b: str) -> dict[str, Any] | None:
+    for e in engagements(state):
+        if a in e["units"] and b in e["units"]:
+            return e
+    return None
+
+
+def engage(state: GameState, attacker: str, defender: str, zone: str, charged: bool) -> None:
+    e = engagement(state, attacker, defender)
+    if e is None:
+        e = {"units": [attacker, defender], "zone": {}, "charged": []}
+        engagements(state).append(e)
+    e["zone"][attacker] = zone
+    e["zone"].setdefault(defender, "front")
+    if charged and attacker not in e["charged"]:
+        e["charged"].append(attacker)
+
+
+def prune_engagements(state: GameState) -> None:
+    """Melees end when one side is gone (removed or routed)."""
+    live = set(state.units())
+    g(state)["melee"] = [e for e in engagements(state) if all(u in live for u in e["units"])]
+
+
+def remove_model(state: GameState, m: Model, why: str = "") -> None:
+    m.hp = 0
+    m.removed = True
+    if why:
+        m.set_status(why)
+    prune_engagements(state)

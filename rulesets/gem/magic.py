@@ -1,0 +1,319 @@
+"""Magic (GEM-3.5): wizards' offensive and defensive power points, one spell of each kind
+per wizard per magic segment, secret power, and resolution on Table 1 first against the
+paired defensive spell and then against the target's MAG.
+
+Why the power is kept apart from the card: at the table the spell's card lies face up by
+its target and the power is written on the hidden side until every card is down. The
+state keeps the cards in ``state.vars['gem']['magic']['cards']`` and ``view.redact``
+blanks the other side's power (and plans) for a hotseat player's view.
+
+The rulebook gives one spell effect (a point of MOV per power level); the others are the
+designer's interpretations listed in reference.toml (GEM-I-SPELLS).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine.dice import Modifier
+from engine.ruleset import Context
+from engine.state import GameState, Model
+
+from . import measure
+from .build import mtype
+from .combat import Attack, roll_attack
+from .damage import apply_hits
+from .gstate import g, unit_models
+from .tables import clamp10, rng, table1
+
+PAIRS = {
+    "Indolence of Beavis": "Vigor of Hrothgar",
+    "Dread of Morphus": "Peace of Jude",
+    "Bane of Vex": "Benevolence of Angeline",
+    "Eye of Smaug": "Defense of St. George",
+    "Sloth of Grimgut": "Haste of Gygax",
+}
+OFFENSIVE = tuple(PAIRS)
+DEFENSIVE = tuple(PAIRS.values())
+SPELLS = OFFENSIVE + DEFENSIVE
+
+
+def spell_name(name: str) -> str | None:
+    for s in SPELLS:
+        if s.lower() == name.strip().lower():
+            return s
+    return None
+
+
+def kind_of(spell: str) -> str:
+    return "offensive" if spell in OFFENSIVE else "defensive"
+
+
+def mag(state: GameState, unit: str) -> int:
+    """The unit's MAG: its best figure's (a unit resists as a whole)."""
+    return clamp10(max((int(m.stat("MAG", 2)) for m in unit_models(state, unit)), default=2))
+
+
+def data(state: GameState) -> dict[str, Any]:
+    gg = g(state)
+    mg = gg.setdefault("magic", {"cards": [], "effects": {}, "turn": state.turn})
+    if mg.get("turn") != state.turn:
+        mg["cards"], mg["effects"], mg["turn"] = [], {}, state.turn
+    return mg
+
+
+def effects(state: GameState, unit: str) -> dict[str, int]:
+    mg = g(state).get("magic")
+    if not mg or mg.get("turn") != state.turn:
+        return {}
+    return mg.get("effects", {}).get(unit, {})
+
+
+def _bump(state: GameState, unit: str, key: str, v: int) -> None:
+    e = data(state)["effects"].setdefault(unit, {})
+    e[key] = e.get(key, 0) + v
+
+
+def mov_bonus(state: GameState, unit: str) -> float:
+    return float(effects(state, unit).get("mov", 0))
+
+
+def off_bonus(state: GameState, unit: str) -> int:
+    return int(effects(state, unit).get("off", 0))
+
+
+def def_bonus(state: GameState, unit: str) -> int:
+    return int(effects(state, unit).get("def", 0))
+
+
+def morale_bonus(state: GameState, unit: str) -> list[Modifier]:
+    v = int(effects(state, unit).get("morale", 0))
+    return [Modifier(v, "Peace of Jude", "GEM-3.5.4")] if v else []
+
+
+def target_bonus(state: GameState, t: Model) -> list[Modifier]:
+    v = int(effects(state, t.unit).get("to_hit", 0))
+    return [Modifier(v, "Eye of Smaug on the target", "GEM-3.5.4")] if v else []
+
+
+# ------------------------------------------------------------------ casting
+def cast_problems(
+    state: GameState, w: Model, spell: str, target_unit: str | None, power: int
+) -> list[str]:
+    out = []
+    if mtype(w) != "wizard":
+        return [f"{w.id} is not a wizard (GEM-3.5.1)"]
+    sp = spell_name(spell)
+    if sp is None:
+        return [f"unknown spell '{spell}' (spells: {', '.join(SPELLS)})"]
+    kind = kind_of(sp)
+    want = "magic_offence" if kind == "offensive" else "magic_defence"
+    if state.phase != want:
+        out.append(
+            f"{kind} spells are cast in the {want.replace('_', ' ')} step of the magic "
+            f"segment (GEM-3.5.2)"
+        )
+    flag = "cast_off" if kind == "offensive" else "cast_def"
+    if w.vars.get(flag):
+        out.append(f"{w.id} has already cast an {kind} spell this turn (GEM-3.5.1)")
+    pool = int(w.vars.get("power", {}).get(kind, 0))
+    if not 1 <= power <= 10:
+        out.append(f"a spell's power level is 1 to 10, not {power} (GEM-3.5.1)")
+    elif power > pool:
+        out.append(f"{w.id} has only {pool} {kind} power points left (GEM-3.5.1)")
+    if target_unit is None or not unit_models(state, target_unit):
+        out.append("no such unit on the table")
+        return out
+    tside = unit_models(state, target_unit)[0].side
+    if kind == "offensive" and tside == w.side:
+        out.append("offensive spells are cast on enemy units")
+    if kind == "defensive" and tside != w.side:
+        out.append("defensive spells are cast on your own units")
+    d = min(measure.distance(w, m) for m in unit_models(state, target_unit))
+    if d > rng("spell_range") + 1e-9:
+        out.append(
+            f'{target_unit} is out of spell range ({d:.1f}" > {rng("spell_range"):g}", '
+            f"GEM-I-SPELLRANGE)"
+        )
+    return out
+
+
+def cast(
+    state: GameState, ctx: Context, w: Model, spell: str, target_unit: str, power: int
+) -> None:
+    sp = spell_name(spell) or spell
+    kind = kind_of(sp)
+    w.vars["cast_off" if kind == "offensive" else "cast_def"] = True
+    w.vars["power"][kind] = int(w.vars["power"][kind]) - power
+    data(state)["cards"].append(
+        {
+            "side": w.side,
+            "wizard": w.id,
+            "spell": sp,
+            "kind": kind,
+            "target": target_unit,
+            "power": int(power),
+        }
+    )
+    ctx.log.emit(
+        "note",
+        f"{w.id} lays a card of {sp} by {target_unit} (power hidden until "
+        f"the cards are turned, GEM-3.5.2)",
+        actor=w.id,
+        target=target_unit,
+        rule="GEM-3.5.2",
+    )
+
+
+# ------------------------------------------------------------------ resolution
+def resolve(state: GameState, ctx: Context) -> None:
+    """GEM-3.5.3: turn every card, unit by unit: offensive spells first against their
+    paired defensive spell, then against MAG; unopposed defensive spells against MAG."""
+    mg = data(state)
+    cards = mg["cards"]
+    used: set[int] = set()
+    for unit in sorted({c["target"] for c in cards}):
+        for i, c in enumerate(cards):
+            if c["target"] != unit or c["kind"] != "offensive":
+                continue
+            used.add(i)
+            opp = next(
+                (
+                    j
+                    for j, d in enumerate(cards)
+                    if j not in used
+                    and d["target"] == unit
+                    and d["spell"] == PAIRS[c["spell"]]
+                    and d["side"] != c["side"]
+                ),
+                None,
+            )
+            if opp is not None:
+                used.add(opp)
+                d = cards[opp]
+                if not _contest(ctx, c, d["power"], f"{d['spell']} ({d['power']})", unit):
+                    continue
+            if not unit_models(state, unit):
+                continue
+            if _contest(ctx, c, mag(state, unit), f"MAG {mag(state, unit)}", unit):
+                _effect(state, ctx, c)
+        for i, c in enumerate(cards):
+            if c["target"] != unit or i in used:
+                continue
+            used.add(i)
+            if unit_models(state, unit) and _contest(
+                ctx, c, mag(state, unit), f"MAG {mag(state, unit)}", unit
+            ):
+                _effect(state, ctx, c)
+    mg["cards"] = []
+
+
+def _contest(ctx: Context, c: dict[str, Any], dfn: int, against: str, unit: str) -> bool:
+    cell = table1(c["power"], dfn)
+    chance = cell.chance(0)
+    r = ctx.dice.roll(
+        20,
+        f"{c['spell']} (power {c['power']}) against {against}",
+        need=cell.text(),
+        chance=chance,
+        actor=c["wizard"],
+        rule="GEM-3.5.3",
+        result=lambda _t, fs: "succeeds" if cell.hits(fs[0], 0) else "fails",
+    )
+    ctx.log.emit(
+        "resolution",
+        r.explain() + f" (power {c['power']} as OFF vs {against} as DEF on Table 1, GEM-3.5.3)",
+        actor=c["wizard"],
+        target=unit,
+        rule="GEM-3.5.3",
+        chance=float(chance),
+        rolls=list(r.faces),
+        outcome=str(r.result),
+    )
+    return r.result == "succeeds"
+
+
+def _effect(state: GameState, ctx: Context, c: dict[str, Any]) -> None:
+    """GEM-3.5.4 and the designer's interpretations GEM-I-SPELLS."""
+    unit, p, sp = c["target"], int(c["power"]), c["spell"]
+    half, third = math.ceil(p / 2), math.ceil(p / 3)
+    text = ""
+    if sp == "Haste of Gygax":
+        _bump(state, unit, "mov", p)
+        text = f"+{p} MOV this turn"
+    elif sp == "Sloth of Grimgut":
+        _bump(state, unit, "mov", -p)
+        text = f"-{p} MOV this turn"
+    elif sp == "Vigor of Hrothgar":
+        _bump(state, unit, "off", half)
+        text = f"+{half} OFF in melee this turn"
+    elif sp == "Indolence of Beavis":
+        _bump(state, unit, "off", -half)
+        text = f"-{half} OFF in melee this turn"
+    elif sp == "Peace of Jude":
+        _bump(state, unit, "morale", half)
+        text = f"+{half} on morale checks this turn"
+    elif sp == "Defense of St. George":
+        _bump(state, unit, "def", third)
+        text = f"+{third} DEF this turn"
+    elif sp == "Eye of Smaug":
+        _bump(state, unit, "to_hit", third)
+        text = f"missile fire at it +{third} this turn"
+    elif sp == "Benevolence of Angeline":
+        healed = 0
+        for m in unit_models(state, unit):
+            while healed < third and m.hp < m.max_hp:
+                m.hp += 1
+                healed += 1
+        text = f"{healed} HIT restored"
+    ctx.log.emit(
+        "status",
+        f"{sp} takes effect on {unit}: {text}" if text else f"{sp} takes effect on {unit}",
+        actor=c["wizard"],
+        target=unit,
+        rule="GEM-3.5.4",
+        outcome=sp,
+    )
+    if sp == "Dread of Morphus":
+        from .morale import check
+
+        check(
+            state,
+            ctx,
+            unit,
+            "fear",
+            f"Dread of Morphus (power {p})",
+            [Modifier(-half, "Dread of Morphus", "GEM-3.5.4")],
+        )
+    elif sp == "Bane of Vex":
+        ms = unit_models(state, unit)
+        if ms:
+            from .build import def_value
+
+            t = ms[0]
+            a = Attack(clamp10(p), def_value(t, ""), third, (), f"Bane of Vex on {unit}")
+            hits, faces, txt, chance = roll_attack(
+                ctx, a, actor=c["wizard"], target=t.id, rule="GEM-3.5.4"
+            )
+            ctx.log.emit(
+                "resolution",
+                txt,
+                actor=c["wizard"],
+                target=t.id,
+                rule="GEM-3.5.4",
+                chance=float(chance),
+                rolls=faces,
+                outcome="hit" if hits else "miss",
+            )
+            apply_hits(state, ctx, t, hits, off=a.off, rule="GEM-3.5.4")
+
+
+def has_power(state: GameState, side: str, kind: str) -> bool:
+    flag = "cast_off" if kind == "offensive" else "cast_def"
+    return any(
+        mtype(m) == "wizard"
+        and int(m.vars.get("power", {}).get(kind, 0)) > 0
+        and not m.vars.get(flag)
+        for m in state.live(side)
+    )

@@ -1,0 +1,407 @@
+"""GEM's check and apply per action kind, and the flow of segments.
+
+Why one dispatcher: the window, the runner and the AI all ask "may this be done now?"
+the same way; each verb's reasons come from the module that owns the rule (movement,
+missile, melee, magic, vehicles, deploy), and this module only adds "whose segment is
+it" and moves play on.
+"""
+
+from __future__ import annotations
+
+from engine.actions import (
+    Action,
+    Charge,
+    Concede,
+    EndActivation,
+    EndPhase,
+    EndTurn,
+    Fight,
+    Move,
+    Shoot,
+)
+from engine.ruleset import Context, Legality
+from engine.state import GameState, Model
+
+from . import blocks, magic, melee, missile, movement, turn, vehicles, victory
+from .actions import field_of
+from .build import mtype
+from .gstate import foes_in_melee, g, is_block, option, unit_models, unit_of
+
+MOVE_VERBS = ("move", "charge", "change_frontage", "change_order", "drive")
+PHASE_OF = {
+    "move": "movement",
+    "charge": "movement",
+    "change_frontage": "movement",
+    "change_order": "movement",
+    "drive": "movement",
+    "shoot": "missile",
+    "fight": "melee",
+}
+
+
+# ------------------------------------------------------------------ who and when
+def _live_actor(state: GameState, actor: str) -> tuple[str | None, Model | None, str]:
+    """(unit, a model, problem) for an actor naming a model or a unit."""
+    unit = unit_of(state, actor)
+    if unit is None:
+        return None, None, f"no model or unit '{actor}'"
+    if actor in state.models:
+        m = state.models[actor]
+        if m.removed:
+            return None, None, f"{actor} is no longer on the table"
+        return unit, m, ""
+    ms = unit_models(state, unit)
+    if not ms:
+        return None, None, f"unit {unit} is no longer on the table"
+    return unit, (blocks.live_order(state, unit)[0] if is_block(state, unit) else ms[0]), ""
+
+
+def _timing(state: GameState, kind: str, unit: str, side: str) -> str:
+    if side != state.active:
+        return f"it is {state.active}'s turn to act, not {side}'s"
+    want = PHASE_OF.get(kind)
+    if state.phase == "cards" and want in ("movement", "missile"):
+        card = cards_current(state)
+        if card is None:
+            return "no card is showing"
+        need = "move" if want == "movement" else "fire"
+        if card[0] != unit or card[1] != need:
+            return f"the card showing is {card[1]} for {card[0]} (GEM-2.5)"
+        return ""
+    if want and state.phase != want:
+        return (
+            f"{kind.replace('_', ' ')} belongs to the {want} segment; this is the "
+            f"{state.phase.replace('_', ' ')} segment (GEM-2)"
+        )
+    return ""
+
+
+def cards_current(state: GameState) -> list[str] | None:
+    deck = g(state).get("deck") or []
+    i = int(g(state).get("card", 0))
+    return deck[i] if 0 <= i < len(deck) else None
+
+
+def _target_model(state: GameState, target: str, frm: Model | None) -> Model | None:
+    if target in state.models:
+        t = state.models[target]
+        return None if t.removed else t
+    ms = unit_models(state, target)
+    if not ms:
+        return None
+    if frm is None:
+        return ms[0]
+    from . import measure
+
+    return min(ms, key=lambda m: (measure.distance(frm, m), m.id))
+
+
+# ------------------------------------------------------------------ check
+def check(state: GameState, a: Action, ctx: Context) -> Legality:
+    if state.over:
+        return Legality.no("the game is over")
+    kind = a.KIND
+    if isinstance(a, (EndPhase, EndActivation)):
+        return Legality.yes()
+    if isinstance(a, EndTurn):
+        return Legality.no("end the segments one by one")
+    if isinstance(a, Concede):
+        return Legality.yes()
+    if state.phase in turn.SETUP_PHASES or kind in ("plan", "deploy", "choose"):
+        from . import deploy
+
+        return deploy.check(state, a, ctx)
+    unit, m, why = _live_actor(state, a.actor)
+    if unit is None or m is None:
+        return Legality.no(why)
+    side = m.side
+    why = _timing(state, kind, unit, side)
+    if kind == "cast":
+        if side != state.active:
+            return Legality.no(f"it is {state.active}'s turn to act, not {side}'s")
+        tgt = unit_of(state, str(field_of(a, "target", "")))
+        probs = magic.cast_problems(
+            state, m, str(field_of(a, "spell", "")), tgt, int(field_of(a, "power", 0) or 0)
+        )
+        return Legality.no(*probs) if probs else Legality.yes()
+    if why:
+        return Legality.no(why)
+    probs = problems(state, a, ctx, unit, m)
+    return Legality.no(*probs) if probs else Legality.yes()
+
+
+def _path(a: Move, start: tuple[float, float]) -> list[tuple[float, float]]:
+    return [tuple(p) for p in a.waypoints(start)]  # type: ignore[misc]
+
+
+def problems(state: GameState, a: Action, ctx: Context, unit: str, m: Model) -> list[str]:
+    kind = a.KIND
+    if isinstance(a, Move):
+        if a.mode not in ("", "rush", "normal"):
+            return [f"unknown move mode '{a.mode}' (gem: rush; charges use charge)"]
+        if not a.path and a.to is None:
+            return ["a move needs `to` or `path`"]
+        if is_block(state, unit):
+            rec = blocks.record(state, unit)
+            path = _path(a, (rec["front"][0], rec["front"][1]))
+            facing = rec["facing"] if a.facing is None else float(a.facing) % 360.0
+            return movement.plan_block(state, ctx, unit, path, facing, a.mode == "rush").problems
+        if a.actor not in state.models:
+            return [f"{unit} is not a block: move its figures one by one"]
+        return movement.plan_model(state, ctx, m, _path(a, m.pos), a.mode == "rush").problems
+    if isinstance(a, Charge):
+        t = _target_model(state, a.target, m)
+        if t is None:
+            return [f"no enemy '{a.target}' on the table"]
+        if mtype(m) == "vehicle":
+            return ["vehicles do not charge (drive into contact instead)"]
+        return melee.charge_problems(
+            state, ctx, unit, m.id if not is_block(state, unit) else m.id, t
+        )
+    if isinstance(a, Shoot):
+        t = _target_model(state, a.target, m)
+        if t is None:
+            return [f"no target '{a.target}' on the table"]
+        if a.actor not in state.models and is_block(state, unit):
+            if not missile.volley_shooters(state, ctx, unit, t, a.weapon):
+                front = blocks.front_rank(state, unit)
+                w = front[0].weapon(a.weapon) if a.weapon else missile.default_weapon(front[0])
+                return missile.problems(state, ctx, front[0], t, w) or [
+                    f"no figure of {unit}'s front rank can fire at {t.id}"
+                ]
+            return []
+        w = m.weapon(a.weapon) if a.weapon else missile.default_weapon(m)
+        return missile.problems(state, ctx, m, t, w)
+    if isinstance(a, Fight):
+        foes = foes_in_melee(state, unit)
+        if not foes:
+            return [f"{unit} is not in a melee"]
+        t = _target_model(state, a.target or foes[0], m)
+        if t is None:
+            return [f"no foe '{a.target}' on the table"]
+        return melee.fight_problems(state, unit, m.id, t)
+    if kind == "change_frontage":
+        return movement.frontage_problems(state, unit, int(field_of(a, "files", 0) or 0))
+    if kind == "change_order":
+        return movement.order_problems(state, unit, str(field_of(a, "order", "")))
+    if kind == "drive":
+        if mtype(m) != "vehicle":
+            return [f"{m.id} is not a vehicle"]
+        legs = [(float(x), float(y)) for x, y in (field_of(a, "wheels", ()) or ())]
+        return vehicles.drive_problems(state, m, float(field_of(a, "speed", 0.0) or 0.0), legs)
+    return [
+        f"gem has no '{kind}' (verbs: move, charge, shoot, fight, cast, change_frontage, "
+        f"change_order, drive, plan, deploy, end_phase)"
+    ]
+
+
+# ------------------------------------------------------------------ apply
+def apply(state: GameState, a: Action, ctx: Context) -> None:
+    kind = a.KIND
+    if isinstance(a, Concede):
+        loser = state.active
+        others = [s for s in state.sides if s != loser]
+        victory.finish(state, ctx, others[0] if len(others) == 1 else None, f"{loser} concedes")
+        return
+    if isinstance(a, (EndPhase, EndActivation)):
+        end_phase(state, ctx)
+        return
+    if state.phase in turn.SETUP_PHASES or kind in ("plan", "deploy", "choose"):
+        from . import deploy
+
+        deploy.apply(state, a, ctx)
+        skip_idle(state, ctx)
+        return
+    unit, m, _ = _live_actor(state, a.actor)
+    assert unit is not None and m is not None
+    if kind == "cast":
+        tgt = unit_of(state, str(field_of(a, "target", "")))
+        magic.cast(
+            state, ctx, m, str(field_of(a, "spell", "")), str(tgt), int(field_of(a, "power", 0))
+        )
+    elif isinstance(a, Move):
+        if is_block(state, unit):
+            rec = blocks.record(state, unit)
+            path = _path(a, (rec["front"][0], rec["front"][1]))
+            facing = rec["facing"] if a.facing is None else float(a.facing) % 360.0
+            plan = movement.plan_block(state, ctx, unit, path, facing, a.mode == "rush")
+            movement.apply_block_move(state, ctx, unit, path, facing, plan, a.mode == "rush")
+        else:
+            path = _path(a, m.pos)
+            plan = movement.plan_model(state, ctx, m, path, a.mode == "rush")
+            movement.apply_model_move(state, ctx, m, path, a.facing, plan, a.mode == "rush")
+    elif isinstance(a, Charge):
+        t = _target_model(state, a.target, m)
+        assert t is not None
+        melee.charge(state, ctx, unit, m.id, t)
+    elif isinstance(a, Shoot):
+        t = _target_model(state, a.target, m)
+        assert t is not None
+        if a.actor not in state.models and is_block(state, unit):
+            for s in missile.volley_shooters(state, ctx, unit, t, a.weapon):
+                if t.removed:
+                    break
+                w = s.weapon(a.weapon) if a.weapon else missile.default_weapon(s)
+                missile.shoot(state, ctx, s, t, w)  # type: ignore[arg-type]
+        else:
+            w = m.weapon(a.weapon) if a.weapon else missile.default_weapon(m)
+            missile.shoot(state, ctx, m, t, w)  # type: ignore[arg-type]
+    elif isinstance(a, Fight):
+        foes = foes_in_melee(state, unit)
+        t = _target_model(state, a.target or foes[0], m)
+        assert t is not None
+        melee.fight(state, ctx, unit, m.id, t)
+    elif kind == "change_frontage":
+        movement.change_frontage(state, ctx, unit, int(field_of(a, "files", 0)))
+    elif kind == "change_order":
+        movement.change_order(state, ctx, unit, str(field_of(a, "order", "")))
+    elif kind == "drive":
+        legs = [(float(x), float(y)) for x, y in (field_of(a, "wheels", ()) or ())]
+        speed = float(field_of(a, "speed", 0.0) or 0.0)
+        if speed > float(m.vars.get("speed", 0)) / 2 and vehicles.has(m, "main_body", "jammed"):
+            if not vehicles.may_act(state, ctx, m, "move over half speed"):
+                speed = min(speed, float(m.vars.get("speed", 0)) / 2)
+                legs = []
+        vehicles.drive(state, ctx, m, speed, legs)
+    victory.check(state, ctx)
+    if state.phase == "cards" and not state.over:
+        _next_card(state, ctx)
+    elif not state.over:
+        skip_idle(state, ctx)
+
+
+# ------------------------------------------------------------------ segments
+def end_phase(state: GameState, ctx: Context) -> None:
+    if state.phase == "cards":
+        _next_card(state, ctx)
+        return
+    if state.phase in turn.SETUP_PHASES:
+        from . import deploy
+
+        deploy.end_step(state, ctx)
+        skip_idle(state, ctx)
+        return
+    _advance_segment(state, ctx)
+    skip_idle(state, ctx)
+
+
+def _advance_segment(state: GameState, ctx: Context) -> None:
+    before = state.phase
+    ended = turn.phased(state).next(state)
+    if ended:
+        end_of_turn(state, ctx)
+        return
+    if state.phase != before:
+        enter(state, ctx, before)
+
+
+def enter(state: GameState, ctx: Context, left: str) -> None:
+    """Hooks between segments: cards turned, forced vehicle moves, the deck, morale."""
+    if left == "magic_defence":
+        magic.resolve(state, ctx)
+        victory.check(state, ctx)
+    if state.phase in ("movement", "cards"):
+        for m in state.live():
+            if mtype(m) == "vehicle" and vehicles.forced_move(m) and not m.vars.get("moved_done"):
+                vehicles.auto_drive(state, ctx, m)
+    if state.phase == "cards":
+        from . import cards
+
+        cards.build_deck(state, ctx)
+        _show_card(state, ctx)
+    if state.phase == "morale":
+        from . import morale
+
+        morale.segment(state, ctx)
+        victory.check(state, ctx)
+
+
+def _show_card(state: GameState, ctx: Context) -> None:
+    """Turn up cards until one belongs to a unit still on the table (GEM-2.5)."""
+    deck = g(state).get("deck") or []
+    while True:
+        card = cards_current(state)
+        if card is None:
+            d = state.vars[turn.CARDS.KEY]
+            d["i"] = len(d["order"]) - 1
+            state.active = d["order"][-1]
+            _advance_segment(state, ctx)
+            return
+        if unit_models(state, card[0]):
+            state.active = unit_models(state, card[0])[0].side
+            ctx.log.emit(
+                "note",
+                f"card {int(g(state)['card']) + 1} of {len(deck)}: {card[1]} "
+                f"for {card[0]} (GEM-2.5)",
+                actor=card[0],
+                rule="GEM-2.5",
+            )
+            return
+        g(state)["card"] = int(g(state)["card"]) + 1
+
+
+def _next_card(state: GameState, ctx: Context) -> None:
+    g(state)["card"] = int(g(state).get("card", 0)) + 1
+    _show_card(state, ctx)
+    skip_idle(state, ctx)
+
+
+def idle(state: GameState, side: str) -> bool:
+    """Nothing for ``side`` to decide in this segment (so play moves on by itself)."""
+    ph = state.phase
+    if ph == "morale":
+        return True
+    if ph == "magic_offence":
+        return not magic.has_power(state, side, "offensive")
+    if ph == "magic_defence":
+        return not magic.has_power(state, side, "defensive")
+    if ph == "melee":
+        return not any(foes_in_melee(state, u) for u in state.units(side))
+    if ph == "missile":
+        return not any(
+            missile.default_weapon(m) is not None and not m.vars.get("fired")
+            for m in state.live(side)
+        )
+    return False
+
+
+def skip_idle(state: GameState, ctx: Context) -> None:
+    for _ in range(100):
+        if state.over or state.active is None or state.phase in ("cards",) + turn.SETUP_PHASES:
+            return
+        if not idle(state, state.active):
+            return
+        _advance_segment(state, ctx)
+
+
+def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None:
+    turn.reset_turn_flags(state)
+    for m in state.live():
+        if mtype(m) == "vehicle":
+            vehicles.start_of_turn(state, ctx, m)
+    victory.check(state, ctx)
+    if state.over:
+        return
+    order = (
+        turn.roll_initiative(state, ctx, first)
+        if not option(state, "cards") or state.turn == 1
+        else list(g(state).get("order", state.sides))
+    )
+    g(state)["order"] = order
+    turn.phased(state).start_turn(state, order)
+    ctx.log.emit(
+        "turn", f"turn {state.turn} begins: {', '.join(order)} in that order", rule="GEM-2"
+    )
+    skip_idle(state, ctx)
+
+
+def end_of_turn(state: GameState, ctx: Context) -> None:
+    victory.end_of_turn(state, ctx)
+    if state.over:
+        return
+    state.turn += 1
+    start_turn(state, ctx)
+
+
+def advance(state: GameState, ctx: Context) -> Action | None:
+    return None if state.over else EndPhase()

@@ -1,0 +1,87 @@
+"""The turn (GEM-2): initiative with the penalty for a side that keeps winning, then the
+magic, movement, missile, melee and morale segments (or the card deck, GEM-2.5).
+
+Why the magic segment is two steps: every side lays its offensive cards before anyone
+lays a defensive one (GEM-3.5.2), so the segment is played as "magic_offence" then
+"magic_defence", each by the sides in initiative order; the cards are turned when the
+second step ends.
+"""
+
+from __future__ import annotations
+
+from engine.dice import Modifier
+from engine.ruleset import Context
+from engine.state import GameState
+from engine.turns import Phased, roll_off
+
+from .gstate import PER_TURN, g, option
+
+PHASES = ("magic_offence", "magic_defence", "movement", "missile", "melee", "morale")
+CARD_PHASES = ("magic_offence", "magic_defence", "cards", "melee", "morale")
+SETUP_PHASES = ("side", "plan", "deploy")
+STANDARD = Phased(PHASES)
+CARDS = Phased(CARD_PHASES)
+SETUP = Phased(SETUP_PHASES)
+PENALTY = 5
+
+
+def phased(state: GameState) -> Phased:
+    if state.phase in SETUP_PHASES:
+        return SETUP
+    return CARDS if option(state, "cards") else STANDARD
+
+
+def streak_modifiers(state: GameState, side: str) -> list[Modifier]:
+    """GEM-2.0.1: -5 for each turn in a row the side has won the initiative."""
+    k = int(g(state).get("streak", {}).get(side, 0))
+    if not k:
+        return []
+    return [
+        Modifier(
+            -PENALTY * k, f"won the initiative the last {k} turn{'s' if k > 1 else ''}", "GEM-2.0.1"
+        )
+    ]
+
+
+def roll_initiative(state: GameState, ctx: Context, first: str | None = None) -> list[str]:
+    """Each side rolls a d20 less its streak penalty; ties roll again (GEM-2.0.1)."""
+    if first:
+        order = [first] + [s for s in state.sides if s != first]
+        ctx.log.emit(
+            "initiative",
+            f"{first} has the initiative (set by the scenario)",
+            actor=first,
+            rule="GEM-2.0.1",
+        )
+    else:
+        order = roll_off(
+            ctx.dice,
+            state.sides,
+            20,
+            rule="GEM-2.0.1",
+            log=ctx.log,
+            modifiers=lambda s: streak_modifiers(state, s),
+        )
+        ctx.log.emit(
+            "initiative",
+            f"{order[0]} wins the initiative for turn {state.turn}",
+            actor=order[0],
+            rule="GEM-2.0.1",
+            outcome="first",
+        )
+    streak = g(state).setdefault("streak", {})
+    for s in state.sides:
+        streak[s] = streak.get(s, 0) + 1 if s == order[0] else 0
+    g(state)["order"] = list(order)
+    return order
+
+
+def reset_turn_flags(state: GameState) -> None:
+    for m in state.models.values():
+        for k in PER_TURN + ("moved_done",):
+            m.vars.pop(k, None)
+        until = m.vars.get("disorganized_until")
+        if until is not None and state.turn > int(until):
+            m.set_status("disorganized", False)
+            m.vars.pop("disorganized_until", None)
+    g(state)["missile_lost"] = {}

@@ -1,0 +1,1 @@
+"""Forced-dice tests of the GEM ruleset."""

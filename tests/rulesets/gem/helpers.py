@@ -1,0 +1,92 @@
+"""Build small GEM games in code (no scenario file): models from specs, a battlefield,
+turn 1 set up with the given side first, and a jump to any segment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import EndPhase
+from engine.battlefield import Battlefield, TerrainFeature
+from engine.dice import Dice
+from engine.game import Game
+from engine.persistence import mark_start
+from engine.ruleset import load
+from engine.state import GameState
+
+
+def model(mid: str, side: str, x: float, y: float, facing: float = 0.0, **kw: Any) -> dict:
+    spec = {"id": mid, "side": side, "x": x, "y": y, "facing": facing, "base": 25.0}
+    spec.update(kw)
+    return spec
+
+
+def block_specs(
+    prefix: str,
+    side: str,
+    front: tuple[float, float],
+    facing: float,
+    n: int,
+    files: int,
+    profile: str = "hoplite",
+    **kw: Any,
+) -> list[dict]:
+    from rulesets.gem.blocks import layout
+
+    w = 25.0 / 25.4 + 0.02
+    return [
+        model(
+            f"{prefix}{i + 1}",
+            side,
+            round(x, 4),
+            round(y, 4),
+            facing,
+            unit=prefix,
+            profile=profile,
+            **kw,
+        )
+        for i, (x, y) in enumerate(layout(front, facing, n, files, w, w))
+    ]
+
+
+def terrain(
+    kind: str, poly: list[tuple[float, float]], fid: str = "", height: float = 0.0
+) -> TerrainFeature:
+    return TerrainFeature(fid or kind, kind, tuple(poly), height)
+
+
+def make(
+    specs: list[dict],
+    *,
+    first: str = "blue",
+    terrain_: tuple = (),
+    seed: int = 1,
+    vars_: dict | None = None,
+) -> Game:
+    rs = load("gem")
+    models = {}
+    for s in specs:
+        m, probs = rs.build_model(s)
+        assert m is not None, probs
+        models[m.id] = m
+    sides: list[str] = []
+    for s in specs:
+        if s["side"] not in sides:
+            sides.append(s["side"])
+    state = GameState(ruleset="gem", sides=sides, models=models, vars=dict(vars_ or {}))
+    game = Game(rs, Battlefield(72.0, 48.0, tuple(terrain_)), state, Dice(seed=seed))
+    rs.setup(state, game.ctx, first)
+    mark_start(game)
+    return game
+
+
+def goto(game: Game, phase: str, side: str | None = None) -> None:
+    """End segments until ``phase`` (and ``side`` to act) is reached this turn."""
+    for _ in range(50):
+        if game.state.phase == phase and (side is None or game.state.active == side):
+            return
+        game.apply(EndPhase())
+    raise AssertionError(f"never reached {phase} ({game.state.phase}, {game.state.active})")
+
+
+def events(game: Game, kind: str | None = None) -> list:
+    return [e for e in game.log.events if kind is None or e.kind == kind]

@@ -1,0 +1,61 @@
+"""Golden scenario tests/scenarios/gem_charge.toml through `main.py run --json`
+(SCENARIO_FORMAT.md): a block charge (GEM-2.3), a bow hit taken off the block's rear
+(GEM-2.1.4), the fight with Table 3 (GEM-2.3.1) and spears (GEM-2.3.2), a refusal."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _run(path: str) -> dict:
+    out = subprocess.run(
+        [sys.executable, "main.py", "run", path, "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_gem_charge_golden():
+    doc = _run("tests/scenarios/gem_charge.toml")
+    assert doc["ruleset"] == "gem"
+    ev = doc["events"]
+    charge = [e for e in ev if e.get("action") == 0 and e["kind"] == "status"]
+    assert charge and charge[0]["data"]["zone"] == "front"
+    shot = [e for e in ev if e.get("action") == 1 and e["kind"] == "resolution"]
+    assert shot[0]["outcome"] == "hit" and shot[0]["rolls"] == [20]
+    assert shot[0]["chance"] == 0.25 and shot[0]["rule"] == "GEM-2.2.3"
+    fight = [e for e in ev if e.get("action") == 2 and e["kind"] == "resolution"]
+    assert fight[0]["rolls"] == [15, 1, 1, 1, 1] and fight[0]["data"]["hits"] == 1
+    assert fight[0]["data"]["modifier"] == 4 and "spears" in fight[0]["text"]
+    refused = [e for e in ev if e["kind"] == "refused"]
+    assert len(refused) == 1 and refused[0]["action"] == 3 and "too far" in refused[0]["reason"]
+    models = doc["models"]
+    assert models["hop8"]["removed"] and not models["hop4"]["removed"]
+    assert models["sk1"]["removed"] and models["sk1"]["status"] == ["slain"]
+    assert models["hop1"]["y"] == 22.0
+    assert doc["turn"] == 2
+
+
+def test_bad_gem_file_exits_2(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        'ruleset = "gem"\n[[models]]\nid = "a"\nside = "x"\nx = 1\ny = 1\n'
+        'stats = { OFF = 11, DEF = 3 }\n[[models]]\nid = "b"\nside = "y"\n'
+        'x = 5\ny = 5\nprofile = "archer"\n'
+    )
+    out = subprocess.run(
+        [sys.executable, "main.py", "run", str(bad), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2
+    assert "models[0].stats.OFF" in out.stderr and "1 to 10" in out.stderr

@@ -1,0 +1,188 @@
+"""Missile fire (GEM-2.2): who may fire, arcs, Table 2 measured from the table, and the
+Table 1 roll with forced dice."""
+
+from engine.actions import Move, Shoot
+
+from .helpers import block_specs, events, goto, make, model, terrain
+
+
+def _duel(target_kw=None, shooter_kw=None, terrain_=(), tx=20.0, ty=10.0):
+    tkw = {"facing": 180.0, **(target_kw or {})}
+    specs = [
+        model("arc", "blue", 10, 10, 0, profile="archer", **(shooter_kw or {})),
+        model("tgt", "red", tx, ty, stats={"OFF": 3, "DEF": 7, "HIT": 2}, **tkw),
+    ]
+    return make(specs, terrain_=terrain_)
+
+
+def _mods(g, a="arc", t="tgt"):
+    from rulesets.gem.missile import modifiers
+
+    s = g.state
+    m, tm = s.models[a], s.models[t]
+    return {
+        x.reason.split(" (")[0].split(":")[0]: x.value
+        for x in modifiers(s, g.ctx, m, tm, m.weapon("bow"))
+    }
+
+
+def test_plain_shot_hits_on_table1_with_forced_die():
+    """GEM-2.2.3: bow OFF 4 vs DEF 7 needs 15; a forced 15 hits and takes a HIT."""
+    g = _duel()
+    goto(g, "missile")
+    g.dice.force([15])
+    ev = g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
+    res = [e for e in ev if e.kind == "resolution"][0]
+    assert res.outcome == "hit" and res.chance == 0.3
+    assert g.state.models["tgt"].hp == 1
+
+
+def test_plain_shot_misses_below_the_cell():
+    """GEM-2.2.3: a 14 against 15+ misses."""
+    g = _duel()
+    goto(g, "missile")
+    g.dice.force([14])
+    g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
+    assert g.state.models["tgt"].hp == 2
+
+
+def test_large_and_extremely_large_and_small_targets():
+    """GEM-2.2.4 Table 2: 40-50 mm across the line of fire +1, over 50 mm +2, small -1."""
+    assert _mods(_duel({"base": 40.0}))["large target"] == 1
+    assert _mods(_duel({"base": 60.0}))["extremely large target"] == 2
+    assert _mods(_duel({"base": 15.0}))["small target"] == -1
+    assert _mods(_duel()) == {}
+
+
+def test_width_is_taken_across_the_line_of_fire():
+    """GEM-2.2.4: a 25x50 mm cavalry base side-on is 50 mm wide (large), end-on 25 mm."""
+    side_on = _duel({"base": [25.0, 50.0], "facing": 90.0})
+    assert _mods(side_on).get("large target") == 1
+    end_on = _duel({"base": [25.0, 50.0], "facing": 180.0})
+    assert "large target" not in _mods(end_on)
+
+
+def test_moving_and_target_moved_and_half_range():
+    """GEM-2.2.4: firing after moving -2, target has moved -2, over half range -2."""
+    g = _duel(tx=30.0)
+    g.state.models["arc"].vars["moved"] = 2.0
+    g.state.models["tgt"].vars["moved"] = 3.0
+    mods = _mods(g)
+    assert mods['firing after moving 2.0"'] == -2
+    assert mods["tgt has moved"] == -2
+    assert mods["over half range"] == -2
+
+
+def test_soft_cover_in_woods_edge():
+    """GEM-2.2.5: a target inside woods within 2" of the edge is in soft cover -2."""
+    woods = terrain("woods", [(19, 5), (25, 5), (25, 15), (19, 15)])
+    assert _mods(_duel(terrain_=(woods,)))["soft cover"] == -2
+
+
+def test_soft_cover_behind_hedge():
+    """GEM-2.2.5: a hedge crossed by the line of fire within 2" of the target -2."""
+    hedge = terrain("hedge", [(18, 5), (18.3, 5), (18.3, 15), (18, 15)])
+    assert _mods(_duel(terrain_=(hedge,)))["soft cover"] == -2
+
+
+def test_hard_cover_behind_wall():
+    """GEM-2.2.5: behind a wall -4 (only the best cover counts)."""
+    wall = terrain("wall", [(18, 5), (18.5, 5), (18.5, 15), (18, 15)])
+    mods = _mods(_duel(terrain_=(wall,)))
+    assert mods["hard cover"] == -4 and "soft cover" not in mods
+
+
+def test_prone_is_soft_cover():
+    """GEM-2.2.5: lying prone is soft cover."""
+    assert _mods(_duel({"state": {"status": ["prone"]}}))["soft cover"] == -2
+
+
+def test_out_of_range_and_out_of_arc_are_refused():
+    """GEM-2.2.2: skirmishers fire within 90 degrees of their front; range is measured."""
+    g = _duel(tx=40.0)
+    goto(g, "missile")
+    ev = g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
+    assert ev[0].kind == "refused" and "out of range" in ev[0].text
+    g = _duel(tx=10.0, ty=20.0)  # straight to the left: 90 degrees off the facing
+    goto(g, "missile")
+    ev = g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
+    assert ev[0].kind == "refused" and "fire arc" in ev[0].text
+
+
+def test_cavalry_fires_all_round():
+    """GEM-2.2.2: cavalry can fire in any direction."""
+    specs = [
+        model("cav", "blue", 10, 10, 0, profile="horse_archer"),
+        model("tgt", "red", 10, 20, 0, profile="archer"),
+    ]
+    g = make(specs)
+    goto(g, "missile")
+    assert g.check(Shoot(actor="cav", target="tgt", weapon="bow")).ok
+
+
+def test_no_fire_within_1_inch_of_a_friend():
+    """GEM-2.2.2: the fire path may not pass within 1" of a friendly model."""
+    specs = [
+        model("arc", "blue", 10, 10, 0, profile="archer"),
+        model("pal", "blue", 15, 11.2, 0, profile="archer"),
+        model("tgt", "red", 20, 10, 180, profile="archer"),
+    ]
+    g = make(specs)
+    goto(g, "missile")
+    legal = g.check(Shoot(actor="arc", target="tgt", weapon="bow"))
+    assert not legal.ok and 'within 1"' in legal.reason
+
+
+def test_heavy_weapon_not_after_moving_and_no_fire_after_rush():
+    """GEM-2.2.1: a heavy weapon may not fire after moving; nothing fires after a rush."""
+    specs = [
+        model("gun", "blue", 10, 10, 0, profile="gunner"),
+        model("arc", "blue", 10, 20, 0, profile="archer"),
+        model("tgt", "red", 30, 12, 180, profile="trooper"),
+    ]
+    g = make(specs)
+    goto(g, "movement")
+    g.apply(Move(actor="gun", to=(11.0, 10.0)))
+    g.apply(Move(actor="arc", to=(16.0, 20.0), mode="rush"))
+    goto(g, "missile")
+    r1 = g.check(Shoot(actor="gun", target="tgt", weapon="autocannon"))
+    assert not r1.ok and "heavy weapon" in r1.reason
+    r2 = g.check(Shoot(actor="arc", target="tgt", weapon="bow"))
+    assert not r2.ok and "rush" in r2.reason
+
+
+def test_block_front_rank_fires_straight_ahead_only():
+    """GEM-2.2.2: only a block's front rank fires, and only straight ahead."""
+    specs = block_specs("leg", "blue", (20.0, 10.0), 90.0, 8, 4, profile="legionary")
+    specs += [
+        model("t1", "red", 20.0, 14.0, 270, profile="archer"),
+        model("t2", "red", 30.0, 14.0, 270, profile="archer"),
+    ]
+    g = make(specs)
+    goto(g, "missile")
+    from rulesets.gem import blocks
+
+    front = [m.id for m in blocks.front_rank(g.state, "leg")]
+    rear = [m.id for m in blocks.live_order(g.state, "leg") if m.id not in front]
+    assert g.check(Shoot(actor=front[0], target="t1", weapon="pilum")).ok
+    assert "front rank" in g.check(Shoot(actor=rear[0], target="t1", weapon="pilum")).reason
+    assert "straight ahead" in g.check(Shoot(actor=front[0], target="t2", weapon="pilum")).reason
+    g.dice.force([20, 1, 1, 1])
+    g.apply(Shoot(actor="leg", target="t1", weapon="pilum"))
+    assert g.state.models["t1"].removed
+    assert len([e for e in events(g, "resolution")]) == 1  # the target fell to the first
+
+
+def test_armour_types_pick_the_def():
+    """GEM-1.3: a beam weapon is judged against Reflec, a slug gun against Ablative."""
+    from rulesets.gem.build import def_value
+
+    g = make(
+        [
+            model("t", "blue", 10, 10, profile="trooper"),
+            model("m", "red", 30, 10, profile="marauder"),
+        ]
+    )
+    t = g.state.models["t"]
+    assert def_value(t, "beam") == 3 and def_value(t, "missile") == 5
+    assert def_value(t, "gas") == 2 and def_value(t, "") == 5
