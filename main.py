@@ -119,6 +119,28 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_points(args: argparse.Namespace) -> int:
+    """Point values of an army list or scenario (GEM's formula; other rulesets say so)."""
+    import importlib
+
+    from engine.data import DataError, load_toml
+
+    try:
+        data = load_toml(args.file)
+    except DataError as e:
+        return _fail([p.line() for p in e.problems])
+    key = data.get("ruleset", "gem")
+    try:
+        mod = importlib.import_module(f"rulesets.{key}.points")
+    except ModuleNotFoundError:
+        return _fail([f"error: {args.file}: ruleset: '{key}' has no points system"])
+    try:
+        print(mod.points_report(args.file))
+    except DataError as e:
+        return _fail([p.line() for p in e.problems])
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     path = args.file or str(ROOT / DEFAULT_SCENARIO)
     scn, errors = _load(path)
@@ -149,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--turn-limit", type=int, default=0, help="end games after N turns")
     sim.add_argument("--out", help="folder for games.jsonl, summary.json and wins.png")
+    pts = sub.add_parser("points", help="point values of an army list or scenario (gem)")
+    pts.add_argument("file")
     rep = sub.add_parser("replay", help="replay a save and verify every roll and checksum")
     rep.add_argument("file")
     return p
@@ -160,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["play"])
     handlers = {"run": cmd_run, "validate": cmd_validate, "replay": cmd_replay,
-                "play": cmd_play, "simulate": cmd_simulate}
+                "play": cmd_play, "simulate": cmd_simulate,
+                "points": cmd_points}
     return handlers[args.command](args)
 
 

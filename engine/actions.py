@@ -15,7 +15,8 @@ from typing import Any, ClassVar
 
 Point = tuple[float, float]
 
-_REGISTRY: dict[str, type[Action]] = {}
+#: (ruleset key or "" for shared verbs, kind) -> class
+_REGISTRY: dict[tuple[str, str], type[Action]] = {}
 
 
 class ActionError(ValueError):
@@ -60,26 +61,36 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def action(kind: str):
-    """Class decorator: register ``cls`` under ``kind`` (one class per kind)."""
+def action(kind: str, ruleset: str = ""):
+    """Class decorator: register ``cls`` under ``kind``.
+
+    A ruleset's own verbs pass ``ruleset=<key>`` so two rulebooks may each have a
+    ``cast`` or a ``ram`` of their own shape; shared verbs (move, shoot...) use "".
+    Registering a different class under a taken name is an error, not a silent swap.
+    """
 
     def deco(cls: type[Action]) -> type[Action]:
         cls.KIND = kind
-        _REGISTRY[kind] = cls
+        old = _REGISTRY.get((ruleset, kind))
+        if old is not None and old.__qualname__ != cls.__qualname__:
+            raise ValueError(f"action '{kind}' of '{ruleset or 'shared'}' is already "
+                             f"{old.__module__}.{old.__qualname__}")
+        _REGISTRY[(ruleset, kind)] = cls
         return cls
 
     return deco
 
 
-def kinds() -> list[str]:
-    return sorted(_REGISTRY)
+def kinds(ruleset: str = "") -> list[str]:
+    """The shared verbs plus those of ``ruleset``."""
+    return sorted({k for r, k in _REGISTRY if r in ("", ruleset)})
 
 
-def action_class(kind: str) -> type[Action]:
-    try:
-        return _REGISTRY[kind]
-    except KeyError:
-        raise ActionError(f"unknown action '{kind}' (known: {', '.join(kinds())})") from None
+def action_class(kind: str, ruleset: str = "") -> type[Action]:
+    cls = _REGISTRY.get((ruleset, kind)) or _REGISTRY.get(("", kind))
+    if cls is None:
+        raise ActionError(f"unknown action '{kind}' (known: {', '.join(kinds(ruleset))})")
+    return cls
 
 
 def _coerce(name: str, typ: Any, v: Any) -> Any:
@@ -129,13 +140,14 @@ def _coerce(name: str, typ: Any, v: Any) -> Any:
     return v
 
 
-def from_dict(d: dict[str, Any]) -> Action:
-    """Build an action from its dict form ({"do": kind, ...fields}); unknown keys are errors."""
+def from_dict(d: dict[str, Any], ruleset: str = "") -> Action:
+    """Build an action from its dict form ({"do": kind, ...fields}); unknown keys are
+    errors. ``ruleset`` picks that ruleset's own verbs first."""
     d = dict(d)
     kind = d.pop("do", None)
     if not isinstance(kind, str):
         raise ActionError("do: missing or not a string")
-    cls = action_class(kind)
+    cls = action_class(kind, ruleset)
     hints = typing.get_type_hints(cls)
     names = {f.name for f in dataclasses.fields(cls)}
     kwargs = {}

@@ -147,13 +147,17 @@ class Game:
         self.log.emit("undo", "last action taken back")
         return True
 
-    def clone(self, dice_seed: int | None = None) -> Game:
+    def clone(self, dice_seed: int | None = None, viewer: str | None = None) -> Game:
         """An independent copy for AI search: forked dice (it cannot see the real future
-        faces), a fresh log, no undo; geometry is shared (terrain is static)."""
+        faces), a fresh log, no undo; geometry is shared (terrain is static). With a
+        ``viewer``, the other sides' secrets are hidden (``Ruleset.redact``)."""
         dice = self.dice.fork(f"clone:{dice_seed}") if dice_seed is not None else self.dice.copy()
         if dice_seed is not None:
             dice.forced = []
-        g = Game(self.ruleset, self.battlefield, self.state.copy(), dice, EventLog(), record=False)
+        state = self.state.copy()
+        if viewer is not None:
+            state = self.ruleset.redact(state, viewer)
+        g = Game(self.ruleset, self.battlefield, state, dice, EventLog(), record=False)
         g.ctx = self.ctx.fork(dice, g.log)
         g.scenario = self.scenario
         return g
@@ -179,11 +183,12 @@ def play(
 ) -> Outcome | None:
     """The one loop for every mode: solo, hotseat, AI-vs-AI, replay.
 
-    Agents receive a clone with forked dice, so no agent can peek at the real dice.
+    Agents receive a clone with forked dice and the other sides' secrets hidden, so no
+    agent can peek at the real dice or the opponent's hidden choices.
     """
     n = 0
     while (side := game.to_act()) is not None and n < max_actions:
-        action = agents[side].choose(game.clone(dice_seed=n), side)
+        action = agents[side].choose(game.clone(dice_seed=n, viewer=side), side)
         events = game.apply(action)
         for obs in observers:
             obs(events)

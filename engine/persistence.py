@@ -143,7 +143,7 @@ def replay(d: dict[str, Any]) -> tuple[Game, ReplayReport]:
     game.scenario["start"] = start
     hist = d.get("history", [])
     for i, step in enumerate(hist):
-        action = act.from_dict(step["action"])
+        action = act.from_dict(step["action"], d["ruleset"])
         game.dice.force(step["faces"])
         before = len(game.history)
         game.apply(action)

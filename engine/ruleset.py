@@ -258,6 +258,11 @@ class Ruleset:
         other = sum(m.hp for m in state.live() if m.side != side)
         return float(own - other)
 
+    def redact(self, state: GameState, viewer: str) -> GameState:
+        """What ``viewer`` may know of the state: hide the other sides' secrets (spell
+        power, deployment plans). Agents only ever see a redacted clone. Default: all."""
+        return state
+
     def model_view(self, model: Model) -> dict[str, Any]:
         """What the JSON runner and the window show of a model (hp, status)."""
         return {"hp": model.hp, "status": sorted(model.status)}

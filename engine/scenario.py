@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 TOP_KEYS = (
     "title", "description", "ruleset", "seed", "table", "map", "first",
-    "terrain", "models", "actions", "turn_limit", "objectives",
+    "terrain", "models", "actions", "turn_limit", "objectives", "options",
 )
 MODEL_KEYS = (
     "id", "side", "unit", "profile", "name", "x", "y", "facing", "base",
@@ -53,6 +53,7 @@ class Scenario:
     description: str = ""
     turn_limit: int = 0
     objectives: list[dict[str, Any]] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
 
     @property
     def sides(self) -> list[str]:
@@ -223,19 +224,25 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
         if None in (mid, side, x, y, facing, base):
             continue
         assert x is not None and y is not None and base is not None
-        if not all(bf.on_table(px, py) for px, py in _corners(x, y, facing or 0.0, base)):
+        if not bf.on_table(x, y):
             chk.add(where, f"model '{mid}' is off the table ({x:g}, {y:g}) on a "
                            f"{bf.width:g}x{bf.depth:g} table")
             continue
         if ruleset is None:
             continue
-        model, probs = ruleset.build_model(
-            {**spec, "x": x, "y": y, "facing": facing, "base": base}
-        )
+        given = {"x": x, "y": y, "facing": facing}
+        if "base" in spec:
+            given["base"] = base  # else the ruleset's profile decides the base
+        model, probs = ruleset.build_model({**spec, **given})
         for w, what in probs:
             chk.add(f"{where}.{w}" if w else where, what)
-        if model is not None:
-            models.append(model)
+        if model is None:
+            continue
+        if not all(bf.on_table(px, py) for px, py in _corners(x, y, model.facing, model.base)):
+            chk.add(where, f"model '{mid}' is off the table: its base crosses the edge at "
+                           f"({x:g}, {y:g}) on a {bf.width:g}x{bf.depth:g} table")
+            continue
+        models.append(model)
 
     sides = []
     for m in models:
@@ -264,6 +271,7 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
     if first is not None and sides and first not in sides:
         chk.add("first", f"'{first}' is not a side of this scenario (sides: {', '.join(sides)})")
     turn_limit = chk.integer(data, "turn_limit", "turn_limit", default=0) or 0
+    options = chk.table(data, "options", "options", default={}) or {}
 
     script: list[tuple[act.Action, list[int]]] = []
     model_ids = {m.id for m in models} | seen
@@ -306,7 +314,7 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
             chk.add(f"{where}.target", f"unknown model '{tgt}'")
             continue
         try:
-            script.append((act.from_dict(a), faces))
+            script.append((act.from_dict(a, rkey or ""), faces))
         except act.ActionError as e:
             msg = str(e)
             key, _, what = msg.partition(": ")
@@ -321,6 +329,7 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
         first=first, actions=script, raw=data,
         description=str(data.get("description", "")), turn_limit=turn_limit,
         objectives=list(data.get("objectives", []) or []),
+        options=options,
     )
 
 
@@ -333,6 +342,8 @@ def new_game(scn: Scenario) -> Game:
         state.vars["turn_limit"] = scn.turn_limit
     if scn.objectives:
         state.vars["objectives"] = scn.objectives
+    if scn.options:
+        state.vars["options"] = dict(scn.options)
     game = Game(ruleset, scn.battlefield, state, Dice(seed=scn.seed))
     game.scenario = {"path": scn.path, "raw": scn.raw}
     game.log.action = None

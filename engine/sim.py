@@ -73,7 +73,7 @@ def play_one(job: Job) -> GameResult:
     err = ""
     try:
         while (side := game.to_act()) is not None and n < job.max_actions:
-            game.apply(agents[side].choose(game.clone(dice_seed=n), side))
+            game.apply(agents[side].choose(game.clone(dice_seed=n, viewer=side), side))
             n += 1
     except Exception as e:  # a crash is a result to report, not a reason to lose the batch
         err = f"{type(e).__name__}: {e}"

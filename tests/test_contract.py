@@ -87,7 +87,7 @@ def test_random_games_end_save_and_replay(path: Path, tmp_path: Path):
         while (side := game.to_act()) is not None and n < MAX_ACTIONS:
             if n % 25 == 0:
                 _illegal_probe(game)
-            action = agents[side].choose(game.clone(dice_seed=n), side)
+            action = agents[side].choose(game.clone(dice_seed=n, viewer=side), side)
             events = game.apply(action)
             assert not any(e.kind == "refused" for e in events), (
                 f"seed {seed}: {action.describe()} passed check but was refused")

@@ -23,7 +23,7 @@ from .gstate import g, is_block, unit_models
 def read_options(state: GameState) -> dict[str, bool]:
     """Scenario options (GEM-I-OPTIONS): ``state.vars['options']`` when the runner passes
     one, else an objectives entry ``{ kind = "options", cards = true, deployment = true }``
-    (the scenario format has no options key yet)."""
+    (the older form, kept for saved scenarios)."""
     opts: dict[str, bool] = {}
     raw = state.vars.get("options")
     if isinstance(raw, dict):
@@ -44,6 +44,12 @@ class Gem(Ruleset):
     model_keys = build.MODEL_KEYS
     verbs = ("cast", "change_frontage", "change_order", "drive", "plan", "deploy")
     unit_name = "in"
+
+    def redact(self, state: GameState, viewer: str) -> GameState:
+        """Hide the other sides' spell power and deployment plans (GEM-3.5.2, GEM-2.0.4)."""
+        from . import view
+
+        return GameState.from_dict(view.redact(state, viewer))
 
     # --- building ---------------------------------------------------------------
     def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:

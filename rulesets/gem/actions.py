@@ -1,9 +1,9 @@
 """GEM's own action kinds (reference.toml lists them): cast, change_frontage,
 change_order, drive, plan, deploy.
 
-Why duck-typed in the rules: the action registry is shared by every ruleset, so a kind
-another ruleset registered first (``cast`` is a likely one) is reused rather than
-replaced; the rules read fields with ``getattr`` and also accept them in ``options``.
+They are registered under the ruleset key "gem", so another rulebook's ``cast`` of a
+different shape cannot clash with ours; the rules still read fields with ``getattr``
+and also accept them in ``options``.
 """
 
 from __future__ import annotations
@@ -11,16 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import Action, action, kinds
+from engine.actions import Action, action
 
 
 def _register(kind: str):
-    def deco(cls):
-        if kind in kinds():
-            return cls
-        return action(kind)(cls)
-
-    return deco
+    return action(kind, ruleset="gem")
 
 
 @_register("cast")
