@@ -1,0 +1,76 @@
+"""SWOMP — the contest-based miniatures rules by its two authors (rulebook:
+shared/seeds/004_b239a5584a12b7d3.txt).
+
+Every attack is a contest of two d10 rolls added to two values; a 1 always loses, a 10
+always wins, ties go to the defender. Sides alternate unit actions after a d10
+initiative roll. The rules reference (reference.toml) paraphrases each rule and lists
+the designer's interpretations where the rulebook is silent or unfinished.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action
+from engine.ruleset import Context, Legality, Odds, Ruleset, register
+from engine.state import GameState, Model
+
+from . import actions as _actions  # noqa: F401  (registers SWOMP's verbs)
+from . import build, choices, core, rules
+from .catalog import CATALOG
+
+
+@register
+class Swomp(Ruleset):
+    key = "swomp"
+    title = "SWOMP"
+    rulebook = "shared/seeds/004_b239a5584a12b7d3.txt"
+    max_die = 10
+    stat_keys = build.STAT_KEYS
+    model_keys = build.MODEL_KEYS
+    verbs = ("overwatch", "wait", "retreat", "rally", "clear_jam", "ram")
+    unit_name = "in"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.builder = build.Builder(CATALOG)
+
+    def build_model(self, spec: Any) -> tuple[Model | None, list[tuple[str, str]]]:
+        return self.builder.build(spec)
+
+    def check_army(self, models: list[Model]) -> list[tuple[str, str]]:
+        return build.army_problems(models)
+
+    def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
+        rules.setup(state, ctx, first)
+
+    def to_act(self, state: GameState) -> str | None:
+        return rules.to_act(state)
+
+    def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
+        return rules.check(state, action, ctx)
+
+    def apply(self, state: GameState, action: Action, ctx: Context) -> None:
+        rules.apply(state, action, ctx)
+
+    def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
+        return choices.candidates(state, side, ctx)
+
+    def advance(self, state: GameState, ctx: Context) -> Action | None:
+        return rules.advance(state, ctx)
+
+    def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
+        return rules.odds(state, action, ctx)
+
+    def score(self, state: GameState, side: str) -> float:
+        """Points of casualties inflicted minus suffered (the victory measure)."""
+        others = [s for s in state.sides if s != side]
+        return float(rules.casualty_points(state, side)
+                     - sum(rules.casualty_points(state, s) for s in others))
+
+    def model_view(self, model: Model) -> dict[str, Any]:
+        view: dict[str, Any] = {"hp": model.hp, "status": sorted(model.status)}
+        if core.is_vehicle(model):
+            view["speed"] = model.vars.get("speed", 0.0)
+            view["locations"] = dict(model.vars.get("loc", {}))
+        return view

@@ -1,0 +1,58 @@
+"""SWOMP's own action kinds (the verbs beyond the shared move, charge, shoot, fight).
+
+Why these: the rulebook's action list names Overwatch and Wait, close combat offers a
+retreat, units rally, weapons jam and must be cleared, vehicles ram. Each is a small
+frozen dataclass registered by kind so scenarios and saves can name it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Action, Point, action
+
+
+@action("overwatch")
+@dataclass(frozen=True)
+class Overwatch(Action):
+    """Hold fire until an enemy shows itself; no move this action (SWOMP "Overwatch")."""
+
+
+@action("wait")
+@dataclass(frozen=True)
+class Wait(Action):
+    """The unit does nothing this round (SWOMP "Actions": Wait)."""
+
+
+@action("retreat")
+@dataclass(frozen=True)
+class Retreat(Action):
+    """Try to leave a close combat; on success move up to half MR to ``to``, or charge
+    ``target`` (a model not in the fight just left)."""
+
+    to: Point | None = None
+    target: str = ""
+
+
+@action("rally")
+@dataclass(frozen=True)
+class Rally(Action):
+    """A broken unit tries to rally (SWOMP "Rallying")."""
+
+
+@action("clear_jam")
+@dataclass(frozen=True)
+class ClearJam(Action):
+    """Spend the action clearing a jammed weapon; the model may still move its MR."""
+
+    weapon: str = ""
+
+
+@action("ram")
+@dataclass(frozen=True)
+class Ram(Action):
+    """A vehicle drives straight at ``target`` at ``speed`` inches (default: as fast as
+    it may go) and rams whatever it meets first (SWOMP "Ramming and Collisions")."""
+
+    target: str = ""
+    speed: float | None = None

@@ -1,0 +1,138 @@
+"""The finite list of actions offered to an AI (and the window's buttons).
+
+Why a short list: a random or searching agent needs a handful of sensible actions per
+decision (advance, fire at each legal target, charge the nearest, hold on overwatch,
+wait), each of which passes ``check``; dragging out any other path is the window's job.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.actions import Action, Charge, Choose, EndActivation, Fight, Move, Shoot, Turn
+from engine.ruleset import Context
+from engine.state import GameState, Model
+
+from . import core, morale, rules, shooting, table, vehicles
+from .actions import ClearJam, Overwatch, Rally, Ram, Retreat, Wait
+
+LIMIT = 60
+
+
+def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
+    out: list[Action] = []
+    pend = core.sw(state)["pending"]
+    if pend:
+        p = pend[0]
+        out.append(Choose(option="pass"))
+        for wid in p["watchers"]:
+            w = state.models[wid]
+            for wpn in core.ranged(w)[:2]:
+                for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, w, wpn))[:2]:
+                    out.append(Shoot(actor=wid, target=s.id, weapon=wpn["name"]))
+    else:
+        out.append(EndActivation())
+        cur = rules.TURNS.current(state)
+        units = [cur] if cur else rules.TURNS.ready_units(state, side)
+        for u in units[:6]:
+            out += unit_options(state, ctx, u)
+    legal = []
+    seen = set()
+    for a in out:
+        key = repr(a)
+        if key in seen:
+            continue
+        seen.add(key)
+        if rules.check(state, a, ctx).ok:
+            legal.append(a)
+        if len(legal) >= LIMIT:
+            break
+    return legal
+
+
+def toward(a: tuple[float, float], b: tuple[float, float], d: float) -> tuple[float, float]:
+    dist = math.dist(a, b)
+    if dist < 1e-9:
+        return a
+    k = min(1.0, d / dist)
+    return (round(a[0] + (b[0] - a[0]) * k, 2), round(a[1] + (b[1] - a[1]) * k, 2))
+
+
+def clamp(ctx: Context, p: tuple[float, float]) -> tuple[float, float]:
+    bf = ctx.battlefield
+    return (round(min(max(p[0], 0.6), bf.width - 0.6), 2),
+            round(min(max(p[1], 0.6), bf.depth - 0.6), 2))
+
+
+def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
+    ms = core.unit_models(state, unit)
+    if not ms:
+        return []
+    lead = ms[0]
+    actor = unit if len(ms) > 1 else lead.id
+    enemies = sorted((e for e in state.live() if e.side != lead.side),
+                     key=lambda e: (table.distance(lead, e), e.id))
+    out: list[Action] = [Wait(actor=unit)]
+    if morale.broken(state, unit):
+        out.append(Rally(actor=unit))
+    if any(core.engaged(m) for m in ms):
+        out.append(Fight(actor=actor))
+        for m in ms:
+            if core.engaged(m):
+                foe = core.foes(state, m)[0]
+                away = clamp(ctx, toward(m.pos, (2 * m.x - foe.x, 2 * m.y - foe.y),
+                                         core.mr(m) / 2))
+                out.append(Retreat(actor=m.id, to=away))
+                break
+    for m in ms:
+        for name in m.vars.get("jammed", [])[:1]:
+            out.append(ClearJam(actor=m.id, weapon=name))
+    if core.is_vehicle(lead):
+        out += vehicle_options(state, ctx, lead, enemies)
+        return out
+    if not enemies:
+        return out
+    for wpn in core.ranged(lead)[:2]:
+        for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, lead, wpn))[:2]:
+            out.append(Shoot(actor=actor, target=s.id, weapon=wpn["name"]))
+    near = enemies[0]
+    out.append(Charge(actor=actor, target=near.id))
+    if len(ms) == 1:
+        face = round(table.bearing(lead.pos, near.pos), 1)
+        if abs(face - lead.facing) > 1:
+            out.append(Turn(actor=actor, facing=face))
+    lim, _ = rules.allowance(lead)
+    for d in (lim, min(lim, rules.shoot_limit(lead))):
+        dest = clamp(ctx, toward(lead.pos, near.pos, max(0.0, min(d, table.distance(lead, near)
+                                                                    - 1.0))))
+        if math.dist(dest, lead.pos) > 0.1:
+            out.append(Move(actor=actor, to=dest))
+    back = clamp(ctx, toward(lead.pos, (2 * lead.x - near.x, 2 * lead.y - near.y),
+                             core.mr(lead)))
+    out.append(Move(actor=actor, to=back))
+    out.append(Overwatch(actor=actor))
+    return out
+
+
+def vehicle_options(state: GameState, ctx: Context, v: Model, enemies: list[Model]) -> list[Action]:
+    out: list[Action] = []
+    for wpn in core.ranged(v)[:3]:
+        for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, v, wpn))[:2]:
+            out.append(Shoot(actor=v.id, target=s.id, weapon=wpn["name"]))
+    if core.act(v)["moves"]:
+        return out
+    lo, hi = vehicles.speed_range(v)
+    speeds = sorted({round(lo, 2), round(vehicles.speed(v), 2), round(hi, 2)})
+    for spd in speeds:
+        if spd <= 0:
+            continue
+        out.append(Move(actor=v.id, to=clamp(ctx, table.offset(v.pos, v.facing, spd))))
+        if enemies:
+            h = table.bearing(v.pos, enemies[0].pos)
+            allowed = vehicles.turn_allowance(v, spd)
+            off = (h - v.facing + 180) % 360 - 180
+            turn = max(-allowed, min(allowed, off))
+            out.append(Move(actor=v.id, to=clamp(ctx, table.offset(v.pos, v.facing + turn, spd))))
+    if enemies:
+        out.append(Ram(actor=v.id, target=enemies[0].id))
+    return out

@@ -1,0 +1,372 @@
+"""Close combat: charges into base contact, the close combat contest, damage by margin,
+parrying, multiple attackers, the outnumbered model, pairing off, "get them off me",
+follow-up moves, retreats, and close combat against vehicles (SWOMP "Close Combat").
+
+Why the engagement graph: who fights whom is what the rulebook's pairing-off rule
+constrains (no model both a multiple attacker and a multiple defender), so engagements
+are stored as each model's ``foes`` and every charge is checked against that rule.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from engine.battlefield import Footprint
+from engine.dice import percent
+from engine.ruleset import Context, Odds
+from engine.state import GameState, Model
+
+from . import contest, core, table, vehicles
+
+R_CC = "SWOMP-CC"
+R_CC_DAMAGE = "SWOMP-CC-DAMAGE"
+R_CHARGE = "SWOMP-CHARGE"
+R_PARRY = "SWOMP-PARRY"
+R_FOLLOW = "SWOMP-FOLLOW"
+R_RETREAT = "SWOMP-RETREAT"
+R_MULTI = "SWOMP-MULTI-ATT"
+R_GANG = "SWOMP-GANG"
+R_OFF_ME = "SWOMP-OFF-ME"
+R_VEH_CC = "SWOMP-VEH-CC"
+
+CHARGE_BONUS = 1
+OUTNUMBERED = -1
+RETREAT_DEFENDER = -2
+RETREAT_ATTACKER = -1
+STOPPED_VEHICLE = 5
+CONTACT = 0.05  # inches: base contact, allowing for the physics service's 0.01 in gap
+
+
+def attack_value(m: Model, charging: bool, outnumbered: bool = False,
+                 weapon: str = "") -> list[tuple[str, int]]:
+    """The attacker's terms: CR, the melee weapon's WR, +1 when charging, -1 when the
+    outnumbered model strikes back at one of its opponents."""
+    w = core.best_melee(m, weapon)
+    terms = [("CR", core.stat(m, "CR"))]
+    if w is not None and int(w.get("WR", 0)):
+        terms.append((w["name"], int(w["WR"])))
+    if charging or m.vars.get("charge_bonus"):
+        terms.append(("charging", CHARGE_BONUS))
+    if outnumbered:
+        terms.append(("outnumbered", OUTNUMBERED))
+    return terms
+
+
+def defence(d: Model) -> contest.Side:
+    """The defender's value: DR, armour, field, +1 for a parrying weapon; a vehicle adds
+    its speed in inches (SWOMP "Close combat with vehicles")."""
+    if core.is_vehicle(d):
+        return contest.side(("DR", core.stat(d, "DR")), ("speed", int(vehicles.speed(d))))
+    w = core.best_melee(d)
+    parry = 1 if w is not None and w.get("parry") else 0
+    return contest.side(("DR", core.stat(d, "DR")), ("armour", core.stat(d, "AR")),
+                        ("field", core.stat(d, "FR")), ("parry", parry))
+
+
+def group_side(values: list[tuple[str, list[tuple[str, int]]]]) -> contest.Side:
+    """Multiple attackers: the highest CR plus half of each other's, rounded down."""
+    totals = [(mid, sum(v for _, v in terms)) for mid, terms in values]
+    if len(totals) == 1:
+        return contest.side(*values[0][1])
+    best = contest.best_terms(totals)
+    lead = best[0][0]
+    lead_terms = next(t for mid, t in values if mid == lead)
+    return contest.side(*lead_terms, *[(name, v) for name, v in best[1:]])
+
+
+def weapon_extra(m: Model) -> int:
+    w = core.best_melee(m)
+    return int(w.get("Dam", 1)) - 1 if w is not None else 0
+
+
+def round_(state: GameState, ctx: Context, attackers: list[Model], d: Model,
+           charging: bool, outnumbered: bool = False, rule: str = R_CC) -> contest.Result | None:
+    """One close combat contest of one or more attackers against one defender; the loser
+    of a won contest takes 1, 2 or 3 HP (won by 5, by 10) plus any weapon damage above 1."""
+    attackers = [a for a in attackers if not a.removed]
+    if not attackers or d.removed:
+        return None
+    if core.is_vehicle(d):
+        res = None
+        for a in attackers:
+            res = vehicle_attack(state, ctx, a, d, charging, "")
+        return res
+    values = [(a.id, attack_value(a, charging, outnumbered)) for a in attackers]
+    att = group_side(values)
+    totals = {mid: sum(v for _, v in terms) for mid, terms in values}
+    lead = min(attackers, key=lambda a: (-totals[a.id], a.id))
+    dfn = defence(d)
+    names = ", ".join(a.id for a in attackers)
+    res = contest.roll(ctx, att, dfn, "close combat contest", rule, lead.id, d.id)
+    for a in attackers:
+        core.act(a)["fought"] = True
+        a.vars.pop("charge_bonus", None)
+    if res.won:
+        dmg = contest.melee_damage(res.margin) + weapon_extra(lead)
+        outcome = f"{dmg} HP"
+    else:
+        dmg, outcome = 0, "held"
+    ctx.log.emit("resolution", f"{names} {'charge' if charging else 'attack'} {d.id}: {res.text}: "
+                 f"{'won by ' + str(max(0, res.margin)) + ', ' + outcome if res.won else outcome}",
+                 actor=lead.id, target=d.id, rule=rule, chance=float(res.chance),
+                 rolls=res.rolls, outcome="hit" if res.won else "miss",
+                 data={"attackers": [a.id for a in attackers], "damage": dmg,
+                       "value": att.value, "attacker": res.a_total, "defender": res.d_total})
+    if dmg:
+        core.wound(state, ctx, d, dmg, f"lost the close combat by {max(0, res.margin)}",
+                   R_CC_DAMAGE, lead.id)
+    for a in attackers:
+        if not a.removed and not core.foes(state, a) and d.removed:
+            core.act(a)["follow"] = core.mr(a) / 2
+            ctx.log.emit("note", f"{a.id} has killed all its opponents: a follow-up move of "
+                         f"up to {core.mr(a) / 2:g}\" (it may charge)", actor=a.id, rule=R_FOLLOW)
+    return res
+
+
+def vehicle_attack(state: GameState, ctx: Context, a: Model, v: Model, charging: bool,
+                   location: str) -> contest.Result:
+    """A model attacks a vehicle: CR against DR plus speed in inches (+5 CR against a
+    stopped vehicle); a win damages the chosen location by the weapon's damage, a loss
+    means the vehicle may run the attacker over (a second contest at once)."""
+    terms = attack_value(a, charging)
+    if vehicles.speed(v) == 0:
+        terms.append(("vehicle stopped", STOPPED_VEHICLE))
+    att = contest.side(*terms)
+    dfn = defence(v)
+    exposed = [loc for loc in v.vars["veh"].get("exposed", []) if v.vars["loc"].get(loc, 0) > 0]
+    if not location:
+        location = exposed[0] if exposed else "body"
+    res = contest.roll(ctx, att, dfn, "close combat contest (vehicle)", R_VEH_CC, a.id, v.id)
+    core.act(a)["fought"] = True
+    a.vars.pop("charge_bonus", None)
+    ctx.log.emit("resolution", f"{a.id} attacks {v.id}'s {location}: {res.text}: "
+                 f"{'hit' if res.won else 'fended off'}", actor=a.id, target=v.id,
+                 rule=R_VEH_CC, chance=float(res.chance), rolls=res.rolls,
+                 outcome="hit" if res.won else "miss")
+    if res.won:
+        w = core.best_melee(a)
+        dam = int(w.get("Dam", 1)) if w else 1
+        vehicles.damage(state, ctx, v, dam, location, "close combat", a.id)
+        return res
+    run = contest.side(("DR", core.stat(v, "DR")), ("speed", int(vehicles.speed(v))))
+    back = contest.side(("DR", core.stat(a, "DR")), ("armour", core.stat(a, "AR")),
+                        ("field", core.stat(a, "FR")))
+    r2 = contest.roll(ctx, run, back, "run-over contest", R_VEH_CC, v.id, a.id)
+    ctx.log.emit("resolution", f"{v.id} hits back at {a.id}: {r2.text}: "
+                 f"{'run over' if r2.won else 'jumps clear'}", actor=v.id, target=a.id,
+                 rule=R_VEH_CC, chance=float(r2.chance), rolls=r2.rolls,
+                 outcome="hit" if r2.won else "miss")
+    if r2.won:
+        core.wound(state, ctx, a, contest.melee_damage(r2.margin), "run over", R_VEH_CC, v.id)
+    return res
+
+
+def fight(state: GameState, ctx: Context, m: Model, target: str, unit: str) -> None:
+    """A model's close combat action: as one of several attackers on one defender, the
+    whole group of its unit strikes together; as the outnumbered model it strikes one
+    opponent at -1 CR (SWOMP "Multiple attackers")."""
+    fs = core.foes(state, m)
+    if not fs:
+        v = state.models.get(target)
+        if v is not None and core.is_vehicle(v):
+            vehicle_attack(state, ctx, m, v, False, "")
+        return
+    if len(fs) > 1:
+        d = state.models[target] if target in {f.id for f in fs} else fs[0]
+        round_(state, ctx, [m], d, False, outnumbered=True, rule=R_MULTI)
+        return
+    d = fs[0]
+    group = [x for x in core.foes(state, d) if x.side == m.side and x.unit == unit
+             and not core.act(x)["fought"]]
+    if m not in group:
+        group.insert(0, m)
+    round_(state, ctx, group, d, False, rule=R_MULTI if len(group) > 1 else R_CC)
+
+
+# --- charging --------------------------------------------------------------------------------
+
+def sync(state: GameState, ctx: Context) -> None:
+    ctx.physics.sync({m.id: table.fp(m) for m in state.live()})
+
+
+def place(state: GameState, ctx: Context, target: Model, chargers: list[Model],
+          allowance: dict[str, float]) -> dict[str, tuple[float, float]]:
+    """Base contact positions for chargers, packed by the physics service; a charger whose
+    place would need more than its allowance is left out."""
+    if not chargers:
+        return {}
+    sync(state, ctx)
+    order = sorted(chargers, key=lambda c: (table.distance(c, target), c.id))
+    poses = ctx.physics.place_in_contact(target.id, [c.id for c in order])
+    out = {}
+    for c in order:
+        p = poses.get(c.id)
+        if p is None:
+            continue
+        if math.dist(c.pos, p) <= allowance[c.id] + base_slack(c, target):
+            out[c.id] = p
+    return out
+
+
+def base_slack(c: Model, t: Model) -> float:
+    """Travel to a contact point may exceed the edge gap when sliding round the target's
+    base; we allow up to a quarter of the target's base (SWOMP-I-CHARGE)."""
+    from engine.battlefield import base_radius_in
+
+    return 0.25 * base_radius_in(t.base) * 2 + 0.02
+
+
+def put(m: Model, p: tuple[float, float], facing_to: tuple[float, float]) -> float:
+    d = math.dist(m.pos, p)
+    if d > 1e-9:
+        m.facing = round(table.bearing(p, facing_to), 1) if not core.is_vehicle(m) else m.facing
+    m.x, m.y = round(p[0], 2), round(p[1], 2)
+    a = core.act(m)
+    a["moved"] = round(float(a["moved"]) + d, 2)
+    a["moves"] = int(a["moves"]) + 1
+    m.vars["moved"] = a["moved"]
+    return d
+
+
+def charge(state: GameState, ctx: Context, chargers: list[Model], target: Model,
+           allowance: dict[str, float]) -> dict[str, str]:
+    """Move chargers into base contact (SWOMP "Charging"); those that find no room pair
+    off with the nearest other model of the target's unit they can reach (SWOMP "The
+    gang fight"). Returns charger -> the model it now fights."""
+    out: dict[str, str] = {}
+    if core.is_vehicle(target):
+        for c, p in place(state, ctx, target, chargers, allowance).items():
+            put(state.models[c], p, target.pos)
+            out[c] = target.id
+        return out
+    off_me = _off_me_drop(state, chargers, target)
+    for a, b in off_me:
+        core.disengage(state.models[a], state.models[b])
+        ctx.log.emit("note", f"{a} leaves its fight with {b} to face its new attacker (no "
+                     f"retreat needed)", actor=a, rule=R_OFF_ME)
+    placed = place(state, ctx, target, chargers, allowance)
+    for cid, p in placed.items():
+        c = state.models[cid]
+        put(c, p, target.pos)
+        core.engage(c, target)
+        out[cid] = target.id
+    rest = [c for c in chargers if c.id not in placed]
+    others = [m for m in core.unit_models(state, target.unit) if m.id != target.id
+              and not core.is_vehicle(m)]
+    for c in rest:
+        for o in sorted(others, key=lambda o: (table.distance(c, o), o.id)):
+            if not core.star_ok(state, [(c.id, o.id)]):
+                continue
+            got = place(state, ctx, o, [c], allowance)
+            if c.id in got:
+                put(c, got[c.id], o.pos)
+                core.engage(c, o)
+                out[c.id] = o.id
+                ctx.log.emit("note", f"{c.id} finds no room on {target.id} and pairs off with "
+                             f"{o.id}", actor=c.id, target=o.id, rule=R_GANG)
+                break
+        else:
+            ctx.log.emit("note", f"{c.id} cannot reach base contact with {target.id}: it stays "
+                         f"where it is", actor=c.id, target=target.id, rule=R_CHARGE)
+    for cid, tid in out.items():
+        ctx.log.emit("move", f"{cid} charges into base contact with {tid}", actor=cid,
+                     target=tid, rule=R_CHARGE, data={"to": list(state.models[cid].pos)})
+    return out
+
+
+def _off_me_drop(state: GameState, chargers: list[Model], target: Model) -> list[tuple[str, str]]:
+    """"Get them off me": charging one of several attackers ganging up on a friend pulls
+    it out of that fight (SWOMP "The Get them off me! rule")."""
+    if len(chargers) != 1:
+        return []
+    c = chargers[0]
+    fs = core.foes(state, target)
+    if len(fs) == 1 and fs[0].side == c.side and len(core.foes(state, fs[0])) > 1:
+        return [(target.id, fs[0].id)]
+    return []
+
+
+def charge_problem(state: GameState, chargers: list[Model], target: Model) -> str:
+    if core.is_vehicle(target):
+        return ""
+    drop = _off_me_drop(state, chargers, target)
+    extra = [(c.id, target.id) for c in chargers]
+    if not core.star_ok(state, extra[:6], drop):
+        return (f"charging {target.id} would make a model both a multiple attacker and a "
+                f"multiple defender ({R_GANG})")
+    return ""
+
+
+def charge_fight(state: GameState, ctx: Context, pairs: dict[str, str]) -> None:
+    """The immediate round after a charge: chargers on each defender strike together."""
+    by_target: dict[str, list[Model]] = {}
+    for c, t in sorted(pairs.items()):
+        by_target.setdefault(t, []).append(state.models[c])
+    for t, cs in sorted(by_target.items()):
+        d = state.models[t]
+        cs = [c for c in cs if not c.removed]
+        if cs and not d.removed:
+            round_(state, ctx, cs, d, True, rule=R_CHARGE if len(cs) == 1 else R_MULTI)
+
+
+# --- retreating --------------------------------------------------------------------------------
+
+def retreat_sides(state: GameState, m: Model, as_defender: bool) -> tuple[contest.Side, contest.Side]:
+    """The retreat contest: the retreating model's CR (-1 as the attacker, -2 as the
+    defender) against its opponents' CR, combined as multiple attackers (SWOMP-I-RETREAT)."""
+    pen = RETREAT_DEFENDER if as_defender else RETREAT_ATTACKER
+    att = contest.side(("CR", core.stat(m, "CR")), ("retreating", pen))
+    fs = core.foes(state, m)
+    dfn = group_side([(f.id, [("CR", core.stat(f, "CR"))]) for f in fs])
+    return att, dfn
+
+
+def retreat(state: GameState, ctx: Context, m: Model, to: tuple[float, float] | None,
+            as_defender: bool = False) -> bool:
+    att, dfn = retreat_sides(state, m, as_defender)
+    fs = core.foes(state, m)
+    res = contest.roll(ctx, att, dfn, "retreat contest", R_RETREAT, m.id,
+                       fs[0].id if fs else "")
+    core.act(m)["fought"] = True
+    ctx.log.emit("resolution", f"{m.id} tries to retreat from {', '.join(f.id for f in fs)}: "
+                 f"{res.text}: {'gets away' if res.won else 'is held'}", actor=m.id,
+                 target=fs[0].id if fs else "", rule=R_RETREAT, chance=float(res.chance),
+                 rolls=res.rolls, outcome="retreated" if res.won else "held")
+    if not res.won:
+        return False
+    m.vars["left"] = [f.id for f in fs]
+    for f in fs:
+        core.disengage(m, f)
+    if to is not None:
+        sync(state, ctx)
+        r = ctx.physics.move(m.id, [to])
+        put(m, r.end, (2 * r.end[0] - m.x, 2 * r.end[1] - m.y))
+        ctx.log.emit("move", f"{m.id} falls back {r.travelled:.1f}\" to ({r.end[0]:.2f}, "
+                     f"{r.end[1]:.2f})", actor=m.id, rule=R_RETREAT)
+    return True
+
+
+# --- odds --------------------------------------------------------------------------------------
+
+def damage_dist(att: contest.Side, dfn: contest.Side, extra: int = 0) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for k, p in contest.margin_dist(att.value, dfn.value).items():
+        dmg = 0 if k < 0 else contest.melee_damage(k) + extra
+        out[dmg] = out.get(dmg, Fraction(0)) + p
+    return out
+
+
+def odds(att: contest.Side, dfn: contest.Side, extra: int, what: str) -> Odds:
+    dist = damage_dist(att, dfn, extra)
+    p = 1 - dist.get(0, Fraction(0))
+    lines = [f"{what}: {' + '.join(f'{t.reason} {t.value}' for t in att.terms)} + d10 against "
+             f"{' + '.join(f'{t.reason} {t.value}' for t in dfn.terms)} + d10",
+             f"win {percent(p)}; " + ", ".join(f"{k} HP {percent(v)}" for k, v in
+                                               sorted(dist.items()) if k)]
+    exp = sum((k * v for k, v in dist.items()), Fraction(0))
+    return Odds(chance=p, dist=dist, lines=lines, expected=exp)
+
+
+def footprint_at(m: Model, p: tuple[float, float]) -> Footprint:
+    return Footprint(p[0], p[1], m.facing, m.base)

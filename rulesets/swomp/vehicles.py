@@ -1,0 +1,217 @@
+"""Vehicles: hit locations, the damage table by remaining HP, explosions, speed,
+turning and control tests (SWOMP "Vehicles").
+
+Why apart: a vehicle is a model whose HP live in locations, whose DR bonus is its speed
+and whose movement is a speed it can only change by its acceleration. Shooting, close
+combat and ramming all hand their damage here.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine.ruleset import Context
+from engine.state import GameState, Model
+
+from . import contest, core, table
+from .catalog import CONTROL, DAMAGE, EXPLOSION
+
+R_DAMAGE = "SWOMP-VEH-DAMAGE"
+R_MOVE = "SWOMP-VEH-MOVE"
+R_CONTROL = "SWOMP-VEH-CONTROL"
+
+
+def speed(v: Model) -> float:
+    return float(v.vars.get("speed", 0.0))
+
+
+def accel(v: Model) -> float:
+    """How much a vehicle may speed up in one action: 1 x MR (2 x where its card says)."""
+    a = float(v.vars["veh"].get("accel", 1)) * core.mr(v)
+    if "half_acc" in v.vars.get("effects", []):
+        a /= 2
+    return a
+
+
+def decel(v: Model) -> float:
+    d = core.mr(v)
+    if "half_acc" in v.vars.get("effects", []):
+        d /= 2
+    return d
+
+
+def speed_range(v: Model) -> tuple[float, float]:
+    """The speeds a vehicle may move at this action (SWOMP "Movement, turning and
+    acceleration"): from its speed less 1 x MR to its speed plus its acceleration."""
+    if "immobile" in v.vars.get("effects", []):
+        return 0.0, 0.0
+    s = speed(v)
+    top = float(v.vars["veh"].get("top", 30))
+    return max(0.0, s - decel(v)), min(top, s + accel(v))
+
+
+def turn_allowance(v: Model, spd: float) -> float:
+    """Degrees of heading change allowed in one move at ``spd`` (SWOMP-I-TURNS)."""
+    m = max(core.mr(v), 1.0)
+    for mult, deg in CONTROL["turn_bands"]:
+        if spd <= mult * m + 1e-9:
+            return float(deg)
+    return float(CONTROL["turn_bands"][-1][1])
+
+
+def heading_change(facing: float, pts: list[tuple[float, float]]) -> float:
+    """Total turning along a path: from the facing to each leg's heading in turn."""
+    total, h = 0.0, facing
+    for a, b in zip(pts, pts[1:]):
+        if math.dist(a, b) < 1e-9:
+            continue
+        nh = table.bearing(a, b)
+        total += table.angle_off(h, nh)
+        h = nh
+    return total
+
+
+def control_need(v: Model, excess_deg: float) -> int:
+    """Control test (SWOMP-I-CONTROL): a d10 at or under SR, less 1 per started 45
+    degrees of turning beyond the allowance, keeps control."""
+    per = float(CONTROL["per_excess_deg"])
+    return core.stat(v, "SR") - max(1, math.ceil(excess_deg / per - 1e-9))
+
+
+def control_test(state: GameState, ctx: Context, v: Model, why: str, need: int) -> str:
+    """Roll a control test; on a failure roll on the out-of-control table and apply it.
+    Returns the out-of-control result word, or "" when control is kept."""
+    p = contest.d10_under(need)
+    r = ctx.dice.roll(10, f"control test ({why})", need=f"{need} or less", chance=p,
+                      actor=v.id, rule=R_CONTROL,
+                      result=lambda t, f: "kept" if f[0] <= need else "lost")
+    ctx.log.emit("resolution", f"{v.id} control test ({why}): d10 rolled {r.faces[0]}, needs "
+                 f"{need} or less: control {r.result}", actor=v.id, rule=R_CONTROL,
+                 chance=float(p), rolls=list(r.faces), outcome=str(r.result))
+    if r.result == "kept":
+        return ""
+    t = ctx.dice.roll(10, "out of control", actor=v.id, rule=R_CONTROL)
+    word = CONTROL["out_of_control"][t.faces[0] - 1]
+    text = {"skid": "skids: it loses its turn and its speed drops by 1 x MR",
+            "spin": "spins: it ends facing the way it came and stops",
+            "stall": "stalls: its speed drops to 0",
+            "crash": "crashes: it stops and takes 1 damage"}[word]
+    ctx.log.emit("status", f"{v.id} is out of control (d10 {t.faces[0]}): {text}", actor=v.id,
+                 target=v.id, rule=R_CONTROL, rolls=list(t.faces), outcome=word)
+    if word == "skid":
+        v.vars["speed"] = max(0.0, speed(v) - core.mr(v))
+    elif word == "spin":
+        v.facing = (v.facing + 180.0) % 360.0
+        v.vars["speed"] = 0.0
+    elif word == "stall":
+        v.vars["speed"] = 0.0
+    else:
+        v.vars["speed"] = 0.0
+        damage(state, ctx, v, 1, None, "crash", v.id)
+    return word
+
+
+# --- damage ---------------------------------------------------------------------------
+
+def band(location: str, left: int, full: int) -> dict[str, Any]:
+    """The damage-table row for a location with ``left`` of ``full`` HP remaining."""
+    share = left / full if full else 0.0
+    rows = sorted(DAMAGE[location], key=lambda r: r["upto"])
+    for r in rows:
+        if share <= r["upto"] + 1e-9:
+            return r
+    return rows[-1]
+
+
+def roll_location(ctx: Context, v: Model, actor: str, why: str = "hit location") -> str:
+    tab = v.vars["veh"]["hit_table"]
+    r = ctx.dice.roll(10, f"{why} on {v.id}", actor=actor, rule=R_DAMAGE,
+                      result=lambda t, f: tab[f[0] - 1])
+    loc = str(r.result)
+    ctx.log.emit("note", f"hit location on {v.id}: d10 rolled {r.faces[0]}: {loc}",
+                 actor=actor, target=v.id, rule=R_DAMAGE, rolls=list(r.faces),
+                 outcome=loc)
+    return loc
+
+
+def damage(state: GameState, ctx: Context, v: Model, dmg: int, location: str | None,
+           why: str, actor: str) -> None:
+    """Damage a vehicle location (rolled on its hit table unless called) and apply the
+    damage table's result for the HP that location has left (SWOMP "Shooting at
+    vehicles"): its text, its effects, its explosion and systems rolls."""
+    if v.removed or dmg <= 0:
+        return
+    if location is None:
+        location = roll_location(ctx, v, actor)
+    full = int(v.vars["veh"]["locations"][location])
+    locs = v.vars["loc"]
+    before = int(locs[location])
+    left = max(0, before - dmg)
+    locs[location] = left
+    v.hp = sum(int(x) for x in locs.values())
+    row = band(location, left, full)
+    pct = round(100 * left / full) if full else 0
+    ctx.log.emit("status", f"{v.id} {location} takes {dmg} damage ({why}): {left} of {full} "
+                 f"HP left ({pct}%): {row['text']}", actor=actor, target=v.id, rule=R_DAMAGE,
+                 outcome=location, data={"location": location, "left": left, "result":
+                                         row["text"]})
+    v.set_status("damaged")
+    effects = v.vars.setdefault("effects", [])
+
+    def add(e: str) -> None:
+        if e not in effects:
+            effects.append(e)
+            effects.sort()
+
+    for key in ("half_mr", "half_acc", "immobile", "weapons_lost", "crew_out"):
+        if row.get(key):
+            add(key)
+    if row.get("weapon_penalty"):
+        v.vars["wpen"] = max(int(v.vars.get("wpen", 0)), int(row["weapon_penalty"]))
+    if "immobile" in effects:
+        v.vars["speed"] = 0.0
+    if row.get("explode_on"):
+        n = int(row["explode_on"])
+        p = contest.d10_under(n)
+        r = ctx.dice.roll(10, f"explosion ({v.id})", need=f"{n} or less", chance=p, actor=v.id,
+                          rule=R_DAMAGE, result=lambda t, f: "explodes" if f[0] <= n else "holds")
+        ctx.log.emit("resolution", f"{v.id} rolls for explosion: d10 rolled {r.faces[0]}, "
+                     f"explodes on {n} or less: {r.result}", actor=v.id, target=v.id,
+                     rule=R_DAMAGE, chance=float(p), rolls=list(r.faces),
+                     outcome=str(r.result))
+        if r.result == "explodes":
+            explode(state, ctx, v)
+            return
+    for system, n in dict(row.get("systems", {})).items():
+        p = contest.d10_under(int(n))
+        r = ctx.dice.roll(10, f"systems damage ({system})", need=f"{n} or less", chance=p,
+                          actor=v.id, rule=R_DAMAGE,
+                          result=lambda t, f, n=n: "fails" if f[0] <= int(n) else "holds")
+        ctx.log.emit("resolution", f"{v.id} systems damage: d10 rolled {r.faces[0]}, weapon "
+                     f"{system} fail on {n} or less: {r.result}", actor=v.id, target=v.id,
+                     rule=R_DAMAGE, chance=float(p), rolls=list(r.faces),
+                     outcome=str(r.result))
+        if r.result == "fails":
+            add(system)
+    if row.get("wrecked") and not v.removed:
+        core.remove(state, ctx, v, f"{location} destroyed: wrecked", R_DAMAGE, actor)
+
+
+def explode(state: GameState, ctx: Context, v: Model) -> None:
+    """The vehicle blows up: it is removed, and everything under a marker centred on it
+    contests the explosion's Blast Rating (SWOMP vehicle damage table)."""
+    core.remove(state, ctx, v, "exploded", R_DAMAGE, v.id)
+    from . import shooting  # the blast procedure lives with shooting
+
+    shooting.blast(state, ctx, v, v.pos, {"name": "explosion", "BR": EXPLOSION["BR"],
+                                          "Dam": EXPLOSION["Dam"],
+                                          "blast": EXPLOSION["blast"]},
+                   exclude=(v.id,), rule=R_DAMAGE)
+
+
+def weapon_usable(v: Model, w: dict) -> str:
+    """'' if a vehicle's weapon can fire, else why not."""
+    if "weapons_lost" in v.vars.get("effects", []):
+        return f"{v.id}'s weapons are out of action"
+    return ""

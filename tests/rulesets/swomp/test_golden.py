@@ -1,0 +1,55 @@
+"""Golden scenario tests/scenarios/swomp_frag.toml through `main.py run --json`
+(SCENARIO_FORMAT.md): the frag missile example as a script with forced dice."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def run(path: str) -> dict:
+    out = subprocess.run([sys.executable, "main.py", "run", path, "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_frag_golden_scenario():
+    """SWOMP "Blast markers" worked example, run from a scenario file."""
+    doc = run("tests/scenarios/swomp_frag.toml")
+    assert doc["ruleset"] == "swomp"
+    res = [e for e in doc["events"] if e["kind"] == "resolution"]
+    first = res[0]
+    assert first["action"] == 0 and first["actor"] == "marine" and first["target"] == "g1"
+    assert first["rule"] == "SWOMP-SHOOT" and first["outcome"] == "hit"
+    assert first["rolls"] == [4, 3] and first["chance"] == 0.6
+    assert "PR 4 + WR 3 + 4 = 11 beats DR 3 + cover 1 + moving 1 + 3 = 8" in first["text"]
+    blast = [e for e in res if e["rule"] == "SWOMP-BLAST"]
+    assert [(e["target"], e["outcome"], e["rolls"]) for e in blast] == [
+        ("g2", "hit", [7, 2]), ("g3", "miss", [7, 6]), ("g4", "miss", [7, 10])]
+    models = doc["models"]
+    assert models["g1"]["removed"] and models["g1"]["hp"] == 0
+    assert models["g2"]["removed"]
+    for k in ("g3", "g4", "g5", "g6", "marine"):
+        assert not models[k]["removed"] and models[k]["hp"] == 1
+    assert not any(e["kind"] == "refused" for e in doc["events"])
+
+
+def test_bad_forced_die_is_a_file_error(tmp_path):
+    """A die face a d10 does not have is refused at load (exit 2)."""
+    src = (ROOT / "tests/scenarios/swomp_frag.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(src.replace("dice = [4, 3, 7, 2, 6, 10]", "dice = [11]"))
+    out = subprocess.run([sys.executable, "main.py", "run", str(bad), "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "actions[0].dice[0]" in out.stderr
+
+
+def test_ready_scenarios_validate():
+    for name in ("default", "armour"):
+        out = subprocess.run([sys.executable, "main.py", "validate",
+                              f"rulesets/swomp/scenarios/{name}.toml"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
