@@ -130,13 +130,14 @@ class Alternating:
         return None
 
     def refresh(self, state: GameState) -> None:
-        """Recompute who acts (after removals): the current side keeps play if it can."""
+        """Recompute who acts after removals. If the unit activating now was wiped out,
+        its activation is over: play passes to the next side, as after ``finish``."""
         d = self.data(state)
-        if d["current"] is not None and d["current"] in state.units():
+        if d["current"] is not None and d["current"] not in state.units():
+            self.finish(state)
             return
-        if d["current"] is not None:
-            d["current"] = None
-        state.active = self._side_with_units(state, d["next"])
+        if d["current"] is None:
+            state.active = self._side_with_units(state, d["next"])
 
     def round_over(self, state: GameState) -> bool:
         return state.active is None

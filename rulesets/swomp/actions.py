@@ -12,19 +12,19 @@ from dataclasses import dataclass
 from engine.actions import Action, Point, action
 
 
-@action("overwatch")
+@action("overwatch", ruleset="swomp")
 @dataclass(frozen=True)
 class Overwatch(Action):
     """Hold fire until an enemy shows itself; no move this action (SWOMP "Overwatch")."""
 
 
-@action("wait")
+@action("wait", ruleset="swomp")
 @dataclass(frozen=True)
 class Wait(Action):
     """The unit does nothing this round (SWOMP "Actions": Wait)."""
 
 
-@action("retreat")
+@action("retreat", ruleset="swomp")
 @dataclass(frozen=True)
 class Retreat(Action):
     """Try to leave a close combat; on success move up to half MR to ``to``, or charge
@@ -34,13 +34,13 @@ class Retreat(Action):
     target: str = ""
 
 
-@action("rally")
+@action("rally", ruleset="swomp")
 @dataclass(frozen=True)
 class Rally(Action):
     """A broken unit tries to rally (SWOMP "Rallying")."""
 
 
-@action("clear_jam")
+@action("clear_jam", ruleset="swomp")
 @dataclass(frozen=True)
 class ClearJam(Action):
     """Spend the action clearing a jammed weapon; the model may still move its MR."""
@@ -48,7 +48,7 @@ class ClearJam(Action):
     weapon: str = ""
 
 
-@action("ram")
+@action("ram", ruleset="swomp")
 @dataclass(frozen=True)
 class Ram(Action):
     """A vehicle drives straight at ``target`` at ``speed`` inches (default: as fast as

@@ -54,3 +54,24 @@ def test_phased_segments_in_order():
         seen.append((s.phase, s.active))
     assert seen == [("magic", "red"), ("magic", "blue"), ("movement", "red"),
                     ("movement", "blue"), ("missile", "red"), ("missile", "blue")]
+
+
+def test_a_wiped_out_activating_unit_passes_play_to_the_other_side():
+    s = _state(units_blue=2, units_red=2)
+    t = Alternating()
+    t.start_round(s, ["blue", "red"])
+    t.begin(s, "b0")
+    s.models["b0"].removed = True
+    t.refresh(s)
+    assert s.active == "red" and t.current(s) is None
+    assert "b0" in t.data(s)["done"]
+
+
+def test_refresh_when_an_idle_side_loses_its_last_unit():
+    s = _state(units_blue=1, units_red=1)
+    t = Alternating()
+    t.start_round(s, ["blue", "red"])
+    t.begin(s, "b0")
+    s.models["r0"].removed = True  # shot by b0 during its activation
+    t.refresh(s)
+    assert s.active == "blue" and t.current(s) == "b0"
