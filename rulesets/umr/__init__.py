@@ -1,0 +1,67 @@
+"""Universal Miniatures Rules ("Everything you need, and nothing you don't", Franz
+Braatz), rulebook /work/shared/seeds/002_3aa5b3ce80a45d83.txt: squads of characters built
+from personality points and one special ability, two action dice each, every action one
+d6 roll against another.
+
+The class below only wires the engine's interface to the modules that hold the rules:
+build (character creation), rules (check/apply and the activation flow), movement,
+attacks, combat (rolls and exact odds), odds (previews), rounds (initiative and game
+end), support (leader, RPG tests, drones) and ai (candidates, score).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.actions import Action
+from engine.ruleset import Context, Legality, Odds, Ruleset, register
+from engine.state import GameState, Model
+from rulesets.umr import ai, build, odds, rounds, rules, support
+from rulesets.umr.actions import Climb, Jump, Lead, RpgTest
+
+__all__ = ["UMR", "Climb", "Jump", "Lead", "RpgTest"]
+
+
+@register
+class UMR(Ruleset):
+    key = "umr"
+    title = "Universal Miniatures Rules"
+    rulebook = "seeds/002_3aa5b3ce80a45d83.txt"
+    max_die = 6
+    stat_keys = build.STAT_KEYS
+    model_keys = ()
+    verbs = ("jump", "climb", "lead", "rpg_test")
+    unit_name = "in"
+
+    def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
+        return build.build_model(spec, self.profiles())
+
+    def check_army(self, models: list[Model]) -> list[tuple[str, str]]:
+        return build.check_army(models)
+
+    def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
+        support.place_drones(state, ctx)
+        rounds.start_game(state, ctx, first)
+
+    def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
+        why = rules.check(state, action, ctx)
+        return Legality.no(*why) if why else Legality.yes()
+
+    def apply(self, state: GameState, action: Action, ctx: Context) -> None:
+        rules.apply(state, action, ctx)
+
+    def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
+        return ai.candidates(state, side, ctx)
+
+    def advance(self, state: GameState, ctx: Context) -> Action | None:
+        return rules.advance(state)
+
+    def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
+        return odds.odds(state, action, ctx)
+
+    def score(self, state: GameState, side: str) -> float:
+        return ai.score(state, side)
+
+    def model_view(self, model: Model) -> dict[str, Any]:
+        return {"hp": model.hp, "status": sorted(model.status)}

@@ -1,0 +1,151 @@
+"""What the AI may choose from (candidates) and how it values a position (score).
+
+Why a short list: search agents expand every candidate, so we offer a few meaningful
+acts per model — each melee foe, each enemy in view, a charge at the nearest enemies, a
+move toward the enemy, toward cover and away, the leader's gift — and always the end of
+the activation. Every candidate is passed through check() before it is offered.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine import actions as act
+from engine.battlefield import base_radius_in
+from engine.ruleset import Context
+from engine.state import GameState, Model
+from rulesets.umr import measure, rounds, rules, support
+from rulesets.umr.actions import Climb, Jump, Lead
+from rulesets.umr.movement import CLIMB_REACH
+from rulesets.umr.terrain import dist_to_polygon, table
+
+LIMIT = 60
+STEP = 5.0
+CHARGES = 2
+
+
+def _toward(m: Model, p: tuple[float, float], run: float) -> tuple[float, float] | None:
+    d = math.dist(m.pos, p)
+    if d < 1e-6 or run <= 0.2:
+        return None
+    k = min(run, d) / d
+    return (round(m.x + (p[0] - m.x) * k, 2), round(m.y + (p[1] - m.y) * k, 2))
+
+
+_COVER: dict[int, tuple[object, list[tuple[tuple[float, float, float, float], tuple]]]] = {}
+NEAR_COVER = 1.5
+
+
+def _cover_pieces(ctx: Context) -> list[tuple[tuple[float, float, float, float], tuple]]:
+    """Terrain that hides or covers a model, with bounding boxes grown by NEAR_COVER."""
+    bf = ctx.battlefield
+    hit = _COVER.get(id(bf))
+    if hit is not None and hit[0] is bf:
+        return hit[1]
+    out = []
+    for f in bf.terrain:
+        if f.cls in ("tall", "area", "line"):
+            xs = [p[0] for p in f.polygon]
+            ys = [p[1] for p in f.polygon]
+            box = (min(xs) - NEAR_COVER, min(ys) - NEAR_COVER, max(xs) + NEAR_COVER,
+                   max(ys) + NEAR_COVER)
+            out.append((box, f.polygon))
+    if len(_COVER) > 64:
+        _COVER.clear()
+    _COVER[id(bf)] = (bf, out)
+    return out
+
+
+def _cover_spots(ctx: Context, m: Model) -> list[tuple[float, float]]:
+    """Points a step away that lie next to terrain that blocks sight or gives cover."""
+    pieces = _cover_pieces(ctx)
+    out = []
+    for k in range(8):
+        ang = k * math.pi / 4
+        p = (round(m.x + STEP * math.cos(ang), 2), round(m.y + STEP * math.sin(ang), 2))
+        if any(b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3]
+               and dist_to_polygon(p, poly) < NEAR_COVER for b, poly in pieces):
+            out.append(p)
+        if len(out) == 2:
+            break
+    return out
+
+
+def _climbs_and_jumps(ctx: Context, m: Model, near: list[Model]) -> list[act.Action]:
+    """Climb a wall the base touches (or climb back down), leap water toward the enemy."""
+    idx = table(ctx)
+    out: list[act.Action] = []
+    if float(m.vars.get("elev", 0.0)) > 0:
+        return [Climb(actor=m.id, feature=m.vars.get("on", ""), to=m.pos)]
+    r = base_radius_in(m.base)
+    for pc in idx.tall:
+        x0, y0, x1, y1 = pc.box
+        if x0 - 1 <= m.x <= x1 + 1 and y0 - 1 <= m.y <= y1 + 1 and \
+                dist_to_polygon(m.pos, pc.feature.polygon) - r <= CLIMB_REACH:
+            out.append(Climb(actor=m.id, feature=pc.feature.id))
+            break
+    if near:
+        e = near[0]
+        p = _toward(m, e.pos, min(6.0, measure.gap(m, e) - 0.5))
+        if p and idx.cost([m.pos, p]) > math.dist(m.pos, p) + 0.01:
+            out.append(Jump(actor=m.id, to=p))
+    return out
+
+
+def _model_options(state: GameState, ctx: Context, m: Model, foes: list[Model]) -> list:
+    out: list[act.Action] = []
+    if m.vars.get("climb"):
+        return [Climb(actor=m.id)]
+    near = sorted(foes, key=lambda e: math.dist(m.pos, e.pos))
+    touching = measure.foes_in_contact(state, m)
+    out += [act.Fight(actor=m.id, target=e.id) for e in touching]
+    if not touching:
+        out += [act.Shoot(actor=m.id, target=e.id) for e in near]
+        out += [act.Charge(actor=m.id, target=e.id) for e in near[:CHARGES]]
+    reach = 6 + int(m.stats.get("MOVE", 0))
+    if near:
+        e = near[0]
+        p = _toward(m, e.pos, min(reach, measure.gap(m, e) - 0.5))
+        if p:
+            out.append(act.Move(actor=m.id, to=p))
+        away = (2 * m.x - e.x, 2 * m.y - e.y)
+        p = _toward(m, away, 4.0)
+        if p:
+            out.append(act.Move(actor=m.id, to=p))
+    out += [act.Move(actor=m.id, to=p) for p in _cover_spots(ctx, m)]
+    out += _climbs_and_jumps(ctx, m, near)
+    if support.can_lead(state, m):
+        out += [Lead(actor=m.id, target=t.id) for t in support.lead_targets(state, m)[:2]]
+    return out
+
+
+def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
+    if state.over or side != state.active:
+        return []
+    cur = rounds.current(state)
+    units = [cur] if cur is not None else rounds.ready(state, side)
+    foes = [e for e in state.live() if e.side != side]
+    budget = max(4, (LIMIT - len(units)) // max(1, len(units)))
+    out: list[act.Action] = []
+    for unit in units:
+        opts: list[act.Action] = []
+        for m in rounds.unit_models(state, unit):
+            opts += _model_options(state, ctx, m, foes)
+        legal = [a for a in opts if not rules.check(state, a, ctx)][:budget]
+        out += legal
+        out.append(act.EndActivation(actor=unit))
+    return out[:LIMIT] if len(out) > LIMIT else out
+
+
+def score(state: GameState, side: str) -> float:
+    """Own health and models left minus the enemy's (a model is worth 5 health)."""
+    own = sum(m.hp for m in state.live(side)) + 5 * len(state.live(side))
+    foes = [m for m in state.live() if m.side != side]
+    other = sum(m.hp for m in foes) + 5 * len(foes)
+    if state.over:
+        w = state.over.get("winner")
+        if w == side:
+            return 1000.0 + own - other
+        if w is not None:
+            return -1000.0 + own - other
+    return float(own - other)

@@ -1,0 +1,249 @@
+"""Character creation (UMR "Character creation", steps 1-3, and the optional RPG rules):
+a scenario's model entry becomes a Model, and an army is checked against the ability
+limits.
+
+Why here and not in the rules: every limit is a property of the roster, not of play, so
+a broken character is refused when the file is loaded (``main.py run`` exits 2) with one
+message that names the model and the limit it breaks.
+
+How the personality-point budget is validated (a designer's interpretation, see
+UMR-I-POINTS): the values under ``stats`` are personality points, not final numbers, so
+``HEALTH = 1`` means one point (+5 health). A character may spend *at most* three points
+(six for infantry) on MOVE, MELEE, BALLISTIC, DAMAGE, DEFENSE and HEALTH, at most two on
+one stat, and no stat may end above +3 once ability bonuses are added; unspent points are
+allowed (the rulebook lets story NPCs be "dumbed down"). The RPG stats DIPLOMACY,
+PERCEPTION and MECHANICS share one extra point of their own.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from engine.state import Model
+from rulesets.umr.abilities import ABILITIES, DRONE, ability_of, known_names, normalise
+
+#: The stats personality points may go on (UMR-PERSONALITY).
+STATS = ("MOVE", "MELEE", "BALLISTIC", "DAMAGE", "DEFENSE", "HEALTH")
+#: The optional RPG stats (UMR-RPG-STATS).
+RPG_STATS = ("DIPLOMACY", "PERCEPTION", "MECHANICS")
+#: Every stats key a scenario may give.
+STAT_KEYS = ("AD", *STATS, *RPG_STATS, "ability")
+
+ACTION_DICE = 2
+BASE_HEALTH = 15
+HEALTH_PER_POINT = 5
+POINTS = 3
+INFANTRY_POINTS = 3
+MAX_ON_ONE_STAT = 2
+MAX_COMBINED = 3
+RPG_POINTS = 1
+DRONE_DICE = 1
+DRONE_HEALTH = 10
+DRONES_PER_OPERATOR = 2
+
+#: ``state`` keys a scenario may set on a UMR model.
+STATE_KEYS = ("hp", "moved", "operator", "elev", "on")
+
+
+def _int_problem(v: Any) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, int):
+        return f"expected an integer, got {type(v).__name__}"
+    if v < 0:
+        return f"must be 0 or more, got {v}"
+    return None
+
+
+def max_health(stats: Mapping[str, Any]) -> int:
+    """15 health, +5 for each personality point on HEALTH; a drone has 10 (UMR-HEALTH)."""
+    if stats.get("ability") == DRONE:
+        return DRONE_HEALTH
+    return BASE_HEALTH + HEALTH_PER_POINT * int(stats.get("HEALTH", 0))
+
+
+def point_budget(ability: str) -> int:
+    """Personality points a character may spend: three, six for infantry (UMR-INFANTRY)."""
+    return POINTS + (INFANTRY_POINTS if ability == "infantry" else 0)
+
+
+def build_model(
+    spec: Mapping[str, Any], profiles: Mapping[str, Mapping[str, Any]]
+) -> tuple[Model | None, list[tuple[str, str]]]:
+    """Build a UMR character (or drone) from a validated scenario entry.
+
+    Returns the model and (where, problem) pairs; any problem means no model.
+    """
+    mid = str(spec.get("id"))
+    probs: list[tuple[str, str]] = []
+    stats: dict[str, Any] = {}
+    prof_name = spec.get("profile") or ""
+    if prof_name:
+        prof = profiles.get(prof_name)
+        if prof is None:
+            probs.append(("profile", f"model '{mid}': unknown profile '{prof_name}' "
+                                     f"(known: {', '.join(sorted(profiles))})"))
+        else:
+            stats.update(prof.get("stats", {}))
+    given = spec.get("stats") or {}
+    stats.update(given)
+
+    for k in list(stats):
+        if k not in STAT_KEYS:
+            probs.append((f"stats.{k}", f"model '{mid}': unknown stat for umr "
+                                        f"(stats: {', '.join(STAT_KEYS)})"))
+            del stats[k]
+
+    raw_ability = stats.get("ability", "")
+    ability = ""
+    if isinstance(raw_ability, list):
+        probs.append(("stats.ability", f"model '{mid}': a character has one special ability, "
+                                       f"not {len(raw_ability)} (UMR-ABILITIES)"))
+    elif not isinstance(raw_ability, str):
+        probs.append(("stats.ability", f"model '{mid}': expected the name of a special "
+                                       f"ability, got {type(raw_ability).__name__}"))
+    else:
+        key = normalise(raw_ability)
+        if key is None:
+            probs.append(("stats.ability", f"model '{mid}': unknown special ability "
+                                           f"'{raw_ability}' (known: {known_names()})"))
+        else:
+            ability = key
+    is_drone = ability == DRONE
+
+    for k in (*STATS, *RPG_STATS, "AD"):
+        if k in stats:
+            bad = _int_problem(stats[k])
+            if bad:
+                probs.append((f"stats.{k}", f"model '{mid}': {bad}"))
+                stats[k] = 0
+
+    dice = int(stats.get("AD", DRONE_DICE if is_drone else ACTION_DICE))
+    want = DRONE_DICE if is_drone else ACTION_DICE
+    if dice != want:
+        who = "a drone has one action die" if is_drone else "every character has two action dice"
+        probs.append(("stats.AD", f"model '{mid}': AD {dice} breaks the action dice limit: "
+                                  f"{who}; extra dice come only from special abilities "
+                                  f"(UMR-ACTION-DICE)"))
+
+    points = {k: int(stats.get(k, 0)) for k in STATS}
+    rpg = {k: int(stats.get(k, 0)) for k in RPG_STATS}
+    if is_drone:
+        spent = [k for k, v in (points | rpg).items() if v]
+        if spent:
+            probs.append((f"stats.{spent[0]}", f"model '{mid}': a drone has no personality "
+                                               f"points ({', '.join(spent)} given) (UMR-DRONE)"))
+    else:
+        budget = point_budget(ability)
+        total = sum(points.values())
+        if total > budget:
+            who = "an infantry character" if ability == "infantry" else "a character"
+            probs.append(("stats", f"model '{mid}': {total} personality points spent; "
+                                   f"{who} has {budget} (UMR-PERSONALITY)"))
+        abil = ABILITIES.get(ability)
+        bonus = dict(abil.bonus) if abil else {}
+        for k in STATS:
+            if points[k] > MAX_ON_ONE_STAT:
+                probs.append((f"stats.{k}", f"model '{mid}': {points[k]} personality points "
+                                            f"on {k}; at most {MAX_ON_ONE_STAT} may go on one "
+                                            f"stat (UMR-PERSONALITY)"))
+            elif points[k] + bonus.get(k, 0) > MAX_COMBINED:
+                probs.append((f"stats.{k}", f"model '{mid}': {k} would be "
+                                            f"+{points[k] + bonus.get(k, 0)}; no stat may "
+                                            f"exceed +{MAX_COMBINED} of combined bonuses "
+                                            f"(UMR-PERSONALITY)"))
+        rpg_total = sum(rpg.values())
+        if rpg_total > RPG_POINTS:
+            probs.append(("stats", f"model '{mid}': {rpg_total} points on the RPG stats "
+                                   f"(DIPLOMACY, PERCEPTION, MECHANICS); the RPG rules give "
+                                   f"{RPG_POINTS} (UMR-RPG-STATS)"))
+
+    state = spec.get("state") or {}
+    mvars: dict[str, Any] = {}
+    for k in state:
+        if k not in STATE_KEYS:
+            probs.append((f"state.{k}", f"model '{mid}': unknown state key for umr "
+                                        f"(state: {', '.join(STATE_KEYS)})"))
+    full = {**{k: v for k, v in points.items() if not is_drone}, "AD": want}
+    full["ability"] = ability
+    if any(rpg.values()):
+        full.update({k: v for k, v in rpg.items() if v})
+    hp_max = max_health(full)
+    hp = state.get("hp", hp_max)
+    if isinstance(hp, bool) or not isinstance(hp, int) or not 1 <= hp <= hp_max:
+        probs.append(("state.hp", f"model '{mid}': health must be a whole number from 1 to "
+                                  f"{hp_max}, got {hp!r} (UMR-HEALTH)"))
+    for k in ("moved", "elev"):
+        if k in state:
+            v = state[k]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                probs.append((f"state.{k}", f"model '{mid}': expected a number of inches "
+                                            f"(0 or more)"))
+            else:
+                mvars[k] = float(v)
+    for k in ("operator", "on"):
+        if k in state:
+            if not isinstance(state[k], str):
+                probs.append((f"state.{k}", f"model '{mid}': expected a model or terrain id"))
+            else:
+                mvars[k] = state[k]
+    if is_drone and "operator" not in state:
+        probs.append(("state.operator", f"model '{mid}': a drone needs its operator: "
+                                        f"state = {{ operator = \"<model id>\" }} (UMR-DRONE)"))
+    if not is_drone and "operator" in state:
+        probs.append(("state.operator", f"model '{mid}': only a drone has an operator"))
+    if probs:
+        return None, probs
+    model = Model(
+        id=mid,
+        side=str(spec["side"]),
+        unit=str(spec.get("unit") or mid),
+        x=float(spec["x"]),
+        y=float(spec["y"]),
+        facing=float(spec.get("facing", 0.0)),
+        base=spec.get("base", 25.0),
+        profile=str(prof_name),
+        stats=full,
+        weapons=[dict(w) for w in spec.get("weapons", [])],
+        hp=int(hp),
+        max_hp=hp_max,
+        vars=mvars,
+    )
+    return model, []
+
+
+def check_army(models: list[Model]) -> list[tuple[str, str]]:
+    """Army-wide limits: abilities per army (UMR-ABILITIES) and drones per operator."""
+    probs: list[tuple[str, str]] = []
+    seen: Counter[tuple[str, str]] = Counter()
+    by_id = {m.id: m for m in models}
+    for m in models:
+        abil = ability_of(m.stats)
+        if abil is None or abil.limit is None:
+            continue
+        seen[(m.side, abil.key)] += 1
+        n = seen[(m.side, abil.key)]
+        if n > abil.limit:
+            probs.append((m.id, f"model '{m.id}': side '{m.side}' fields {n} "
+                                f"{abil.name.lower()}s; the limit is {abil.limit} per army "
+                                f"({abil.rule})"))
+    drones: Counter[str] = Counter()
+    for m in models:
+        if m.stats.get("ability") != DRONE:
+            continue
+        op = m.vars.get("operator", "")
+        owner = by_id.get(op)
+        if owner is None:
+            probs.append((m.id, f"model '{m.id}': its operator '{op}' is not in the scenario "
+                                f"(UMR-DRONE)"))
+            continue
+        if owner.stats.get("ability") != "drone_operator" or owner.side != m.side:
+            probs.append((m.id, f"model '{m.id}': '{op}' is not a drone operator of side "
+                                f"'{m.side}' (UMR-DRONE)"))
+            continue
+        drones[op] += 1
+        if drones[op] > DRONES_PER_OPERATOR:
+            probs.append((m.id, f"model '{m.id}': operator '{op}' already has "
+                                f"{DRONES_PER_OPERATOR} drones; the limit is "
+                                f"{DRONES_PER_OPERATOR} per operator (UMR-DRONE)"))
+    return probs

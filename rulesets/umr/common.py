@@ -1,0 +1,92 @@
+"""Checks and helpers every UMR action shares: is it this model's activation, has it a
+die for this kind of action, is it stuck on a climb or in the water.
+
+Why shared: the window shows check()'s reasons on hover, so every verb must say the same
+thing, in the same words, about whose turn it is and which dice are left.
+"""
+
+from __future__ import annotations
+
+from engine.dice import Modifier
+from engine.ruleset import Context
+from engine.state import GameState, Model
+from rulesets.umr import pool, rounds
+from rulesets.umr.terrain import table
+
+
+def actor(state: GameState, actor_id: str) -> tuple[Model | None, list[str]]:
+    """The acting model and, if it may not act now, why."""
+    if state.over:
+        return None, ["the game is over"]
+    m = state.models.get(actor_id)
+    if m is None:
+        return None, [f"unknown model '{actor_id}'"]
+    if m.removed:
+        return m, [f"{m.id} has been removed from play"]
+    if m.side != state.active:
+        return m, [f"it is {state.active}'s turn to activate, not {m.side}'s (UMR-ROUND)"]
+    cur = rounds.current(state)
+    if cur is not None and m.unit != cur:
+        return m, [f"{cur} is activating: end its activation first (UMR-ROUND)"]
+    if cur is None and m.unit not in rounds.ready(state, m.side):
+        return m, [f"{m.id} has already activated this round (UMR-ROUND)"]
+    return m, []
+
+
+def fresh(state: GameState, m: Model) -> bool:
+    """True when ``m``'s activation has not begun (its dice are not yet taken up)."""
+    return rounds.current(state) != m.unit
+
+
+def dice_for(state: GameState, m: Model, group: str) -> int:
+    return pool.available(m, group, fresh(state, m))
+
+
+def need_die(state: GameState, m: Model, group: str, n: int = 1) -> list[str]:
+    have = dice_for(state, m, group)
+    if have >= n:
+        return []
+    word = {"move": "movement", "shoot": "a ballistic attack", "fight": "a melee attack"}[group]
+    if have == 0:
+        return [f"{m.id} has no action dice left for {word} (UMR-ACTION-DICE)"]
+    return [f"{m.id} has only {have} action dice for {word}, not {n} (UMR-ACTION-DICE)"]
+
+
+def climbing(m: Model) -> list[str]:
+    c = m.vars.get("climb")
+    if c:
+        return [f"{m.id} is climbing {c['feature']}: it must finish the climb before doing "
+                f"anything else (UMR-CLIMBING)"]
+    return []
+
+
+def swimming(ctx: Context, m: Model) -> bool:
+    return float(m.vars.get("elev", 0.0)) == 0.0 and table(ctx).in_water(m.pos) is not None
+
+
+def start(state: GameState, m: Model) -> None:
+    """Begin the model's unit activation if this is its first act."""
+    if rounds.current(state) != m.unit:
+        rounds.begin(state, m.unit)
+
+
+def after_die_action(state: GameState, m: Model) -> None:
+    """A bonus die from a six must be used at once: another model of the unit acting
+    loses it (UMR-SIX-ACTION)."""
+    for o in rounds.unit_models(state, m.unit):
+        if o.id != m.id:
+            o.vars["bonus"] = 0
+
+
+def mods_text(mods: list[Modifier] | tuple[Modifier, ...]) -> str:
+    return "".join(f" {m.text()}" for m in mods)
+
+
+def refresh_status(ctx: Context, m: Model) -> None:
+    """Status words the JSON runner and the window show: swimming, climbing, elevated."""
+    if m.removed:
+        m.status = []
+        return
+    m.set_status("swimming", swimming(ctx, m))
+    m.set_status("climbing", bool(m.vars.get("climb")))
+    m.set_status("elevated", float(m.vars.get("elev", 0.0)) > 0 and not m.vars.get("climb"))

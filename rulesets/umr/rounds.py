@@ -1,0 +1,167 @@
+"""Game rounds (UMR-ROUND): initiative each round, alternating activation of one unit at
+a time, removal of models at zero health, and the end of the game.
+
+Why here: the turn bookkeeping is the same whatever a model does with its dice, so the
+action rules only call ``begin``, ``finish`` and ``remove`` and never touch the order.
+"""
+
+from __future__ import annotations
+
+from engine.ruleset import Context
+from engine.state import GameState, Model
+from engine.turns import Alternating, roll_off
+from rulesets.umr import pool
+from rulesets.umr.abilities import DRONE
+
+TURNS = Alternating()
+
+
+def start_game(state: GameState, ctx: Context, first: str | None) -> None:
+    """Round 1: the scenario's ``first`` fixes the initiative, else every side rolls."""
+    for m in state.models.values():
+        pool.init_vars(m)
+    state.turn = 1
+    _start_round(state, ctx, first)
+
+
+def _start_round(state: GameState, ctx: Context, first: str | None = None) -> None:
+    live = [s for s in state.sides if state.live(s)]
+    if first is not None:
+        order = [first] + [s for s in state.sides if s != first]
+        ctx.log.emit("initiative", f"round {state.turn}: {first} has the initiative "
+                                   f"(set by the scenario)", actor=first, rule="UMR-ROUND")
+    else:
+        order = roll_off(ctx.dice, live or state.sides, 6, rule="UMR-ROUND", log=ctx.log,
+                         purpose=f"initiative round {state.turn}")
+        order += [s for s in state.sides if s not in order]
+        ctx.log.emit("initiative", f"round {state.turn}: {order[0]} has the initiative",
+                     actor=order[0], rule="UMR-ROUND", data={"order": order})
+    state.vars["initiative"] = order
+    TURNS.start_round(state, order)
+
+
+def current(state: GameState) -> str | None:
+    return TURNS.current(state)
+
+
+def unit_models(state: GameState, unit: str) -> list[Model]:
+    return state.units().get(unit, [])
+
+
+def ready(state: GameState, side: str) -> list[str]:
+    return TURNS.ready_units(state, side)
+
+
+def begin(state: GameState, unit: str) -> None:
+    """Start ``unit``'s activation: each of its models takes up its action dice."""
+    TURNS.begin(state, unit)
+    for m in unit_models(state, unit):
+        m.vars["dice"] = int(m.stats.get("AD", 2))
+        m.vars["bonus"] = 0
+        m.vars["moved"] = 0.0
+
+
+def finish(state: GameState, ctx: Context) -> None:
+    """End the current activation (unused dice are lost) and pass play on; when every
+    unit has acted, the round ends and the next begins with a new initiative roll."""
+    unit = current(state)
+    if unit is not None:
+        for m in unit_models(state, unit):
+            m.vars["dice"] = 0
+            m.vars["bonus"] = 0
+            m.vars["granted"] = 0
+    TURNS.finish(state)
+    if state.active is None and not state.over:
+        end_round(state, ctx)
+
+
+def end_round(state: GameState, ctx: Context) -> None:
+    limit = int(state.vars.get("turn_limit", 0) or 0)
+    if limit and state.turn >= limit:
+        by_health(state, f"the turn limit of {limit} rounds was reached")
+        return
+    state.turn += 1
+    for m in state.models.values():
+        m.vars["used"] = []
+        m.vars["granted"] = 0
+    _start_round(state, ctx)
+
+
+def health(state: GameState, side: str) -> int:
+    return sum(m.hp for m in state.live(side))
+
+
+def by_health(state: GameState, why: str) -> None:
+    """Designer's interpretation UMR-I-TURN-LIMIT: most remaining health wins."""
+    totals = {s: health(state, s) for s in state.sides}
+    best = max(totals.values())
+    leaders = [s for s, v in totals.items() if v == best]
+    winner = leaders[0] if len(leaders) == 1 else None
+    scores = ", ".join(f"{s} {v}" for s, v in totals.items())
+    state.over = {"winner": winner,
+                  "reason": f"{why}; remaining health: {scores} (UMR-I-TURN-LIMIT)"}
+    state.active = None
+
+
+def remove(state: GameState, ctx: Context, m: Model, why: str) -> None:
+    """A model at zero health leaves the table at once (UMR-HEALTH); an operator's
+    drones go with it (UMR-I-DRONES)."""
+    if m.removed:
+        return
+    m.hp = 0
+    m.removed = True
+    m.status = []
+    ctx.log.emit("removed", f"{m.id} is removed: {why}", actor=m.id, rule="UMR-HEALTH",
+                 outcome="removed")
+    if m.stats.get("ability") == "drone_operator":
+        for d in state.models.values():
+            if d.stats.get("ability") == DRONE and d.vars.get("operator") == m.id and not d.removed:
+                d.removed = True
+                d.status = []
+                ctx.log.emit("removed", f"{d.id} is removed: its operator {m.id} is gone",
+                             actor=d.id, rule="UMR-I-DRONES", outcome="removed")
+
+
+def settle(state: GameState, ctx: Context) -> None:
+    """After removals: end the game if a side has nothing left, else keep turns valid."""
+    if state.over:
+        return
+    if check_end(state):
+        return
+    unit = current(state)
+    if unit is not None and not unit_models(state, unit):
+        finish(state, ctx)
+    else:
+        TURNS.refresh(state)
+        if state.active is None:
+            end_round(state, ctx)
+
+
+def check_end(state: GameState) -> bool:
+    """The game ends when a side has no models left on the table (UMR-END)."""
+    alive = [s for s in state.sides if state.live(s)]
+    if len(alive) == len(state.sides):
+        return False
+    gone = [s for s in state.sides if s not in alive]
+    if len(alive) == 1:
+        state.over = {"winner": alive[0],
+                      "reason": f"{', '.join(gone)} has no models left (UMR-END)"}
+        state.active = None
+    elif not alive:
+        state.over = {"winner": None, "reason": "no models are left on the table (UMR-END)"}
+        state.active = None
+    else:
+        by_health(state, f"{', '.join(gone)} has no models left (UMR-END)")
+    return True
+
+
+def concede(state: GameState, side: str) -> None:
+    """A player may concede at any time (UMR-END)."""
+    rest = [s for s in state.sides if s != side and state.live(s)]
+    if len(rest) == 1:
+        state.over = {"winner": rest[0], "reason": f"{side} conceded (UMR-END)"}
+        state.active = None
+    else:
+        for m in state.live(side):
+            m.removed = True
+        by_health(state, f"{side} conceded")

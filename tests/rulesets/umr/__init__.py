@@ -1,0 +1,1 @@
+"""Tests of the Universal Miniatures Rules ruleset (rulesets/umr)."""

@@ -1,0 +1,66 @@
+"""Build small UMR games in memory and act in them with forced dice.
+
+Why no files: most rule tests need two or three models on an open table; writing the
+scenario inline keeps each test's setup next to its assertions. Golden tests use files.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action
+from engine.battlefield import Battlefield, TerrainFeature
+from engine.events import Event
+from engine.game import Game
+from engine.ruleset import load
+from engine.scenario import Scenario, new_game
+
+RS = load("umr")
+
+
+def spec(mid: str, side: str, x: float, y: float, **kw: Any) -> dict[str, Any]:
+    """A scenario model entry: stats given as keyword ``stats``, ``state``, ``base``..."""
+    return {"id": mid, "side": side, "x": float(x), "y": float(y), "facing": 0.0,
+            "base": float(kw.pop("base", 25.0)), **kw}
+
+
+def terrain(fid: str, kind: str, box: tuple[float, float, float, float],
+            height: float = 0.0) -> TerrainFeature:
+    x0, y0, x1, y1 = box
+    return TerrainFeature(fid, kind, ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), height)
+
+
+def game(*specs: dict[str, Any], features: tuple[TerrainFeature, ...] = (), first: str = "blue",
+         seed: int = 1, turn_limit: int = 0, table: tuple[float, float] = (72.0, 48.0)) -> Game:
+    models = []
+    for s in specs:
+        m, probs = RS.build_model(s)
+        assert not probs, probs
+        assert m is not None
+        models.append(m)
+    assert not RS.check_army(models), RS.check_army(models)
+    scn = Scenario(path="test", title="test", ruleset="umr", seed=seed,
+                   battlefield=Battlefield(table[0], table[1], features), models=models,
+                   first=first, turn_limit=turn_limit)
+    return new_game(scn)
+
+
+def act(g: Game, action: Action, dice: list[int] | tuple[int, ...] = ()) -> list[Event]:
+    """Apply ``action`` with exactly these forced dice (all of them must be used)."""
+    g.dice.force(list(dice))
+    events = g.apply(action)
+    assert not g.dice.forced, f"unused forced dice {g.dice.forced}: {[e.text for e in events]}"
+    return events
+
+
+def refused(events: list[Event]) -> str:
+    assert [e.kind for e in events] == ["refused"], [e.to_dict() for e in events]
+    return events[0].text
+
+
+def resolutions(events: list[Event]) -> list[Event]:
+    return [e for e in events if e.kind == "resolution"]
+
+
+def hp(g: Game, mid: str) -> int:
+    return g.state.models[mid].hp

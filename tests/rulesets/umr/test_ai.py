@@ -1,0 +1,88 @@
+"""What the AI is offered (candidates), how it scores a position, and that random games
+end (UMR-ROUND, UMR-END, UMR-I-TURN-LIMIT)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.actions import Charge, EndActivation, Shoot
+from engine.agents import RandomAgent
+from engine.game import play
+from engine.scenario import load_scenario, new_game
+from tests.rulesets.umr.helpers import RS, act, game, spec, terrain
+
+ROOT = Path(__file__).resolve().parents[3]
+SCENARIOS = sorted((ROOT / "rulesets" / "umr" / "scenarios").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_candidates_are_few_legal_and_include_ending_the_activation(path):
+    """UMR-ROUND: every candidate passes check(); one of them moves play on."""
+    g = new_game(load_scenario(path))
+    for step in range(40):
+        side = g.to_act()
+        if side is None:
+            break
+        cands = g.candidates()
+        assert 1 <= len(cands) <= 60
+        assert any(isinstance(a, EndActivation) for a in cands)
+        for a in cands:
+            assert g.check(a).ok, (a, g.check(a).reason)
+        g.apply(cands[(step * 7) % len(cands)])
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_random_games_end(path):
+    """UMR-END / UMR-I-TURN-LIMIT: games between random agents finish with an outcome."""
+    for seed in range(2):
+        scn = load_scenario(path)
+        scn.seed = seed
+        scn.turn_limit = 4
+        g = new_game(scn)
+        out = play(g, {s: RandomAgent(seed + i) for i, s in enumerate(g.state.sides)})
+        assert out is not None and g.state.over is not None
+        assert g.state.turn <= 4
+
+
+def test_candidates_offer_fights_and_shots():
+    """UMR-MELEE / UMR-BALLISTIC: a foe in contact is offered as a fight, not a shot."""
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 10.99, 10), spec("y", "red", 20, 20))
+    kinds = {(a.KIND, getattr(a, "target", "")) for a in g.candidates("blue")}
+    assert ("fight", "x") in kinds and ("shoot", "y") not in kinds
+    g = game(spec("a", "blue", 10, 10), spec("y", "red", 20, 20))
+    assert ("shoot", "y") in {(a.KIND, getattr(a, "target", "")) for a in g.candidates("blue")}
+
+
+def test_score_prefers_more_health_and_models():
+    """UMR-HEALTH: the heuristic counts health left and models on the table."""
+    g = game(spec("a", "blue", 10, 10, stats={"BALLISTIC": 2}), spec("x", "red", 20, 10))
+    before = RS.score(g.state, "blue")
+    assert before == 0 and RS.score(g.state, "red") == 0
+    act(g, Shoot(actor="a", target="x"), [5, 1, 4])
+    assert RS.score(g.state, "blue") == before + 4 and RS.score(g.state, "red") == -4
+
+
+def test_candidates_offer_climbs_and_jumps_for_the_window():
+    """UMR-CLIMBING / UMR-I-JUMP: a model at a wall is offered the climb, one on the bank of
+    water between it and the enemy the leap; every candidate is legal."""
+    g = game(spec("a", "blue", 11.3, 30), spec("b", "blue", 11.3, 10), spec("x", "red", 20, 10),
+             features=(terrain("w", "wall", (12, 25, 13, 35), height=3),
+                       terrain("r", "river", (12, 5, 15, 15))))
+    cands = g.candidates("blue")
+    kinds = {a.KIND for a in cands}
+    assert {"climb", "jump"} <= kinds
+    assert all(g.check(a).ok for a in cands)
+
+
+def test_charge_follows_the_players_waypoints():
+    """UMR-I-MOVE: a charge from the window may bend round terrain, then goes into contact."""
+    wall = (terrain("w", "wall", (14, 8, 14.5, 12)),)
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 18, 10), features=wall)
+    assert "stands between" in g.check(Charge(actor="a", target="x")).reason
+    c = Charge(actor="a", target="x", path=((10, 10), (14.2, 13.5)))
+    assert g.check(c).ok
+    act(g, c, [6])  # 5.5" to the corner, then on toward x: not enough
+    act(g, Charge(actor="a", target="x"), [5])  # now the straight line is clear
+    assert any(e.outcome == "contact" for e in g.log.events)

@@ -1,0 +1,228 @@
+"""Movement (UMR "Movement"): a d6 in inches per action die, rough ground, swimming,
+jumps and climbs with added dice, falling, charging into contact."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from engine.actions import Charge, EndActivation, Fight, Move, Shoot
+from rulesets.umr.actions import Climb, Jump
+from tests.rulesets.umr.helpers import act, game, hp, refused, resolutions, spec, terrain
+
+FAR = spec("far", "red", 60, 40)
+
+
+def pos(g, mid):
+    m = g.state.models[mid]
+    return (round(m.x, 2), round(m.y, 2))
+
+
+def test_move_goes_the_rolled_inches_and_surplus_is_lost():
+    """UMR-MOVEMENT / UMR-ACTION-DICE: one die, its pips in inches; unused pips lost."""
+    g = game(spec("a", "blue", 10, 10), FAR)
+    ev = act(g, Move(actor="a", to=(20, 10)), [4])
+    assert pos(g, "a") == (14.0, 10.0) and ev[0].outcome == "short"
+    ev = act(g, Move(actor="a", to=(16, 10)), [5])
+    assert pos(g, "a") == (16.0, 10.0) and "inches left over are lost" in ev[0].text
+    assert g.state.active == "red"  # both dice spent
+
+
+def test_move_bonus_adds_to_each_roll():
+    """UMR-PERSONALITY: a point on MOVE adds one inch to every movement roll."""
+    g = game(spec("a", "blue", 10, 10, stats={"MOVE": 2}), FAR)
+    act(g, Move(actor="a", path=((10, 20),)), [3])
+    assert pos(g, "a") == (10.0, 15.0)
+
+
+@pytest.mark.parametrize("kind, penalty", [("rough", 1), ("rubble", 1), ("heavy_woods", 1),
+                                           ("woods", 0), ("brush", 0), ("road", 0)])
+def test_rough_ground_takes_an_inch_off(kind, penalty):
+    """UMR-ROUGH: broken ground, rubble and heavy woods -1; UMR-I-TERRAIN: woods, brush
+    and roads are clear for movement."""
+    g = game(spec("a", "blue", 10, 10), FAR, features=(terrain("t", kind, (12, 5, 14, 15)),))
+    act(g, Move(actor="a", to=(20, 10)), [5])
+    assert pos(g, "a") == (15.0 - penalty, 10.0)
+
+
+def test_swimming_is_half_speed():
+    """UMR-SWIMMING: inches in the water cost double."""
+    g = game(spec("a", "blue", 10, 10), FAR, features=(terrain("r", "river", (12, 0, 20, 48)),))
+    ev = act(g, Move(actor="a", to=(30, 10)), [6])
+    assert pos(g, "a") == (14.0, 10.0)  # 2" on land, then 4 pips = 2" swimming
+    assert "2.0\" of it swimming at half speed" in ev[0].text
+    assert "swimming" in g.state.models["a"].status
+
+
+def test_swimmers_cannot_attack():
+    """UMR-SWIMMING: no attack actions until out of the water."""
+    g = game(spec("a", "blue", 13, 10), spec("x", "red", 13 + 0.99, 10), spec("y", "red", 13, 20),
+             features=(terrain("r", "water", (12, 0, 20, 48)),))
+    why = "a is swimming: no attacks until it is out of the water (UMR-SWIMMING)"
+    assert why in refused(act(g, Fight(actor="a", target="x")))
+    assert why in refused(act(g, Shoot(actor="a", target="y")))
+
+
+def test_walls_are_not_walked_through():
+    """UMR-CLIMBING (UMR-I-TERRAIN): a path into a wall is refused before any roll."""
+    g = game(spec("a", "blue", 10, 10), FAR, features=(terrain("w", "wall", (12, 0, 12.5, 20)),))
+    assert refused(act(g, Move(actor="a", to=(15, 10)))) == (
+        "the path runs into w (wall): walls, buildings and rocks cannot be walked through, "
+        "only climbed (UMR-CLIMBING)")
+    assert not g.dice.consumed
+
+
+def test_a_move_stops_at_the_first_base_it_touches():
+    """UMR-MELEE / UMR-I-MOVE: moving into an enemy ends in base contact; fight follows."""
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 13, 10), FAR)
+    ev = act(g, Move(actor="a", to=(16, 10)), [6])
+    assert ev[0].data["to"][0] == pytest.approx(13 - 0.984, abs=0.011)
+    assert "stopped by x" in ev[0].text
+    ev = act(g, Fight(actor="a", target="x"), [3, 1, 2])
+    assert resolutions(ev)[0].outcome == "hit"
+
+
+def test_charge_ends_in_base_contact():
+    """UMR-MELEE / UMR-I-MOVE: a charge is a move straight at an enemy, into contact."""
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 14, 13), FAR)
+    ev = act(g, Charge(actor="a", target="x"), [5])
+    assert any(e.outcome == "contact" for e in ev)
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10), FAR)
+    ev = act(g, Charge(actor="a", target="x"), [2])
+    assert pos(g, "a") == (12.0, 10.0) and not any(e.outcome == "contact" for e in ev)
+
+
+def test_check_says_whether_a_move_is_possible_without_rolling():
+    """UMR-ACTION-DICE: with no dice left, check() refuses the move, no dice rolled."""
+    g = game(spec("a", "blue", 10, 10, unit="u"), spec("b", "blue", 10, 14, unit="u"), FAR)
+    act(g, Move(actor="a", to=(5, 10)), [1])
+    act(g, Move(actor="a", to=(5, 10)), [1])
+    n = len(g.dice.consumed)
+    assert g.check(Move(actor="a", to=(5, 5))).reasons == (
+        "a has no action dice left for movement (UMR-ACTION-DICE)",)
+    assert len(g.dice.consumed) == n
+
+
+def test_odds_of_reaching_the_end_of_a_path():
+    """UMR-MOVEMENT: exact chance the die covers the path (rough -1, water double)."""
+    feats = (terrain("rub", "rubble", (30, 0, 40, 20)), terrain("w", "water", (10, 30, 20, 40)))
+    g = game(spec("a", "blue", 10, 10, stats={"MOVE": 1}), spec("b", "blue", 15, 25), FAR,
+             features=feats)
+    assert g.odds(Move(actor="a", to=(14, 10))).chance == Fraction(4, 6)   # needs 3+
+    assert g.odds(Move(actor="a", to=(10, 17))).chance == Fraction(1, 6)   # 7": a six
+    assert g.odds(Move(actor="a", to=(10, 18))).chance == Fraction(0)      # 8" is too far
+    assert g.odds(Move(actor="a", to=(32, 10))).chance == Fraction(0)
+    g2 = game(spec("a", "blue", 29, 10), FAR, features=feats)
+    assert g2.odds(Move(actor="a", to=(33, 10))).chance == Fraction(2, 6)  # 4" -1: needs 5+
+    g3 = game(spec("a", "blue", 15, 28), FAR, features=feats)
+    assert g3.odds(Move(actor="a", to=(15, 31))).chance == Fraction(3, 6)  # 2 + 1x2 = 4"
+
+
+def test_jump_adds_dice_and_clears_water():
+    """UMR-MOVEMENT / UMR-I-JUMP: dice added into one roll; the leap flies over water."""
+    river = (terrain("r", "river", (12, 0, 15, 48)),)
+    g = game(spec("a", "blue", 11, 10), FAR, features=river)
+    ev = act(g, Jump(actor="a", to=(17, 10), count=2), [3, 4])
+    assert pos(g, "a") == (17.0, 10.0) and "lands on the spot" in ev[0].text
+    assert "swimming" not in g.state.models["a"].status
+    g = game(spec("a", "blue", 11, 10), FAR, features=river)
+    ev = act(g, Jump(actor="a", to=(17, 10), count=2), [1, 1])
+    assert pos(g, "a") == (13.0, 10.0) and "falls short into the water" in ev[0].text
+    assert g.odds(Jump(actor="a", to=(19, 10), count=2)) is not None
+
+
+def test_jump_needs_enough_dice():
+    """UMR-ACTION-DICE: a jump cannot add more dice than the model has."""
+    g = game(spec("a", "blue", 11, 10), FAR)
+    assert refused(act(g, Jump(actor="a", to=(17, 10), count=3))) == \
+        "a has only 2 action dice for movement, not 3 (UMR-ACTION-DICE)"
+    odds = g.odds(Jump(actor="a", to=(17, 10), count=2))
+    assert odds.chance == Fraction(26, 36)  # 2d6 >= 6
+
+
+def test_climb_is_half_the_added_dice_and_blocks_other_actions():
+    """UMR-CLIMBING: add the dice, halve the sum; nothing else until the climb is done."""
+    wall = (terrain("w", "wall", (12, 0, 13, 20), height=6),)
+    g = game(spec("a", "blue", 11.3, 10), spec("x", "red", 11.3, 14), FAR, features=wall)
+    ev = act(g, Climb(actor="a", feature="w", count=2), [5, 4])
+    m = g.state.models["a"]
+    assert ev[0].data["gain"] == 4.5 and m.vars["elev"] == 4.5
+    assert "climbing" in m.status and g.state.active == "red"
+    act(g, EndActivation(actor="x"))
+    act(g, EndActivation(actor="far"), [4, 2])
+    assert g.state.turn == 2
+    assert "must finish the climb" in refused(act(g, Shoot(actor="a", target="x")))
+    ev = act(g, Climb(actor="a", count=1), [3])  # 1.5" more: on top at 6"
+    assert m.vars["elev"] == 6 and "elevated" in m.status and "climbing" not in m.status
+    assert "not at the foot of w" in refused(act(g, Climb(actor="a", feature="w", to=(14, 10))))
+    ev = act(g, Climb(actor="a", feature="w", to=(13.7, 10), count=1), [6])  # across 1", down 2"
+    assert m.vars["elev"] == 4.0 and "climbing" in m.status
+    assert m.vars["bonus"] == 1  # the six earns a bonus die; ending now loses it
+    act(g, EndActivation(actor="a"))
+    act(g, EndActivation(actor="x"))
+    act(g, EndActivation(actor="far"), [5, 1])
+    assert g.odds(Climb(actor="a", count=2)).chance == Fraction(15, 36)  # 4" left: 2d6 >= 8
+    act(g, Climb(actor="a", count=2), [6, 2])
+    assert pos(g, "a") == (13.7, 10.0) and m.vars["elev"] == 0 and m.status == []
+
+
+def test_climb_must_start_at_the_foot():
+    """UMR-CLIMBING (UMR-I-CLIMB): the base must be within 0.5" of the feature."""
+    g = game(spec("a", "blue", 8, 10), FAR, features=(terrain("w", "wall", (12, 0, 13, 20)),))
+    assert "not at the foot of w" in refused(act(g, Climb(actor="a", feature="w", count=2)))
+    assert "not a wall, building or rocks" in refused(act(g, Climb(actor="a", feature="zz")))
+
+
+@pytest.mark.parametrize("height, tests", [(3, 0), (6, 0), (9, 1), (12, 2)])
+def test_falling_hurts_only_beyond_two_floors(height, tests):
+    """UMR-FALLING (UMR-I-FALL): one damage test per 3" floor beyond the second."""
+    b = (terrain("b", "building", (12, 0, 20, 20), height=height),)
+    g = game(spec("a", "blue", 11.3, 10, state={"elev": float(height), "on": "b"}), FAR,
+             features=b)
+    dice = [4, 2, 3] * tests + [2]  # each test: attack 4 beats defence 2, damage 3
+    ev = act(g, Move(actor="a", to=(5, 10)), dice)
+    assert hp(g, "a") == 15 - 3 * tests
+    assert sum(1 for e in ev if e.rule == "UMR-FALLING" and e.outcome == "hit") == tests
+    assert g.state.models["a"].vars["elev"] == 0 and pos(g, "a") == (9.3, 10.0)
+
+
+def test_a_falling_test_is_saved_by_a_defence_six():
+    """UMR-FALLING / UMR-SIX-DEFENSE: the test is attack die against defence die."""
+    b = (terrain("b", "building", (12, 0, 20, 20), height=9),)
+    g = game(spec("a", "blue", 11.3, 10, state={"elev": 9.0, "on": "b"}), FAR, features=b)
+    act(g, Move(actor="a", to=(5, 10)), [5, 6, 2])
+    assert hp(g, "a") == 15
+
+
+def test_cavalry_gets_one_more_movement_roll_a_round():
+    """UMR-CAVALRY: one additional movement roll per round (UMR-I-DICE-FLOW)."""
+    g = game(spec("a", "blue", 10, 10, profile="rider"), FAR)
+    for _ in range(3):
+        act(g, Move(actor="a", to=(10, 40)), [1])
+    assert g.state.active == "red" and g.state.models["a"].y == 19.0  # 3 x (1 + MOVE 2)
+    g = game(spec("a", "blue", 10, 10, profile="rider"), spec("x", "red", 20, 20))
+    act(g, Shoot(actor="a", target="x"), [1, 2])
+    act(g, Shoot(actor="a", target="x"), [1, 2])
+    assert g.state.models["a"].vars["used"] == []
+    assert g.state.active == "blue"  # the extra die still serves a move
+    assert refused(act(g, Shoot(actor="a", target="x"))) == \
+        "a has no action dice left for a ballistic attack (UMR-ACTION-DICE)"
+    act(g, Move(actor="a", to=(10, 5)), [2])
+    assert g.state.active == "red"
+
+
+def test_a_climb_in_progress_saves_and_replays(tmp_path):
+    """UMR-CLIMBING: the climb's progress is plain data; a save reloads with the same
+    checksum and a replay reproduces it roll by roll."""
+    from engine import persistence
+
+    wall = (terrain("w", "wall", (12, 0, 13, 20), height=6),)
+    g = game(spec("a", "blue", 11.3, 10), spec("x", "red", 11.3, 14), FAR, features=wall)
+    act(g, Climb(actor="a", feature="w", to=(13.7, 10), count=2), [2, 3])
+    assert g.state.models["a"].vars["climb"]["done"] == 2.5
+    f = tmp_path / "climb.json"
+    persistence.save(g, f)
+    assert persistence.load(f).state.checksum() == g.state.checksum()
+    _, report = persistence.replay_file(f)
+    assert report.ok, report.message
