@@ -9,7 +9,9 @@ AI both read.
 
 from __future__ import annotations
 
+import atexit
 import importlib
+import threading
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -90,11 +92,30 @@ class Outcome:
         return {"winner": self.winner, "reason": self.reason, "turns": self.turns}
 
 
+_GEOMETRY: dict[int, tuple[Battlefield, Geometry]] = {}
+_PHYSICS = threading.local()
+
+
+@atexit.register
+def _release_spaces() -> None:
+    """Free cached pymunk spaces before interpreter teardown (else pymunk's finalizer
+    runs after its module is gone and prints a warning)."""
+    spaces = getattr(_PHYSICS, "spaces", None)
+    if spaces:
+        spaces.clear()
+    import gc
+
+    gc.collect()
+
+
 class Context:
     """Services handed to every rules call: dice, log, battlefield, geometry, physics.
 
-    Geometry and physics are built lazily (and geometry shared between clones: the
-    terrain never changes), so a rules test that never measures never imports shapely.
+    Geometry and physics are built lazily, so a rules test that never measures never
+    imports shapely. The terrain never changes during a game, so one Geometry serves
+    every context on the same battlefield (AI clones included); a Physics space is
+    mutable (``sync``), so there is one per battlefield *per thread* — the window's
+    thread and the computer's thinking thread never share one.
     """
 
     def __init__(
@@ -108,23 +129,34 @@ class Context:
         self.dice = dice
         self.log = log
         self._geo = geo
-        self._physics: Physics | None = None
 
     @property
     def geo(self) -> Geometry:
         if self._geo is None:
-            from engine.geometry import Geometry
+            hit = _GEOMETRY.get(id(self.battlefield))
+            if hit is None or hit[0] is not self.battlefield:
+                from engine.geometry import Geometry
 
-            self._geo = Geometry(self.battlefield)
+                if len(_GEOMETRY) > 16:
+                    _GEOMETRY.clear()
+                hit = (self.battlefield, Geometry(self.battlefield))
+                _GEOMETRY[id(self.battlefield)] = hit
+            self._geo = hit[1]
         return self._geo
 
     @property
     def physics(self) -> Physics:
-        if self._physics is None:
+        cache: dict[int, tuple[Battlefield, Physics]] = getattr(_PHYSICS, "spaces", None) or {}
+        _PHYSICS.spaces = cache
+        hit = cache.get(id(self.battlefield))
+        if hit is None or hit[0] is not self.battlefield:
             from engine.physics import Physics
 
-            self._physics = Physics(self.battlefield)
-        return self._physics
+            if len(cache) > 8:
+                cache.clear()
+            hit = (self.battlefield, Physics(self.battlefield))
+            cache[id(self.battlefield)] = hit
+        return hit[1]
 
     def fork(self, dice: Dice, log: EventLog | None = None) -> Context:
         return Context(self.battlefield, dice, log or EventLog(), self._geo)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,9 @@ def _round(v: Any) -> Any:
     """Canonical form for checksums: floats rounded to 1/1000 in, tuples as lists."""
     if isinstance(v, float):
         r = round(v, 3)
-        return 0.0 if r == 0 else r
+        # 10 and 10.0 are the same position: an action built with integer coordinates
+        # must checksum like its replay, which reads them back as floats
+        return int(r) if r.is_integer() else r
     if isinstance(v, dict):
         return {str(k): _round(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
@@ -162,7 +165,9 @@ class GameState:
 
     # --- copying and serialising ----------------------------------------------------
     def copy(self) -> GameState:
-        return GameState.from_dict(self.to_dict())
+        """A deep, independent copy. Pickle round-trips plain data about six times
+        faster than to_dict/from_dict, and AI search copies the state constantly."""
+        return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
 
     def to_dict(self) -> dict:
         return {

@@ -109,33 +109,14 @@ class Fire:
 
 
 _SIGHT_CACHE: dict[tuple, tuple[float, float, tuple[str, ...], tuple[str, ...]]] = {}
-_SERVICES: dict[tuple[str, int], tuple[object, object]] = {}
-
-
-def _service(kind: str, ctx: Context):  # noqa: ANN202 - Geometry or Physics
-    """One Geometry / Physics per battlefield, shared by every clone of a game.
-
-    Why: the engine builds them lazily per Context, and AI clones get fresh contexts; the
-    terrain never changes, and physics is re-synced before every move, so one of each is
-    enough. (Reported to the lead as an engine wish: cache them per battlefield.)
-    """
-    bf = ctx.battlefield
-    hit = _SERVICES.get((kind, id(bf)))
-    if hit is not None and hit[0] is bf:
-        return hit[1]
-    svc = ctx.geo if kind == "geo" else ctx.physics
-    if len(_SERVICES) > 32:
-        _SERVICES.clear()
-    _SERVICES[(kind, id(bf))] = (bf, svc)
-    return svc
-
-
 def geo(ctx: Context):  # noqa: ANN201
-    return _service("geo", ctx)
+    """The geometry service (the engine shares one per battlefield across clones)."""
+    return ctx.geo
 
 
 def physics(ctx: Context):  # noqa: ANN201
-    return _service("physics", ctx)
+    """The physics service (one per battlefield and thread, re-synced before each use)."""
+    return ctx.physics
 
 
 def _sight(ctx: Context, a: Model, b: Model) -> tuple[float, float, tuple[str, ...], tuple[str, ...]]:

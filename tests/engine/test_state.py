@@ -48,3 +48,11 @@ def test_queries():
     s.models["a"].set_status("pinned")
     s.models["a"].set_status("pinned")
     assert s.models["a"].status == ["pinned"]
+
+
+def test_integral_floats_checksum_like_integers():
+    """A move built with integer coordinates must checksum like its replay (floats)."""
+    a, b = _state(), _state()
+    a.models["a"].x = 10
+    b.models["a"].x = 10.0
+    assert a.checksum() == b.checksum()
