@@ -980,6 +980,10 @@ class Geometry:
         self._build_edges()
         self._build_pieces()
         self._tcache: dict[tuple[Footprint, ...], _Targets] = {}
+        self._sight_cache: dict[tuple, Sight] = {}
+        # terrain that can matter to a shot: blocks sight, hides, or gives cover
+        self._sight_relevant = np.array(
+            [f.cls in ("tall", "area", "elevation", "line") for f in feats], dtype=bool)
         self._fc = np.vstack([self._bc, self._pc])
         self._fr = np.concatenate([self._br, self._pr])
 
@@ -1664,7 +1668,38 @@ class Geometry:
 
     def sight(self, observer: Footprint, target: Footprint, observer_height: float = 0.0,
               target_height: float = 0.0) -> Sight:
-        """Visible fraction, blockers and cover of one shot.
+        """Visible fraction, blockers and cover of one shot (memoised; see ``_sight``).
+
+        Why a cache: rules ask about the same pairs over and over (the AI's candidate
+        filter, the window's hover, each clone of a search), and terrain never changes.
+        A pair with no sight-relevant terrain anywhere near the line and the target's
+        base answers at once without the exact computation.
+        """
+        key = (observer, target, observer_height, target_height)
+        hit = self._sight_cache.get(key)
+        if hit is not None:
+            return hit
+        if self._nothing_near(observer, target):
+            hit = Sight(1.0, (), (), (), distance(observer, target))
+        else:
+            hit = self._sight(observer, target, observer_height, target_height)
+        if len(self._sight_cache) > 50_000:
+            self._sight_cache.clear()
+        self._sight_cache[key] = hit
+        return hit
+
+    def _nothing_near(self, observer: Footprint, target: Footprint) -> bool:
+        """True when no sight-relevant feature touches the box around the eye and the
+        target's base grown by the cover distance (then: fully visible, no cover)."""
+        r = base_radius_in(target.base) + COVER_PROXIMITY
+        box = shapely.box(min(observer.x, target.x - r), min(observer.y, target.y - r),
+                          max(observer.x, target.x + r), max(observer.y, target.y + r))
+        near = self._idx.query(box)
+        return not bool(np.any(self._sight_relevant[near])) if len(near) else True
+
+    def _sight(self, observer: Footprint, target: Footprint, observer_height: float,
+               target_height: float) -> Sight:
+        """Visible fraction, blockers and cover of one shot, computed exactly.
 
         Heights are added to the ground elevation of each model for hills only (a model
         taller than a hill sees over it). Cover: an area feature gives soft cover when the

@@ -21,6 +21,8 @@ from rulesets.umr.terrain import dist_to_polygon, table
 
 LIMIT = 60
 STEP = 5.0
+#: shots offered per model: the nearest foes (a sniper's far targets stay open to players)
+SHOTS = 5
 CHARGES = 2
 
 
@@ -100,7 +102,7 @@ def _model_options(state: GameState, ctx: Context, m: Model, foes: list[Model]) 
     touching = measure.foes_in_contact(state, m)
     out += [act.Fight(actor=m.id, target=e.id) for e in touching]
     if not touching:
-        out += [act.Shoot(actor=m.id, target=e.id) for e in near]
+        out += [act.Shoot(actor=m.id, target=e.id) for e in near[:SHOTS]]
         out += [act.Charge(actor=m.id, target=e.id) for e in near[:CHARGES]]
     reach = 6 + int(m.stats.get("MOVE", 0))
     if near:
