@@ -186,10 +186,19 @@ def play(
     Agents receive a clone with forked dice and the other sides' secrets hidden, so no
     agent can peek at the real dice or the opponent's hidden choices.
     """
+    from engine.agents import explain
+
     n = 0
     while (side := game.to_act()) is not None and n < max_actions:
-        action = agents[side].choose(game.clone(dice_seed=n, viewer=side), side)
+        agent = agents[side]
+        action = agent.choose(game.clone(dice_seed=n, viewer=side), side)
+        start = len(game.log)
+        why = explain(agent, side)
+        if why:
+            game.log.emit("decision", why, actor=action.actor)
         events = game.apply(action)
+        if why:
+            events = game.log.since(start)
         for obs in observers:
             obs(events)
         n += 1

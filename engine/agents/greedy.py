@@ -27,7 +27,7 @@ class Option:
 
     def line(self) -> str:
         odds = f", chance {self.chance:.0%}" if self.chance is not None else ""
-        return f"{self.action.describe()}: value {self.value:+.2f}{odds}"
+        return f"{self.action.describe()} (value {self.value:+.2f}{odds})"
 
 
 class GreedyAgent:

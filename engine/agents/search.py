@@ -114,6 +114,9 @@ class SearchAgent:
                 n.value += v
         self.iterations = it
         ranked = sorted(root.children.items(), key=lambda kv: -kv[1].visits)
-        self.last = [Option(root.actions[k], n.value / max(1, n.visits), None, n.visits)
-                     for k, n in ranked[:5]]
+        self.last = []
+        for k, n in ranked[:5]:
+            odds = game.odds(root.actions[k])
+            self.last.append(Option(root.actions[k], n.value / max(1, n.visits),
+                                    float(odds.chance) if odds else None, n.visits))
         return root.actions[ranked[0][0]]

@@ -42,3 +42,11 @@ def test_search_explains_its_choice():
 def test_make_by_name_and_level():
     assert make("hard").name == "search" and make("easy").name == "random"
     assert make("greedy", seed=3).name == "greedy"
+
+
+def test_play_logs_each_computer_decision_with_its_options():
+    g = make_toy_game(seed=4, turn_limit=2)
+    play(g, {"blue": GreedyAgent(1), "red": RandomAgent(2)})
+    lines = [e.text for e in g.log.events if e.kind == "decision"]
+    assert lines and all(t.startswith("blue (greedy) chose ") for t in lines)
+    assert any("chance" in t for t in lines)  # shots carry their exact odds
