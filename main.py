@@ -141,6 +141,19 @@ def cmd_points(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_balance(args: argparse.Namespace) -> int:
+    """Rerun a ruleset's point study (GEM: duels against the point formula)."""
+    import importlib
+
+    try:
+        mod = importlib.import_module(f"rulesets.{args.ruleset}.balance")
+    except ModuleNotFoundError:
+        return _fail([f"error: balance: ruleset '{args.ruleset}' has no point study"])
+    print(mod.run(pairs=args.pairs, duels=args.duels, jobs=args.jobs, seed=args.seed,
+                  out_dir=args.out))
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     path = args.file or str(ROOT / DEFAULT_SCENARIO)
     scn, errors = _load(path)
@@ -173,6 +186,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", help="folder for games.jsonl, summary.json and wins.png")
     pts = sub.add_parser("points", help="point values of an army list or scenario (gem)")
     pts.add_argument("file")
+    bal = sub.add_parser("balance", help="rerun a ruleset's point study (gem)")
+    bal.add_argument("ruleset")
+    bal.add_argument("--pairs", type=int, default=60)
+    bal.add_argument("--duels", type=int, default=40)
+    bal.add_argument("--jobs", type=int, default=2)
+    bal.add_argument("--seed", type=int, default=1)
+    bal.add_argument("--out", default="out/balance")
     rep = sub.add_parser("replay", help="replay a save and verify every roll and checksum")
     rep.add_argument("file")
     return p
@@ -185,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(["play"])
     handlers = {"run": cmd_run, "validate": cmd_validate, "replay": cmd_replay,
                 "play": cmd_play, "simulate": cmd_simulate,
-                "points": cmd_points}
+                "points": cmd_points, "balance": cmd_balance}
     return handlers[args.command](args)
 
 

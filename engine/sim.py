@@ -104,8 +104,10 @@ def _ignore_sigint() -> None:
 class Progress:
     """A one-line progress bar with games per second and the time left (stderr)."""
 
-    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30,
+                 unit: str = "games") -> None:
         self.total = total
+        self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
         self.width = width
         self.t0 = time.perf_counter()
@@ -117,7 +119,7 @@ class Progress:
         left = (self.total - self.done) / rate if rate > 0 else float("nan")
         k = int(self.width * self.done / max(1, self.total))
         eta = "--:--" if math.isnan(left) else f"{int(left // 60)}:{int(left % 60):02d}"
-        return (f"[{'#' * k}{'.' * (self.width - k)}] {self.done}/{self.total} games, "
+        return (f"[{'#' * k}{'.' * (self.width - k)}] {self.done}/{self.total} {self.unit}, "
                 f"{rate:.2f}/s, {eta} left")
 
     def step(self, n: int = 1) -> None:
