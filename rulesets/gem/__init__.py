@@ -86,12 +86,6 @@ class Gem(Ruleset):
             if build.in_block_order(ms[0]):
                 gg["blocks"][u] = blocks.derive(ms)
         gg["melee"] = []
-        if gg["options"].get("deployment"):
-            from . import deploy
-
-            if hasattr(deploy, "start"):
-                deploy.start(state, ctx, first)
-                return
         rules.start_turn(state, ctx, first)
 
     # --- playing ------------------------------------------------------------------

@@ -58,7 +58,8 @@ class Drive(Action):
 @_register("plan")
 @dataclass(frozen=True)
 class Plan(Action):
-    """A side's secret deployment plan: ``placements`` = {unit: [x, y, facing]} (GEM-2.0.4)."""
+    """A side's secret deployment plan: ``placements`` = {unit: [x, y, facing]}, facing
+    optional (GEM-2.0.4, GEM-I-DEPLOY)."""
 
     placements: dict[str, Any] = field(default_factory=dict)
 
@@ -66,7 +67,8 @@ class Plan(Action):
 @_register("deploy")
 @dataclass(frozen=True)
 class Deploy(Action):
-    """Place a unit (a block by its front centre, a figure by its centre) (GEM-2.0.4)."""
+    """Place a unit where its plan puts it (GEM-2.0.4): ``to`` and ``facing`` may be given,
+    and must then match the plan (a block's front centre, another unit's centre)."""
 
     to: tuple[float, float] | None = None
     facing: float | None = None

@@ -226,7 +226,7 @@ def build(
         probs.append(("state.hp", f"'{mid}': hp must be 1 to HIT ({hit}), got {hp!r}"))
     if probs:
         return None, probs
-    base = _base(spec.get("base", 25.0), prof.get("base"))
+    base = _base(spec.get("base", prof.get("base", 25.0)))
     vars_: dict[str, Any] = {"type": mtype, "order": order, "fear": bool(fear)}
     if power is not None:
         pw = dict(power)
@@ -272,12 +272,10 @@ def build(
     return m, []
 
 
-def _base(given: Any, profile_base: Any) -> float | tuple[float, float]:
-    """The model's base: the scenario's, unless it is the format's default 25 mm and the
-    profile names another (the runner fills in 25 when a model gives no base)."""
-    b = given
-    if profile_base is not None and not isinstance(given, (list, tuple)) and float(given) == 25.0:
-        b = profile_base
+def _base(b: Any) -> float | tuple[float, float]:
+    """A base as the state keeps it: a diameter, or (width, depth) in mm. The scenario
+    passes ``base`` only when the model gives one, so a profile's base applies otherwise
+    (SCENARIO_FORMAT.md)."""
     if isinstance(b, (list, tuple)):
         return (float(b[0]), float(b[1]))
     return float(b)

@@ -51,7 +51,7 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
     if ph in ("side", "plan", "deploy"):
         from . import deploy
 
-        return deploy.candidates(state, side, ctx) if hasattr(deploy, "candidates") else out
+        return deploy.candidates(state, side, ctx)
     opts: list[Action] = []
     if ph in ("magic_offence", "magic_defence"):
         opts += _magic(state, side, ph)

@@ -1,24 +1,257 @@
-"""Setup (GEM-2.0.2 to GEM-2.0.4): side choice on a d20, secret deployment plans, placing
-units by the plan, and the plans revealed and enforced. Played only when the scenario
-turns the option on (see rules reference GEM-I-OPTIONS)."""
+"""The setup (GEM-2.0.3, GEM-2.0.4): after turn 1's initiative, a d20 roll for the choice of
+table edge, secret deployment plans, units placed by the plans (the side with the
+initiative first), then the plans revealed and the turn's segments begun. Played only when
+the scenario sets ``options = { deployment = true }`` (GEM-I-OPTIONS).
+
+Why three steps of the game and not a scenario preprocessor: each is a decision a player
+makes in turn ("side", "plan", "deploy" phases with the side to act), hidden from the other
+hotseat player by ``view.redact`` until the reveal, so the window, the AI and the scripts
+drive it with the same check/apply as any other action. Terrain placement (GEM-2.0.2) is
+not played: the map is the terrain (GEM-I-TERRAIN).
+"""
 
 from __future__ import annotations
 
-from engine.actions import Action
+from engine.actions import Action, Choose, EndPhase
 from engine.ruleset import Context, Legality
 from engine.state import GameState
+from engine.turns import roll_off
+
+from . import blocks, plans
+from .actions import Deploy, Plan, field_of
+from .gstate import g, is_block, unit_models
+from .tables import setup as setup_table
+
+UNDEPLOYED = "undeployed"
 
 
-def check(state: GameState, a: Action, ctx: Context) -> Legality:
-    return Legality.no(
-        f"{a.KIND.replace('_', ' ')} is part of the setup, which this game "
-        f"does not play (GEM-2.0.4)"
+# ------------------------------------------------------------------ the flow
+def start(state: GameState, ctx: Context, order: list[str]) -> bool:
+    """Begin the setup once turn 1's initiative is known; False (and a note) when the game
+    has not exactly two sides, for GEM's edges are two."""
+    if len(state.sides) != 2:
+        ctx.log.emit(
+            "note",
+            "the setup needs exactly two sides; units stay where the "
+            "scenario put them (GEM-I-TERRAIN)",
+            rule="GEM-I-TERRAIN",
+        )
+        return False
+    die = int(setup_table()["side_die"])
+    rolled = roll_off(
+        ctx.dice, order, die, rule="GEM-2.0.3", log=ctx.log, purpose="choice of table edge"
+    )
+    chooser = rolled[0]
+    gg = g(state)
+    gg["setup"] = {"order": list(order), "chooser": chooser, "i": 0}
+    gg["edges"] = {}
+    gg["plans"] = {}
+    gg["plans_revealed"] = False
+    for m in state.live():
+        m.set_status(UNDEPLOYED)
+    state.phase, state.active = "side", chooser
+    ctx.log.emit(
+        "note",
+        f"{chooser} wins the roll and chooses a table edge: south or north (GEM-2.0.3)",
+        actor=chooser,
+        rule="GEM-2.0.3",
+    )
+    return True
+
+
+def _edge(state: GameState, side: str) -> str:
+    return str(g(state).get("edges", {}).get(side, ""))
+
+
+def _plan(state: GameState, side: str) -> dict | None:
+    p = g(state).get("plans", {}).get(side)
+    return p if isinstance(p, dict) else None
+
+
+def waiting(state: GameState, side: str) -> list[str]:
+    """Units of ``side`` not yet placed on the table."""
+    return [
+        u for u, ms in sorted(state.units(side).items()) if any(UNDEPLOYED in m.status for m in ms)
+    ]
+
+
+def _set_edges(state: GameState, ctx: Context, side: str, edge: str, why: str) -> None:
+    other = [s for s in state.sides if s != side][0]
+    g(state)["edges"] = {side: edge, other: plans.EDGES[1 - plans.EDGES.index(edge)]}
+    ctx.log.emit(
+        "note",
+        f"{side} {why} the {edge} edge; {other} takes the "
+        f"{g(state)['edges'][other]} edge (GEM-2.0.3)",
+        actor=side,
+        rule="GEM-2.0.3",
+    )
+    _step(state, ctx, "plan")
+
+
+def _step(state: GameState, ctx: Context, phase: str) -> None:
+    """Hand the next step to the first side in initiative order."""
+    st = g(state)["setup"]
+    st["i"] = 0
+    state.phase, state.active = phase, st["order"][0]
+
+
+def _next_side(state: GameState, ctx: Context) -> None:
+    st = g(state)["setup"]
+    st["i"] += 1
+    if st["i"] < len(st["order"]):
+        state.active = st["order"][st["i"]]
+    elif state.phase == "plan":
+        _step(state, ctx, "deploy")
+    else:
+        _finish(state, ctx)
+
+
+def _place(state: GameState, ctx: Context, side: str, unit: str, why: str) -> None:
+    """Carry out the plan for one unit."""
+    place = plans.parse(_plan(state, side)[unit], _edge(state, side))  # type: ignore[index]
+    assert not isinstance(place, str)
+    if is_block(state, unit):
+        blocks.apply_place(state, unit, (place[0], place[1]), place[2])
+    else:
+        for m, f in plans.figures(state, unit, place):
+            m.x, m.y, m.facing = round(f.x, 4), round(f.y, 4), f.facing
+    for m in unit_models(state, unit):
+        m.set_status(UNDEPLOYED, False)
+    ctx.log.emit(
+        "move",
+        f"{unit} {why} at ({place[0]:.1f}, {place[1]:.1f}) facing {place[2]:g} (GEM-2.0.4)",
+        actor=unit,
+        rule="GEM-2.0.4",
     )
 
 
-def apply(state: GameState, a: Action, ctx: Context) -> None:  # pragma: no cover
-    raise AssertionError("setup actions are refused by check")
+def _finish(state: GameState, ctx: Context) -> None:
+    """GEM-2.0.4: every unit is down; the plans are shown and turn 1's segments begin."""
+    gg = g(state)
+    gg["plans_revealed"] = True
+    for side in gg["setup"]["order"]:
+        shown = "; ".join(
+            f"{u} ({p[0]:g}, {p[1]:g})" for u, p in sorted((_plan(state, side) or {}).items())
+        )
+        ctx.log.emit(
+            "note",
+            f"the plan of {side} is revealed: {shown}; every unit stands "
+            f"where its plan put it (GEM-2.0.4)",
+            actor=side,
+            rule="GEM-2.0.4",
+        )
+    gg["setup_done"] = True
+    from .rules import begin_turn
+
+    begin_turn(state, ctx, list(gg["setup"]["order"]))
 
 
-def end_step(state: GameState, ctx: Context) -> None:  # pragma: no cover
-    pass
+# ------------------------------------------------------------------ check and apply
+def check(state: GameState, a: Action, ctx: Context) -> Legality:
+    kind = a.KIND
+    if state.phase not in ("side", "plan", "deploy"):
+        return Legality.no(
+            f"{kind} belongs to the setup before turn 1, which is over or "
+            f"not played in this game (GEM-2.0.4)"
+        )
+    side = str(state.active)
+    if state.phase == "side":
+        if not isinstance(a, Choose):
+            return Legality.no(f"{side} first chooses a table edge: south or north (GEM-2.0.3)")
+        if a.option not in plans.EDGES:
+            return Legality.no(f"choose the south or the north edge, not '{a.option}' (GEM-2.0.3)")
+        return Legality.yes()
+    if state.phase == "plan":
+        if not isinstance(a, Plan):
+            return Legality.no(f"{side} is drawing its deployment plan (GEM-2.0.4)")
+        probs = plans.problems(state, ctx, side, _edge(state, side), dict(a.placements))
+        return Legality.no(*probs) if probs else Legality.yes()
+    if not isinstance(a, Deploy):
+        return Legality.no(f"{side} is placing its units by its plan (GEM-2.0.4)")
+    return _deploy_check(state, a, side)
+
+
+def _deploy_check(state: GameState, a: Deploy, side: str) -> Legality:
+    unit = a.actor
+    if unit not in waiting(state, side):
+        ours = unit in state.units(side)
+        return Legality.no(
+            f"{unit} is already on the table"
+            if ours
+            else f"{unit} is not a unit of {side}, which is deploying"
+        )
+    plan = _plan(state, side) or {}
+    place = plans.parse(plan.get(unit), _edge(state, side))
+    if isinstance(place, str):
+        return Legality.no(f"{side}'s plan does not place {unit}")
+    out = []
+    to = field_of(a, "to", None)
+    if to is not None and (abs(to[0] - place[0]) > 0.01 or abs(to[1] - place[1]) > 0.01):
+        out.append(
+            f"the plan puts {unit} at ({place[0]:g}, {place[1]:g}), not "
+            f"({to[0]:g}, {to[1]:g}): deployment follows the plan (GEM-2.0.4)"
+        )
+    if a.facing is not None and abs((a.facing - place[2] + 180) % 360 - 180) > 0.5:
+        out.append(f"the plan faces {unit} {place[2]:g}, not {a.facing:g} (GEM-2.0.4)")
+    return Legality.no(*out) if out else Legality.yes()
+
+
+def apply(state: GameState, a: Action, ctx: Context) -> None:
+    side = str(state.active)
+    if isinstance(a, Choose):
+        _set_edges(state, ctx, side, a.option, "chooses")
+    elif isinstance(a, Plan):
+        g(state)["plans"][side] = {u: list(v) for u, v in a.placements.items()}
+        ctx.log.emit(
+            "note",
+            f"{side} has drawn its deployment plan (hidden until every unit is placed, GEM-2.0.4)",
+            actor=side,
+            rule="GEM-2.0.4",
+        )
+        _next_side(state, ctx)
+    elif isinstance(a, Deploy):
+        _place(state, ctx, side, a.actor, "is placed by the plan")
+        if not waiting(state, side):
+            _next_side(state, ctx)
+
+
+def end_step(state: GameState, ctx: Context) -> None:
+    """'End phase' in the setup: the edge nearer the side's units, the first ready-made
+    plan, or the units left placed by the plan (GEM-I-DEPLOY)."""
+    side = str(state.active)
+    if state.phase == "side":
+        ms = state.live(side)
+        south = sum(m.y for m in ms) / len(ms) <= ctx.battlefield.depth / 2
+        _set_edges(state, ctx, side, "south" if south else "north", "keeps")
+        return
+    if state.phase == "plan":
+        if _plan(state, side) is None:
+            made = plans.ready_made(state, ctx, side, _edge(state, side))
+            if made:
+                g(state)["plans"][side] = made[0]
+                why = "takes the ready-made plan (GEM-I-DEPLOY)"
+            else:
+                g(state)["plans"][side] = {
+                    u: list(plans.anchor(state, u)) for u in sorted(state.units(side))
+                }
+                why = "finds no plan that fits its zone; its units stay where they are"
+            ctx.log.emit("note", f"{side} {why}", actor=side, rule="GEM-2.0.4")
+        _next_side(state, ctx)
+        return
+    for unit in waiting(state, side):
+        _place(state, ctx, side, unit, "is placed where its plan put it")
+    _next_side(state, ctx)
+
+
+# ------------------------------------------------------------------ the AI's menu
+def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
+    """End the step (the defaults above), both edges, the ready-made plans, or one
+    deployment per unit waiting; all of them legal."""
+    out: list[Action] = [EndPhase()]
+    if state.phase == "side":
+        out += [Choose(option=e) for e in plans.EDGES]
+    elif state.phase == "plan":
+        out += [Plan(placements=p) for p in plans.ready_made(state, ctx, side, _edge(state, side))]
+    elif state.phase == "deploy":
+        out += [Deploy(actor=u) for u in waiting(state, side)]
+    return [a for a in out if isinstance(a, EndPhase) or check(state, a, ctx).ok]

@@ -12,7 +12,10 @@ state.vars["gem"]:
   blocks       {unit: {"files", "formed", "order": [model ids front rank first]}}
   melee        [{"units": [u, v], "zone": {u: zone u attacks in}, "charged": [units]}]
   options      {"cards": bool, "deployment": bool}
-  magic, plans, deck, ...  (see magic.py, deploy.py, cards.py)
+  setup        {"order": sides, "chooser": side, "i": side index} while the setup runs
+  edges        {side: "south" | "north"}; plans {side: {unit: [x, y, facing]}}
+  plans_revealed, setup_done  (GEM-2.0.4; see deploy.py, plans.py)
+  magic, deck, ...  (see magic.py, cards.py)
 model.vars (per model): type, order, fear; per turn: moved, fired, fought, rushed,
   charged; disorganized_until (turn); obstacle_debt; vehicles: speed, last_speed, damage.
 """

@@ -1,149 +1,117 @@
-"""Measuring the table for GEM: distances, zones, arcs, widths across the line of fire,
-terrain along a path, cover and templates.
+"""Measuring the table for GEM: a thin adapter over the geometry service.
 
-Why here, in plain Python: every GEM rule that depends on the table (Table 2's size and
-cover modifiers, Table 3's flank and rear zones, movement costs, templates) asks one of
-these few questions, and each answer must be exact, cheap enough for ``check`` and the
-AI's candidate lists, and identical on every machine (replays). They are small convex
-cases (round and rectangular bases, straight lines of fire), so they are solved with the
-standard library; contacts along a path are left to ``engine.physics``. Distances are base
-edge to base edge (SCENARIO_FORMAT.md); everything is in inches.
+Why an adapter and no geometry of its own: DESIGN.md makes ``engine/geometry.py`` the one
+place that measures, so the distances, lines of sight, cover, zones, arcs and templates
+GEM's rules read are the very measurements the window draws. This module only turns GEM's
+models and groups (a block is many models) into footprints, and reads the service's plain
+answers in GEM's own terms:
+
+* Table 2's cover (GEM-2.2.5) from the visible fraction and the cover lists, with the
+  bands of designer's interpretation GEM-I-SIGHT;
+* the flank and rear lines of a whole block (GEM-2.3.3) and a block's corridor straight
+  ahead (GEM-2.2.2), each as one rectangle handed to ``zone_of`` / ``overlaps``;
+* a base's width across the line of fire (Table 2's target size, GEM-2.2.4);
+* terrain along a path for movement costs (GEM-2.1.1).
+
+Everything is in inches; distances are base edge to base edge (SCENARIO_FORMAT.md).
 """
 
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from engine.battlefield import Battlefield, TerrainFeature, base_is_round, base_size_in
+from engine import geometry
+from engine.battlefield import (
+    MM_PER_INCH,
+    TERRAIN_CLASSES,
+    Battlefield,
+    Footprint,
+    TerrainFeature,
+    base_is_round,
+    base_size_in,
+)
+from engine.ruleset import Context
 from engine.state import Model
 
 Point = tuple[float, float]
-MM = 25.4
-COVER_DISTANCE = 2.0
+MM = MM_PER_INCH
+#: GEM-I-SIGHT: a target showing less than this share of its base cannot be seen.
+HIDDEN_BELOW = 0.05
+#: GEM-I-SIGHT: the share of the base terrain must hide for the target to be behind it.
+BEHIND_FROM = 0.25
+#: Far enough to stand for "for ever" behind or ahead of a line on any table (inches).
+FAR = 1000.0
+#: Width (mm) of the hair-thin base that stands for a straight segment (see segment_fp).
+_HAIR_MM = 1e-6
 
 
-# ------------------------------------------------------------------ bases as shapes
-def corners(x: float, y: float, facing: float, base) -> list[Point]:
-    """Corners of a rectangular base (front-left, front-right, rear-right, rear-left)."""
-    w, d = base_size_in(base)
-    c, s = math.cos(math.radians(facing)), math.sin(math.radians(facing))
-    out = []
-    for fx, fy in ((d / 2, w / 2), (d / 2, -w / 2), (-d / 2, -w / 2), (-d / 2, w / 2)):
-        out.append((x + fx * c - fy * s, y + fx * s + fy * c))
-    return out
+# ------------------------------------------------------------------ bases and segments
+def fp(m: Model) -> Footprint:
+    """The model's base as the geometry service's footprint."""
+    return Footprint(m.x, m.y, m.facing, m.base)
 
 
-def model_shape(m: Model) -> tuple[str, object]:
-    if base_is_round(m.base):
-        return "circle", ((m.x, m.y), base_size_in(m.base)[0] / 2)
-    return "poly", corners(m.x, m.y, m.facing, m.base)
+def segment_fp(a: Point, b: Point) -> Footprint:
+    """A straight segment as a hair-thin rectangular base lying along it.
 
-
-def _seg_point(p: Point, a: Point, b: Point) -> float:
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    L2 = dx * dx + dy * dy
-    t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / L2))
-    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
-
-
-def _segs_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
-    def orient(p: Point, q: Point, r: Point) -> float:
-        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
-
-    o1, o2, o3, o4 = orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
-    return (o1 * o2 < 0) and (o3 * o4 < 0)
-
-
-def _seg_seg(a: Point, b: Point, c: Point, d: Point) -> float:
-    if _segs_cross(a, b, c, d):
-        return 0.0
-    return min(_seg_point(a, c, d), _seg_point(b, c, d), _seg_point(c, a, b), _seg_point(d, a, b))
-
-
-def inside(p: Point, poly: Sequence[Point]) -> bool:
-    """Point in polygon (even-odd rule)."""
-    x, y = p
-    res = False
-    n = len(poly)
-    for i in range(n):
-        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
-        if (y1 > y) != (y2 > y):
-            xc = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
-            if x < xc:
-                res = not res
-    return res
-
-
-def _edges(poly: Sequence[Point]) -> Iterable[tuple[Point, Point]]:
-    for i in range(len(poly)):
-        yield poly[i], poly[(i + 1) % len(poly)]
-
-
-def point_poly_distance(p: Point, poly: Sequence[Point]) -> float:
-    """0 inside, else the distance to the nearest edge."""
-    if inside(p, poly):
-        return 0.0
-    return min(_seg_point(p, a, b) for a, b in _edges(poly))
-
-
-def poly_poly_distance(p: Sequence[Point], q: Sequence[Point]) -> float:
-    if inside(p[0], q) or inside(q[0], p):
-        return 0.0
-    return min(_seg_seg(a, b, c, d) for a, b in _edges(p) for c, d in _edges(q))
-
-
-def shape_poly_distance(m: Model, poly: Sequence[Point]) -> float:
-    kind, sh = model_shape(m)
-    if kind == "circle":
-        (c, r) = sh  # type: ignore[misc]
-        return max(0.0, point_poly_distance(c, poly) - r)
-    return poly_poly_distance(sh, poly)  # type: ignore[arg-type]
+    Why: GEM asks "how close does this line pass to that base" (the 1" friendly-fire gap,
+    a rout path, a block's sweep); the service measures bases, so the segment becomes one
+    (1e-6 mm wide: its edges are within 2e-8 in of the line) and stays exact otherwise.
+    """
+    length = math.dist(a, b)
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    return Footprint(mid[0], mid[1], geometry.bearing(a, b), (_HAIR_MM, max(length * MM, _HAIR_MM)))
 
 
 def distance(a: Model, b: Model) -> float:
     """Base edge to base edge, 0 when touching or overlapping."""
-    ka, sa = model_shape(a)
-    kb, sb = model_shape(b)
-    if ka == "circle" and kb == "circle":
-        (ca, ra), (cb, rb) = sa, sb  # type: ignore[misc]
-        return max(0.0, math.dist(ca, cb) - ra - rb)
-    if ka == "circle":
-        (ca, ra) = sa  # type: ignore[misc]
-        return max(0.0, point_poly_distance(ca, sb) - ra)  # type: ignore[arg-type]
-    if kb == "circle":
-        (cb, rb) = sb  # type: ignore[misc]
-        return max(0.0, point_poly_distance(cb, sa) - rb)  # type: ignore[arg-type]
-    return poly_poly_distance(sa, sb)  # type: ignore[arg-type]
+    return geometry.distance(fp(a), fp(b))
 
 
 def segment_distance(m: Model, a: Point, b: Point) -> float:
-    """Distance from a base to a straight line segment."""
-    kind, sh = model_shape(m)
-    if kind == "circle":
-        (c, r) = sh  # type: ignore[misc]
-        return max(0.0, _seg_point(c, a, b) - r)
-    poly = sh  # type: ignore[assignment]
-    if inside(a, poly) or inside(b, poly):  # type: ignore[arg-type]
-        return 0.0
-    return min(_seg_seg(a, b, c, d) for c, d in _edges(poly))  # type: ignore[arg-type]
+    """Distance from a base to the straight segment a-b (a round base by its centre, the
+    same sum the service does for a disc against a rectangle, without building one)."""
+    if base_is_round(m.base):
+        return max(point_segment_distance(m.pos, a, b) - base_size_in(m.base)[0] / 2, 0.0)
+    return geometry.distance(fp(m), segment_fp(a, b))
+
+
+def point_segment_distance(p: Point, a: Point, b: Point) -> float:
+    """Distance from a point to the straight segment a-b."""
+    return geometry.distance_point(segment_fp(a, b), p)
 
 
 def extent_along(m: Model, ox: float, oy: float, ux: float, uy: float) -> tuple[float, float]:
-    """(min, max) of the base projected on the axis through (ox, oy) along unit (ux, uy)."""
-    kind, sh = model_shape(m)
-    if kind == "circle":
-        (c, r) = sh  # type: ignore[misc]
-        t = (c[0] - ox) * ux + (c[1] - oy) * uy
+    """(min, max) of the base projected on the axis through (ox, oy) along unit (ux, uy):
+    where GEM's front and rear lines fall (GEM-2.3.3) and where a charger stops."""
+    if base_is_round(m.base):
+        r = base_size_in(m.base)[0] / 2
+        t = (m.x - ox) * ux + (m.y - oy) * uy
         return t - r, t + r
-    ts = [(p[0] - ox) * ux + (p[1] - oy) * uy for p in sh]  # type: ignore[union-attr]
-    return min(ts), max(ts)
+    w, d = base_size_in(m.base)
+    fx, fy, lx, ly = _axes(m.facing)
+    c = (m.x - ox) * ux + (m.y - oy) * uy
+    half = abs(fx * ux + fy * uy) * d / 2 + abs(lx * ux + ly * uy) * w / 2
+    return c - half, c + half
 
 
-def half_depth(m: Model) -> float:
-    return base_size_in(m.base)[1] / 2
+def bounds(f: Footprint) -> tuple[float, float, float, float]:
+    """(x min, y min, x max, y max) of a base: what a deployment zone is checked against."""
+    if base_is_round(f.base):
+        r = base_size_in(f.base)[0] / 2
+        return f.x - r, f.y - r, f.x + r, f.y + r
+    pts = geometry.footprint_outline(f)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def overlaps(a: Footprint, b: Footprint) -> bool:
+    """Do two bases overlap (touching does not count)?"""
+    return geometry.overlaps(a, b)
 
 
 def half_width(m: Model) -> float:
@@ -151,32 +119,57 @@ def half_width(m: Model) -> float:
 
 
 # ------------------------------------------------------------------ zones and arcs
+def _axes(facing: float) -> tuple[float, float, float, float]:
+    ux, uy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+    return ux, uy, -uy, ux
+
+
+def band_fp(
+    models: Sequence[Model], facing: float, back: float = 0.0, ahead: float = 0.0
+) -> Footprint:
+    """One rectangle facing ``facing`` whose front edge lies on the group's front line
+    (moved ``ahead``) and whose rear edge on its rear line (moved ``back`` further back),
+    as wide as the group across the facing.
+
+    Why: GEM draws its lines along the front of a unit's front rank and the rear of its
+    rear rank (GEM-2.3.3), for a block as for a single figure; handing the service that
+    rectangle makes its ``zone_of`` answer for the whole unit.
+    """
+    ux, uy, lx, ly = _axes(facing)
+    ox, oy = models[0].x, models[0].y
+    along = [extent_along(m, ox, oy, ux, uy) for m in models]
+    across = [extent_along(m, ox, oy, lx, ly) for m in models]
+    front = max(hi for _, hi in along) + ahead
+    rear = min(lo for lo, _ in along) - back
+    lo, hi = min(a for a, _ in across), max(b for _, b in across)
+    s, t = (front + rear) / 2, (lo + hi) / 2
+    cx, cy = ox + s * ux + t * lx, oy + s * uy + t * ly
+    return Footprint(cx, cy, facing, (max(hi - lo, 1e-6) * MM, max(front - rear, 1e-6) * MM))
+
+
 def zone_of(targets: Sequence[Model], attackers: Sequence[Model], facing: float) -> str:
     """GEM-2.3.3: where the attackers stand relative to the target (a model or a block).
 
-    The lines run across the front and the rear of the target (its front rank's front
-    edges, its rear rank's rear edges). "rear": every attacker base wholly behind the
-    rear line; "flank": wholly behind the front line but not wholly behind the rear;
-    "front": wholly ahead of the front line; "none": straddling the front line.
+    "rear": every attacker base wholly behind the rear line; "flank": wholly behind the
+    front line (but not all behind the rear); "front": wholly ahead of the front line;
+    "none": straddling the front line. The service's zones are read on the unit's band,
+    and once more on the band stretched far back, whose "flank" is "behind the front line".
     """
-    ux, uy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
-    ox, oy = targets[0].x, targets[0].y
-    front = max(extent_along(t, ox, oy, ux, uy)[1] for t in targets)
-    rear = min(extent_along(t, ox, oy, ux, uy)[0] for t in targets)
-    lo = min(extent_along(a, ox, oy, ux, uy)[0] for a in attackers)
-    hi = max(extent_along(a, ox, oy, ux, uy)[1] for a in attackers)
-    eps = 1e-6
-    if hi <= rear + eps:
+    band = band_fp(targets, facing)
+    zones = [geometry.zone_of(band, fp(a)) for a in attackers]
+    if all(z == "rear" for z in zones):
         return "rear"
-    if hi <= front + eps:
-        return "flank"
-    if lo >= front - eps:
+    if all(z == "front" for z in zones):
         return "front"
+    behind = band_fp(targets, facing, back=FAR)
+    if all(geometry.zone_of(behind, fp(a)) == "flank" for a in attackers):
+        return "flank"
     return "none"
 
 
 def bearing(a: Point, b: Point) -> float:
-    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0
+    """Direction from a to b in degrees counter-clockwise from east."""
+    return geometry.bearing(a, b)
 
 
 def angle_diff(a: float, b: float) -> float:
@@ -186,224 +179,195 @@ def angle_diff(a: float, b: float) -> float:
 
 
 def in_arc(shooter: Model, target: Model, arc_deg: float) -> bool:
-    """Is any part of the target's base inside the shooter's arc (centred on its facing)?"""
-    if arc_deg >= 360:
-        return True
-    b = bearing(shooter.pos, target.pos)
-    dist = math.dist(shooter.pos, target.pos)
-    if dist < 1e-9:
-        return True
-    r = max(base_size_in(target.base)) / 2
-    slack = math.degrees(math.asin(min(1.0, r / dist)))
-    return angle_diff(b, shooter.facing) <= arc_deg / 2 + slack + 1e-9
+    """GEM-2.2.2: is any part of the target's base inside the arc centred on the facing?"""
+    return geometry.in_arc(fp(shooter), fp(target), arc_deg)
 
 
 def straight_ahead(front: Sequence[Model], facing: float, target: Model) -> bool:
-    """GEM-2.2.2: is the target at least partly in the corridor straight ahead of a
-    block's front rank (as wide as the rank) and in front of it?"""
-    ux, uy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
-    lx, ly = -uy, ux
-    ox, oy = front[0].x, front[0].y
-    lat = [extent_along(m, ox, oy, lx, ly) for m in front]
-    lo, hi = min(a for a, _ in lat), max(b for _, b in lat)
-    front_line = max(extent_along(m, ox, oy, ux, uy)[1] for m in front)
-    tlo, thi = extent_along(target, ox, oy, lx, ly)
-    flo, _ = extent_along(target, ox, oy, ux, uy)
-    return thi > lo + 1e-9 and tlo < hi - 1e-9 and flo >= front_line - 1e-6
+    """GEM-2.2.2 (GEM-I-BLOCKFIRE): is the target wholly ahead of a block's front line and
+    at least partly in the corridor as wide as the front rank running straight ahead?"""
+    if geometry.zone_of(band_fp(front, facing), fp(target)) != "front":
+        return False
+    return geometry.overlaps(_corridor(front, facing), fp(target), tol=1e-9)
+
+
+def _corridor(front: Sequence[Model], facing: float) -> Footprint:
+    """The rectangle from the front rank's front line FAR straight ahead, as wide as it."""
+    band = band_fp(front, facing)
+    w, d = band.base  # type: ignore[misc]
+    ux, uy, _, _ = _axes(facing)
+    shift = d / MM / 2 + FAR / 2
+    return Footprint(band.x + ux * shift, band.y + uy * shift, facing, (w, FAR * MM))
 
 
 def width_across(target: Model, frm: Point) -> float:
-    """GEM-2.2.4: the target's base width (mm) across the line of fire from ``frm``."""
+    """GEM-2.2.4: the target's base width (mm) across the line of fire from ``frm``: what
+    Table 2's large and small targets are judged on."""
     if base_is_round(target.base):
         return float(target.base)  # type: ignore[arg-type]
     b = math.radians(bearing(frm, target.pos))
     nx, ny = -math.sin(b), math.cos(b)
-    f = math.radians(target.facing)
-    fx, fy = math.cos(f), math.sin(f)
-    lx, ly = -fy, fx
+    ux, uy, lx, ly = _axes(target.facing)
     w, d = target.base  # type: ignore[misc]
-    return w * abs(lx * nx + ly * ny) + d * abs(fx * nx + fy * ny)
+    return w * abs(lx * nx + ly * ny) + d * abs(ux * nx + uy * ny)
 
 
 # ------------------------------------------------------------------ terrain
-def segment_inside_length(a: Point, b: Point, poly: Sequence[Point]) -> float:
-    """Length of the segment a-b that lies inside the polygon."""
-    ts = [0.0, 1.0]
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    for c, d in _edges(poly):
-        ex, ey = d[0] - c[0], d[1] - c[1]
-        den = dx * ey - dy * ex
-        if abs(den) < 1e-12:
-            continue
-        t = ((c[0] - a[0]) * ey - (c[1] - a[1]) * ex) / den
-        u = ((c[0] - a[0]) * dy - (c[1] - a[1]) * dx) / den
-        if 0 <= t <= 1 and 0 <= u <= 1:
-            ts.append(t)
-    ts.sort()
-    total = 0.0
-    L = math.hypot(dx, dy)
-    for t0, t1 in zip(ts, ts[1:]):
-        if t1 - t0 < 1e-12:
-            continue
-        tm = (t0 + t1) / 2
-        if inside((a[0] + dx * tm, a[1] + dy * tm), poly):
-            total += (t1 - t0) * L
-    return total
-
-
-def path_length(path: Sequence[Point]) -> float:
-    return sum(math.dist(p, q) for p, q in zip(path, path[1:]))
-
-
-def path_in(path: Sequence[Point], features: Iterable[TerrainFeature]) -> float:
-    """Length of the path inside any of the features (overlaps counted once per leg by
-    taking the largest single feature share, which is exact when they do not overlap)."""
-    total = 0.0
-    feats = list(features)
-    for p, q in zip(path, path[1:]):
-        best = 0.0
-        acc = 0.0
-        for f in feats:
-            v = segment_inside_length(p, q, f.polygon)
-            acc += v
-            best = max(best, v)
-        total += min(acc, math.dist(p, q))
-    return total
-
-
-def crossed(path: Sequence[Point], feature: TerrainFeature) -> bool:
-    """Does the path cross (enter and leave, or touch) the feature's outline?"""
-    for p, q in zip(path, path[1:]):
-        for c, d in _edges(feature.polygon):
-            if _segs_cross(p, q, c, d):
-                return True
-    return False
-
-
 def features(bf: Battlefield, kinds: Iterable[str]) -> list[TerrainFeature]:
     ks = set(kinds)
     return [f for f in bf.terrain if f.kind in ks]
 
 
-def features_at(
-    bf: Battlefield, p: Point, kinds: Iterable[str] | None = None
-) -> list[TerrainFeature]:
+@lru_cache(maxsize=16)
+def _kinds(bf: Battlefield) -> dict[str, str]:
+    """Feature id -> kind (the battlefield is frozen for the whole game)."""
+    return {f.id: f.kind for f in bf.terrain}
+
+
+def _any_of(bf: Battlefield, ks: set[str] | None) -> bool:
+    """Is there any feature of these kinds? (Spares the service a question it would
+    answer with nothing: most moves on most tables meet no obstacle.)"""
+    return ks is None or any(k in ks for k in _kinds(bf).values())
+
+
+def features_at(bf: Battlefield, p: Point, kinds: Iterable[str] | None = None) -> list[str]:
+    """Ids of the features (of ``kinds``) containing the point, boundary included."""
     ks = set(kinds) if kinds is not None else None
-    return [f for f in bf.terrain if (ks is None or f.kind in ks) and inside(p, f.polygon)]
+    if not _any_of(bf, ks):
+        return []
+    kind = _kinds(bf)
+    return [i for i in geometry.features_at(p, bf) if ks is None or kind[i] in ks]
 
 
-def elevation_at(bf: Battlefield, p: Point) -> float:
-    return max(
-        (f.height for f in bf.terrain if f.kind == "hill" and inside(p, f.polygon)), default=0.0
-    )
+def features_under(bf: Battlefield, f: Footprint, kinds: Iterable[str] | None = None) -> list[str]:
+    """Ids of the features (of ``kinds``) a base overlaps (touching is not overlapping)."""
+    ks = set(kinds) if kinds is not None else None
+    if not _any_of(bf, ks):
+        return []
+    kind = _kinds(bf)
+    return [i for i in geometry.features_under(f, bf) if ks is None or kind[i] in ks]
 
 
+def path_length(path: Sequence[Point]) -> float:
+    return geometry.path_length(path)
+
+
+def path_in(bf: Battlefield, path: Sequence[Point], kinds: Iterable[str]) -> float:
+    """Length of the path inside features of ``kinds``: leg by leg, the features' lengths
+    summed but never more than the leg. The service gives each feature its own length, so
+    where two difficult features overlap that stretch is priced twice (capped by the leg);
+    tables rarely lay woods on rough ground."""
+    ks = set(kinds)
+    if not _any_of(bf, ks):
+        return 0.0
+    kind = _kinds(bf)
+    total = 0.0
+    for p, q in zip(path, path[1:]):
+        inside = geometry.path_terrain_lengths([p, q], bf)
+        acc = sum(v for i, v in inside.items() if kind[i] in ks)
+        total += min(acc, math.dist(p, q))
+    return total
+
+
+def crossed(bf: Battlefield, path: Sequence[Point], kinds: Iterable[str]) -> list[str]:
+    """Ids of the features of ``kinds`` whose inside the path crosses or enters."""
+    ks = set(kinds)
+    return geometry.crossings(path, bf, ks) if _any_of(bf, ks) else []
+
+
+def elevation_at(ctx: Context, p: Point) -> float:
+    """Height of the highest hill under the point (GEM-2.3.1's higher ground)."""
+    return ctx.geo.elevation_at(p)
+
+
+# ------------------------------------------------------------------ sight and cover
 @dataclass(frozen=True)
 class Sight:
-    """What the line of fire meets: visible at all, and the best cover the target has."""
+    """What the shooter sees of the target: seen at all, the best cover, and why."""
 
     visible: bool
     cover: str  # "", "soft" or "hard"
     why: str
     blocker: str = ""
+    fraction: float = 1.0
+
+
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _seen(geo: geometry.Geometry, a: Footprint, b: Footprint) -> geometry.Sight:
+    """The service's sight, memoised per battlefield: the terrain never changes in a game,
+    and ``check``, the odds and the AI's candidates ask about the same pairs again."""
+    memo = _CACHE.setdefault(geo, {})
+    key = (a, b)
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) > 20_000:
+            memo.clear()
+        hit = memo[key] = geo.sight(a, b)
+    return hit
 
 
 def sight(
-    bf: Battlefield,
-    shooter: Model,
-    target: Model,
-    soft: Iterable[str],
-    hard: Iterable[str],
-    tall: Iterable[str],
-    area: Iterable[str],
+    ctx: Context, shooter: Model, target: Model, soft: Iterable[str], hard: Iterable[str]
 ) -> Sight:
-    """GEM-2.2.5 read on the centre-to-centre line of fire.
+    """GEM-2.2.5 on the geometry service's sight (GEM-I-SIGHT).
 
-    Tall terrain (walls, buildings, rocks) crossed by the line blocks sight unless it is
-    within 2" of the target (then the target is behind it: hard cover) or of the shooter
-    (firing over it). Area terrain lets sight in 2": more than 2" of the line inside one
-    blocks sight. Soft cover: the target inside soft terrain or within 2" of its edge,
-    or a soft obstacle crossed within 2" of the target; prone targets too. Hard cover:
-    inside a building or behind a hard obstacle crossed within 2".
+    Seen: at least ``HIDDEN_BELOW`` of the base visible from the centre of the shooter's
+    base (a figure inside a house is seen through it: the house is its cover). Hard
+    cover: inside a house; behind a ``hard`` tall feature hiding ``BEHIND_FROM`` or more
+    of the base; behind a ``hard`` line obstacle (low wall) within 2". Soft cover: in or
+    behind ``soft`` area terrain or a hedge or fence within 2" (the service's cover
+    lists), or a quarter or more of the base hidden by soft area terrain; lying prone.
+    Only the best cover counts.
     """
-    a, b = shooter.pos, target.pos
-    soft_k, hard_k, tall_k, area_k = set(soft), set(hard), set(tall), set(area)
-    cover, why, blocker = "", "", ""
-    for f in bf.terrain:
-        crossing = segment_inside_length(a, b, f.polygon) > 1e-9 or crossed([a, b], f)
-        near_target = shape_poly_distance(target, f.polygon) <= COVER_DISTANCE + 1e-9
-        near_shooter = shape_poly_distance(shooter, f.polygon) <= COVER_DISTANCE + 1e-9
-        target_in = inside(b, f.polygon)
-        if f.kind in tall_k:
-            if target_in and f.kind == "building":
-                cover, why, blocker = "hard", f"inside {f.kind} {f.id}", f.id
-            elif crossing and not target_in:
-                if near_target:
-                    cover, why, blocker = "hard", f"behind {f.kind} {f.id}", f.id
-                elif not near_shooter:
-                    return Sight(False, "", f"line of fire blocked by {f.kind} {f.id}", f.id)
+    bf = ctx.battlefield
+    kind = _kinds(bf)
+    soft_k, hard_k = set(soft), set(hard)
+    s = _seen(ctx.geo, fp(shooter), fp(target))
+    under = features_under(bf, fp(target))
+    houses = [i for i in under if kind[i] == "building"]
+    frac = s.visible
+    if houses and set(s.blockers) <= set(houses):
+        return Sight(True, "hard", f"inside {kind[houses[0]]} {houses[0]}", houses[0], frac)
+    hidden = 1.0 - frac
+    if frac < HIDDEN_BELOW:
+        blk = s.blockers[0] if s.blockers else ""
+        what = f" by {kind[blk]} {blk}" if blk else ""
+        return Sight(False, "", f"hidden{what} ({frac:.0%} of its base in view)", blk, frac)
+    for i in s.hard_cover:
+        if kind[i] not in hard_k:
             continue
-        if f.kind in area_k:
-            shooter_in = inside(a, f.polygon)
-            depth = segment_inside_length(a, b, f.polygon)
-            if depth > COVER_DISTANCE + 1e-9 and not shooter_in:
-                return Sight(
-                    False,
-                    "",
-                    f'sight enters {f.kind} {f.id} only 2" ({depth:.1f}" of it in the way)',
-                    f.id,
-                )
-        if f.kind in hard_k and crossing and near_target and not target_in:
-            cover, why, blocker = "hard", f"behind {f.kind} {f.id}", f.id
-        elif f.kind in soft_k and cover != "hard":
-            if (
-                target_in
-                or (crossing and near_target)
-                or (f.kind in area_k and near_target and crossing)
-            ):
-                cover, why, blocker = (
-                    "soft",
-                    f"{'in' if target_in else 'behind'} {f.kind} {f.id}",
-                    f.id,
-                )
-    if cover != "hard" and "prone" in target.status:
-        cover, why = "soft", "lying prone"
-    return Sight(True, cover, why, blocker)
+        if TERRAIN_CLASSES[kind[i]] != "tall":
+            return Sight(True, "hard", f"behind {kind[i]} {i}", i, frac)
+        if hidden >= BEHIND_FROM - 1e-9:
+            return Sight(True, "hard", f"behind {kind[i]} {i} ({hidden:.0%} hidden)", i, frac)
+    for i in s.soft_cover:
+        if kind[i] in soft_k:
+            where = "in" if i in under else "behind"
+            return Sight(True, "soft", f"{where} {kind[i]} {i}", i, frac)
+    if hidden >= BEHIND_FROM - 1e-9:
+        for i in s.blockers:
+            if kind[i] in soft_k:
+                return Sight(True, "soft", f"behind {kind[i]} {i} ({hidden:.0%} hidden)", i, frac)
+    if "prone" in target.status:
+        return Sight(True, "soft", "lying prone", "", frac)
+    return Sight(True, "", "", "", frac)
 
 
 # ------------------------------------------------------------------ templates and scatter
+def template_shares(models: Iterable[Model], centre: Point, radius: float) -> dict[str, float]:
+    """GEM-2.2.6: model id -> share of its base under a round template, for every base
+    the template touches (a touched base is under it, DESIGN.md)."""
+    return geometry.template_hits(centre, radius, {m.id: fp(m) for m in models})
+
+
 def covered_share(target: Model, centre: Point, radius: float) -> float:
-    """GEM-2.2.6: share of the base under a round template (0..1)."""
-    kind, sh = model_shape(target)
-    if kind == "circle":
-        (c, r) = sh  # type: ignore[misc]
-        d = math.dist(c, centre)
-        R = radius
-        if d >= r + R:
-            return 0.0
-        if d <= abs(R - r):
-            return 1.0 if R >= r else (R * R) / (r * r)
-        a1 = r * r * math.acos(max(-1.0, min(1.0, (d * d + r * r - R * R) / (2 * d * r))))
-        a2 = R * R * math.acos(max(-1.0, min(1.0, (d * d + R * R - r * r) / (2 * d * R))))
-        a3 = 0.5 * math.sqrt(max(0.0, (-d + r + R) * (d + r - R) * (d - r + R) * (d + r + R)))
-        return (a1 + a2 - a3) / (math.pi * r * r)
-    n = 12
-    w, dd = base_size_in(target.base)
-    f = math.radians(target.facing)
-    hits = 0
-    for i in range(n):
-        for j in range(n):
-            fx = (i + 0.5) / n * dd - dd / 2
-            fy = (j + 0.5) / n * w - w / 2
-            px = target.x + fx * math.cos(f) - fy * math.sin(f)
-            py = target.y + fx * math.sin(f) + fy * math.cos(f)
-            if math.dist((px, py), centre) <= radius:
-                hits += 1
-    return hits / (n * n)
+    """GEM-2.2.6: share of one base under a round template (0 when untouched)."""
+    return template_shares([target], centre, radius).get(target.id, 0.0)
 
 
 def clock_point(origin: Point, line_deg: float, clock: int, dist: float) -> Point:
     """GEM-2.2.6: ``dist`` inches from ``origin`` towards ``clock`` o'clock, 12 o'clock
     pointing along the line of fire and the hours running clockwise."""
-    ang = math.radians(line_deg - (clock % 12) * 30.0)
-    return (origin[0] + dist * math.cos(ang), origin[1] + dist * math.sin(ang))
+    return geometry.scatter(origin, line_deg, clock, dist)

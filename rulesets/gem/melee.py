@@ -208,14 +208,15 @@ def table3_mods(
             )
         )
     bf = ctx.battlefield
-    if measure.elevation_at(bf, attacker.pos) > measure.elevation_at(bf, t.pos) + 1e-9:
+    if measure.elevation_at(ctx, attacker.pos) > measure.elevation_at(ctx, t.pos) + 1e-9:
         out.append(Modifier(t3["higher_ground"], "higher ground", "GEM-2.3.1"))
-    for f in measure.features(bf, terrain("obstacle")):
-        if measure.crossed([attacker.pos, t.pos], f) and not measure.inside(
-            attacker.pos, f.polygon
-        ):
+    kinds = terrain("obstacle")
+    on = set(measure.features_at(bf, attacker.pos, kinds))
+    for fid in measure.crossed(bf, [attacker.pos, t.pos], kinds):
+        if fid not in on:
+            kind = bf.feature(fid).kind
             out.append(
-                Modifier(t3["enemy_behind_obstacle"], f"enemy behind {f.kind} {f.id}", "GEM-2.3.1")
+                Modifier(t3["enemy_behind_obstacle"], f"enemy behind {kind} {fid}", "GEM-2.3.1")
             )
             break
     zone = e["zone"].get(unit, "front")

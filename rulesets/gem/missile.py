@@ -23,9 +23,6 @@ from .damage import apply_hits
 from .gstate import disorganized, in_melee, is_block
 from .tables import area, rng, table2, terrain
 
-TALL = ("wall", "building", "rocks")
-AREA = ("woods", "heavy_woods", "brush", "wheat_field")
-
 
 def is_ranged(w: dict[str, Any]) -> bool:
     return float(w.get("range", 0) or 0) > 0
@@ -41,9 +38,7 @@ def arc_of(state: GameState, m: Model) -> float:
 
 
 def sight(state: GameState, ctx: Context, m: Model, t: Model) -> measure.Sight:
-    return measure.sight(
-        ctx.battlefield, m, t, terrain("soft_cover"), terrain("hard_cover"), TALL, AREA
-    )
+    return measure.sight(ctx, m, t, terrain("soft_cover"), terrain("hard_cover"))
 
 
 def problems(
@@ -320,12 +315,8 @@ def template_victims(
     state: GameState, centre: tuple[float, float], radius: float
 ) -> list[tuple[str, float]]:
     """(model id, covered share) of every live figure under the template, id order."""
-    out = []
-    for v in state.live():
-        share = measure.covered_share(v, centre, radius)
-        if share > 1e-9:
-            out.append((v.id, share))
-    return out
+    shares = measure.template_shares(state.live(), centre, radius)
+    return sorted(shares.items())
 
 
 def shot_odds(

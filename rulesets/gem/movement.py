@@ -61,12 +61,13 @@ def allowance(
     if rush:
         base *= 2
         lines.append(f'rush: twice MOV = {base:g}" (GEM-I-RUSH)')
-    roads = measure.features(ctx.battlefield, terrain("road"))
+    bf, roads = ctx.battlefield, terrain("road")
     if (
-        roads
+        measure.features(bf, roads)
         and len(path) > 1
         and all(
-            measure.path_in([p, q], roads) >= math.dist(p, q) - 0.05 for p, q in zip(path, path[1:])
+            measure.path_in(bf, [p, q], roads) >= math.dist(p, q) - 0.05
+            for p, q in zip(path, path[1:])
         )
     ):
         base = float(math.ceil(base * float(units()["terrain"]["road_factor"])))
@@ -84,22 +85,24 @@ def price(ctx: Context, path: list[Point], m: Model | None = None) -> tuple[floa
     the rest over (returns the obstacle id)."""
     bf = ctx.battlefield
     length = measure.path_length(path)
-    diff = measure.path_in(path, measure.features(bf, terrain("difficult")))
+    diff = measure.path_in(bf, path, terrain("difficult"))
     cost = length + diff
     lines = [f'{length:.1f}" of ground']
     if diff > 0.005:
         lines.append(f'{diff:.1f}" of it difficult: counts double (GEM-2.1.1)')
     on = ""
     obstacle_cost = float(units()["terrain"]["obstacle_cost"])
-    for f in measure.features(bf, terrain("obstacle")):
-        end_on = measure.inside(path[-1], f.polygon)
-        start_on = measure.inside(path[0], f.polygon)
-        if start_on:
+    kinds = terrain("obstacle")
+    start_on = set(measure.features_at(bf, path[0], kinds))
+    end_on = set(measure.features_at(bf, path[-1], kinds))
+    crossing = set(measure.crossed(bf, path, kinds))
+    for f in measure.features(bf, kinds):
+        if f.id in start_on:
             continue  # the cost was paid (or carried over) when it got onto it
-        if end_on:
+        if f.id in end_on:
             on = f.id
             continue
-        if measure.crossed(path, f) or measure.path_in(path, [f]) > 0:
+        if f.id in crossing:
             cost += obstacle_cost
             lines.append(f'crosses {f.kind} {f.id}: +{obstacle_cost:g}" (GEM-2.1.1)')
     return cost, lines, on
@@ -229,7 +232,7 @@ def block_corridor(state: GameState, unit: str, path: list[Point], facing: float
             continue
         ro = max(base_size_in(o.base)) / 2
         swept = any(
-            measure._seg_point(o.pos, p, q) < half + ro - 0.02 and _ahead(p, q, o.pos)
+            measure.point_segment_distance(o.pos, p, q) < half + ro - 0.02 and _ahead(p, q, o.pos)
             for p, q in zip(path, path[1:])
         )
         covered = any(math.dist(o.pos, s) < r_slot + ro - 0.02 for s in end_slots)
@@ -278,12 +281,12 @@ def plan_block(
             f'too far: costs {p.cost:.1f}" but {unit} may move {allow:g}" (GEM-2.1.1)'
         )
     bf = ctx.battlefield
-    imp = measure.features(bf, terrain("impassable"))
+    imp = terrain("impassable")
     for m, (x, y) in blocks.place(state, unit, path[-1], facing):
         if not bf.on_table(x, y):
             p.problems.append(f"{m.id} would leave the table at ({x:.1f}, {y:.1f})")
             break
-        if any(measure.inside((x, y), f.polygon) for f in imp):
+        if measure.features_under(bf, Footprint(x, y, facing, m.base), imp):
             p.problems.append(f"{m.id} would stand in impassable terrain at ({x:.1f}, {y:.1f})")
             break
     for o in block_corridor(state, unit, path, facing):
@@ -377,7 +380,7 @@ def _stop_before(path: list[Point], o: Model) -> Point:
 def _cut(path: list[Point], end: Point) -> list[Point]:
     out = [path[0]]
     for p, q in zip(path, path[1:]):
-        if measure._seg_point(end, p, q) < 1e-6:
+        if measure.point_segment_distance(end, p, q) < 1e-6:
             out.append(end)
             return out
         out.append(q)

@@ -191,7 +191,7 @@ def problems(state: GameState, a: Action, ctx: Context, unit: str, m: Model) -> 
         return vehicles.drive_problems(state, m, float(field_of(a, "speed", 0.0) or 0.0), legs)
     return [
         f"gem has no '{kind}' (verbs: move, charge, shoot, fight, cast, change_frontage, "
-        f"change_order, drive, plan, deploy, end_phase)"
+        f"change_order, drive, choose, plan, deploy, end_phase)"
     ]
 
 
@@ -387,6 +387,16 @@ def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None
         if not option(state, "cards") or state.turn == 1
         else list(g(state).get("order", state.sides))
     )
+    if state.turn == 1 and option(state, "deployment") and not g(state).get("setup_done"):
+        from . import deploy
+
+        if deploy.start(state, ctx, order):
+            return  # GEM-2 "1a. Setup": the segments begin once every unit is placed
+    begin_turn(state, ctx, order)
+
+
+def begin_turn(state: GameState, ctx: Context, order: list[str]) -> None:
+    """The turn's segments, in initiative order ``order`` (after the setup on turn 1)."""
     g(state)["order"] = order
     turn.phased(state).start_turn(state, order)
     ctx.log.emit(

@@ -119,6 +119,11 @@ def points() -> dict[str, Any]:
     return data()["points"]
 
 
+def setup() -> dict[str, Any]:
+    """The side-choice die and the deployment zone's sizes (GEM-2.0.3, GEM-2.0.4)."""
+    return data()["setup"]
+
+
 @lru_cache(maxsize=1)
 def units() -> dict[str, Any]:
     """units.toml: profiles, GEM's reading of each terrain kind, and the fixed ranges."""

@@ -18,16 +18,14 @@ from .gstate import PER_TURN, g, option
 
 PHASES = ("magic_offence", "magic_defence", "movement", "missile", "melee", "morale")
 CARD_PHASES = ("magic_offence", "magic_defence", "cards", "melee", "morale")
+#: the setup before turn 1's segments (GEM-2.0.3, GEM-2.0.4); deploy.py steps through them
 SETUP_PHASES = ("side", "plan", "deploy")
 STANDARD = Phased(PHASES)
 CARDS = Phased(CARD_PHASES)
-SETUP = Phased(SETUP_PHASES)
 PENALTY = 5
 
 
 def phased(state: GameState) -> Phased:
-    if state.phase in SETUP_PHASES:
-        return SETUP
     return CARDS if option(state, "cards") else STANDARD
 
 

@@ -15,7 +15,9 @@ from engine.state import GameState
 
 
 def model(mid: str, side: str, x: float, y: float, facing: float = 0.0, **kw: Any) -> dict:
-    spec = {"id": mid, "side": side, "x": x, "y": y, "facing": facing, "base": 25.0}
+    """A scenario model entry; like the scenario loader, it names a base only when given
+    one (``base=...``), so the profile's base (or 25 mm) applies otherwise."""
+    spec = {"id": mid, "side": side, "x": x, "y": y, "facing": facing}
     spec.update(kw)
     return spec
 
@@ -57,11 +59,14 @@ def terrain(
 def make(
     specs: list[dict],
     *,
-    first: str = "blue",
+    first: str | None = "blue",
     terrain_: tuple = (),
     seed: int = 1,
     vars_: dict | None = None,
+    force: list[int] | None = None,
 ) -> Game:
+    """A game set up for turn 1; ``force`` = dice the setup itself must roll (initiative
+    when ``first`` is None, the roll for table edges when deployment is on)."""
     rs = load("gem")
     models = {}
     for s in specs:
@@ -73,7 +78,9 @@ def make(
         if s["side"] not in sides:
             sides.append(s["side"])
     state = GameState(ruleset="gem", sides=sides, models=models, vars=dict(vars_ or {}))
-    game = Game(rs, Battlefield(72.0, 48.0, tuple(terrain_)), state, Dice(seed=seed))
+    dice = Dice(seed=seed)
+    dice.force(list(force or []))
+    game = Game(rs, Battlefield(72.0, 48.0, tuple(terrain_)), state, dice)
     rs.setup(state, game.ctx, first)
     mark_start(game)
     return game

@@ -59,3 +59,27 @@ def test_bad_gem_file_exits_2(tmp_path):
     )
     assert out.returncode == 2
     assert "models[0].stats.OFF" in out.stderr and "1 to 10" in out.stderr
+
+
+def test_gem_deployment_golden():
+    """tests/scenarios/gem_deployment.toml: the edge roll (GEM-2.0.3), a plan refused for
+    leaving the 12" zone and a legal one (GEM-2.0.4), placing by the plan with a placement
+    off it refused, and the first move of turn 1 after the reveal."""
+    doc = _run("tests/scenarios/gem_deployment.toml")
+    ev = doc["events"]
+    edge = [e for e in ev if e.get("rule") == "GEM-2.0.3" and e["kind"] == "initiative"]
+    assert [e["rolls"] for e in edge] == [[11], [1]]
+    chosen = [e for e in ev if e.get("action") == 0]
+    assert "greeks chooses the south edge" in chosen[0]["text"]
+    refused = {e["action"]: e["reason"] for e in ev if e["kind"] == "refused"}
+    assert set(refused) == {1, 5}
+    assert '14.0" from the south edge' in refused[1] and '12"' in refused[1]
+    assert "deployment follows the plan" in refused[5]
+    drawn = [e for e in ev if e.get("action") in (2, 3)]
+    assert all("hidden until" in e["text"] for e in drawn)
+    assert any("revealed" in e["text"] for e in ev if e.get("action") == 6)
+    models = doc["models"]
+    assert (models["arc1"]["x"], models["arc1"]["y"]) == (19.0, 8.0)
+    assert models["leg1"]["y"] == 36.5 and models["consul"]["y"] == 44.0
+    assert all(m["status"] == [] for m in models.values())
+    assert doc["turn"] == 1 and doc["phase"] == "movement"

@@ -61,8 +61,9 @@ def test_straddling_the_front_line_is_no_flank():
 
 
 def test_higher_ground_plus_1():
-    """GEM-2.3.1: +1 for the attacker standing higher than the enemy."""
-    hill = terrain("hill", [(0, 0), (12, 0), (12, 20), (0, 20)], height=1.0)
+    """GEM-2.3.1: +1 for the attacker standing higher than the enemy (the hill's edge runs
+    between the two centres: a centre on the edge counts as on the hill)."""
+    hill = terrain("hill", [(0, 0), (11.5, 0), (11.5, 20), (0, 20)], height=1.0)
     specs = [
         model("a", "blue", 11.0, 10, 0, stats={"OFF": 5, "DEF": 5}),
         model("b", "red", 12.0, 10, 180, stats={"OFF": 5, "DEF": 5}),

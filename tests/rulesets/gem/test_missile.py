@@ -85,11 +85,72 @@ def test_soft_cover_behind_hedge():
     assert _mods(_duel(terrain_=(hedge,)))["soft cover"] == -2
 
 
+def _sight(g, a="arc", t="tgt"):
+    from rulesets.gem.missile import sight
+
+    return sight(g.state, g.ctx, g.state.models[a], g.state.models[t])
+
+
 def test_hard_cover_behind_wall():
-    """GEM-2.2.5: behind a wall -4 (only the best cover counts)."""
-    wall = terrain("wall", [(18, 5), (18.5, 5), (18.5, 15), (18, 15)])
-    mods = _mods(_duel(terrain_=(wall,)))
+    """GEM-2.2.5, GEM-I-SIGHT: a target 60% hidden behind a wall is in hard cover -4 (only
+    the best cover counts: the hedge it also stands behind adds nothing)."""
+    wall = terrain("wall", [(18, 5), (18.5, 5), (18.5, 10.07), (18, 10.07)], "w1")
+    hedge = terrain("hedge", [(18.8, 5), (19.0, 5), (19.0, 15), (18.8, 15)], "h1")
+    g = _duel(terrain_=(wall, hedge))
+    s = _sight(g)
+    assert s.visible and 0.35 < s.fraction < 0.45
+    mods = _mods(g)
     assert mods["hard cover"] == -4 and "soft cover" not in mods
+
+
+def test_a_corner_of_a_wall_is_not_cover():
+    """GEM-I-SIGHT: a wall hiding under a quarter of the base (here about 21%) gives no
+    cover; the old centre-line reading gave none either, but for the wrong reason."""
+    wall = terrain("wall", [(18, 5), (18.5, 5), (18.5, 9.8), (18, 9.8)], "w1")
+    g = _duel(terrain_=(wall,))
+    assert 0.75 < _sight(g).fraction < 0.85
+    assert _mods(g) == {}
+
+
+def test_target_wholly_behind_a_wall_or_building_cannot_be_shot():
+    """GEM-2.2, GEM-I-SIGHT: a target whose base is wholly in the shadow of a wall or a
+    building is not seen, so it cannot be fired at (the old centre-line reading wrongly
+    gave it hard cover when the wall stood within 2" of it)."""
+    for kind, poly in (
+        ("wall", [(18, 5), (18.5, 5), (18.5, 15), (18, 15)]),
+        ("building", [(14, 8), (17, 8), (17, 12), (14, 12)]),
+    ):
+        g = _duel(terrain_=(terrain(kind, poly, "t1"),))
+        goto(g, "missile")
+        legal = g.check(Shoot(actor="arc", target="tgt", weapon="bow"))
+        assert not legal.ok and "cannot be seen" in legal.reason and f"{kind} t1" in legal.reason
+
+
+def test_inside_a_house_is_hard_cover():
+    """GEM-2.2.5: anywhere within a house is hard cover; the house does not hide a figure
+    standing in it from the shooter (GEM-I-SIGHT)."""
+    house = terrain("building", [(19, 8), (23, 8), (23, 12), (19, 12)], "b1")
+    g = _duel(terrain_=(house,))
+    s = _sight(g)
+    assert s.visible and s.cover == "hard" and "inside building b1" in s.why
+    assert _mods(g)["hard cover"] == -4
+
+
+def test_low_wall_is_hard_cover_without_hiding():
+    """GEM-2.2.5: behind a low wall within 2" (a line obstacle: it hides nothing) -4."""
+    low = terrain("low_wall", [(18, 5), (18.3, 5), (18.3, 15), (18, 15)], "lw")
+    g = _duel(terrain_=(low,))
+    assert _sight(g).fraction == 1.0
+    assert _mods(g)["hard cover"] == -4
+
+
+def test_deep_woods_hide_the_target():
+    """GEM-2.2.5 and DESIGN.md: sight enters woods 2"; a target 4" inside is not seen."""
+    woods = terrain("woods", [(15, 5), (25, 5), (25, 15), (15, 15)], "wd")
+    g = _duel(terrain_=(woods,))
+    goto(g, "missile")
+    legal = g.check(Shoot(actor="arc", target="tgt", weapon="bow"))
+    assert not legal.ok and "hidden by woods wd" in legal.reason
 
 
 def test_prone_is_soft_cover():
