@@ -1,17 +1,22 @@
-"""The search agent: determinized Monte Carlo tree search with a time budget.
+"""The search agent: determinized Monte Carlo search over the ruleset's candidates, with
+a time budget.
 
-Each iteration draws a fresh determinization (a clone of the game with its own forked
-dice — never the real stream), walks the tree by UCB1 over the actions tried so far,
-expands one new action, plays a short greedy-ish rollout, and backs up the ruleset's
-position score from the deciding side's view, squashed to [-1, 1]. The move played is
-the most visited root action. Agents contain no ruleset-specific code.
+Why this shape: games here are long strings of small decisions (one unit's dice, then
+the enemy's), so a deep tree with random rollouts drowns the signal in noise. Instead
+each root action is tried in many *determinizations* — clones of the game with their
+own forked dice, never the real stream — and followed by a short rollout in which both
+sides play a cheap odds-guided policy (attack with the best expected damage from
+``Ruleset.odds()``, otherwise a random action) until play has passed to the opponent
+and back. Root actions are chosen for more samples by UCB1, seeded by a one-step
+greedy look. The action played has the best mean value; ties go to the most sampled.
+A rollout algorithm of this kind provably does at least as well as its base policy in
+expectation, and its horizon lets it see the opponent's reply. No ruleset-specific code.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
 
 from engine.actions import Action
 from engine.agents.greedy import Option
@@ -19,31 +24,34 @@ from engine.dice import Dice
 from engine.game import Game
 
 
-def _key(a: Action) -> str:
-    return repr(sorted(a.to_dict().items()))
-
-
-@dataclass
-class Node:
-    visits: int = 0
-    value: float = 0.0
-    children: dict[str, Node] = field(default_factory=dict)
-    actions: dict[str, Action] = field(default_factory=dict)
-    side: str | None = None
-
-
 class SearchAgent:
     name = "search"
 
-    def __init__(self, seed: int = 0, budget: float = 0.4, rollout: int = 6,
-                 max_iterations: int = 100_000, c: float = 0.9) -> None:
+    def __init__(self, seed: int = 0, budget: float = 0.4, horizon: int = 12,
+                 max_iterations: int = 100_000, c: float = 0.6, width: int = 12) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
-        self.rollout = rollout
+        self.horizon = horizon
         self.max_iterations = max_iterations
         self.c = c
+        self.width = width
         self.last: list[Option] = []
         self.iterations = 0
+
+    # --- the rollout policy -------------------------------------------------------
+    def _policy(self, game: Game, side: str) -> Action:
+        """Best expected damage among attacks; otherwise a random action."""
+        opts = game.candidates(side)
+        best, best_v = None, 0.0
+        for a in opts:
+            odds = game.odds(a)
+            if odds is not None and odds.expected is not None:
+                v = float(odds.expected) * float(odds.chance or 0) + float(odds.expected)
+                if v > best_v:
+                    best, best_v = a, v
+        if best is not None and self.dice.face(10) > 2:
+            return best
+        return opts[self.dice.face(len(opts)) - 1]
 
     def _value(self, game: Game, side: str, base: float) -> float:
         st = game.state
@@ -52,71 +60,55 @@ class SearchAgent:
             return 1.0 if w == side else (-1.0 if w else 0.0)
         return math.tanh((game.ruleset.score(st, side) - base) / 10.0)
 
+    def _rollout(self, game: Game, side: str, action: Action, base: float) -> float:
+        sim = game.clone(dice_seed=self.dice.face(1 << 30))
+        sim.apply(action)
+        switches = 0
+        last = side
+        for _ in range(self.horizon):
+            to_act = sim.to_act()
+            if to_act is None:
+                break
+            if to_act != last:
+                switches += 1
+                last = to_act
+                if switches > 2:  # the opponent has answered and play came back
+                    break
+            if not sim.candidates(to_act):
+                break
+            sim.apply(self._policy(sim, to_act))
+        return self._value(sim, side, base)
+
+    # --- choosing -----------------------------------------------------------------
     def choose(self, game: Game, side: str) -> Action:
-        root = Node(side=side)
         roots = game.candidates(side)
         if len(roots) == 1:
             self.last = [Option(roots[0], 0.0)]
             return roots[0]
-        for a in roots:
-            root.actions[_key(a)] = a
         base = game.ruleset.score(game.state, side)
         deadline = time.perf_counter() + self.budget
+        # one-step prior: the value right after each action, one determinization each
+        prior = []
+        for a in roots:
+            c = game.clone(dice_seed=self.dice.face(1 << 30))
+            c.apply(a)
+            prior.append(self._value(c, side, base))
+        order = sorted(range(len(roots)), key=lambda i: -prior[i])[: self.width]
+        visits = {i: 1 for i in order}
+        total = {i: prior[i] for i in order}
         it = 0
-        while it < self.max_iterations and (it < len(roots) or time.perf_counter() < deadline):
+        while it < self.max_iterations and time.perf_counter() < deadline:
             it += 1
-            sim = game.clone(dice_seed=self.dice.face(1 << 30))
-            path = [root]
-            node = root
-            depth = 0
-            # selection / expansion
-            while not sim.state.over and depth < 8:
-                to_act = sim.to_act()
-                if to_act is None:
-                    break
-                if not node.actions:
-                    for a in sim.candidates(to_act):
-                        node.actions[_key(a)] = a
-                    node.side = to_act
-                untried = [k for k in node.actions if k not in node.children]
-                if untried:
-                    k = untried[self.dice.face(len(untried)) - 1]
-                    node.children[k] = Node()
-                    sim.apply(node.actions[k])
-                    node = node.children[k]
-                    path.append(node)
-                    break
-                parent = node
-                sign = 1.0 if parent.side == side else -1.0
-                k = max(parent.children, key=lambda k: (
-                    sign * parent.children[k].value / max(1, parent.children[k].visits)
-                    + self.c * math.sqrt(math.log(parent.visits + 1)
-                                         / (parent.children[k].visits + 1e-9))))
-                legal = sim.check(parent.actions[k])
-                if not legal.ok:  # this determinization made it illegal: stop here
-                    break
-                sim.apply(parent.actions[k])
-                node = parent.children[k]
-                path.append(node)
-                depth += 1
-            # rollout: random actions for a few steps
-            for _ in range(self.rollout):
-                to_act = sim.to_act()
-                if to_act is None:
-                    break
-                opts = sim.candidates(to_act)
-                if not opts:
-                    break
-                sim.apply(opts[self.dice.face(len(opts)) - 1])
-            v = self._value(sim, side, base)
-            for n in path:
-                n.visits += 1
-                n.value += v
+            n = sum(visits.values())
+            i = max(order, key=lambda k: total[k] / visits[k]
+                    + self.c * math.sqrt(math.log(n + 1) / visits[k]))
+            total[i] += self._rollout(game, side, roots[i], base)
+            visits[i] += 1
         self.iterations = it
-        ranked = sorted(root.children.items(), key=lambda kv: -kv[1].visits)
+        ranked = sorted(order, key=lambda k: (-total[k] / visits[k], -visits[k]))
         self.last = []
-        for k, n in ranked[:5]:
-            odds = game.odds(root.actions[k])
-            self.last.append(Option(root.actions[k], n.value / max(1, n.visits),
-                                    float(odds.chance) if odds else None, n.visits))
-        return root.actions[ranked[0][0]]
+        for k in ranked[:5]:
+            odds = game.odds(roots[k])
+            self.last.append(Option(roots[k], total[k] / visits[k],
+                                    float(odds.chance) if odds else None, visits[k]))
+        return roots[ranked[0]]
