@@ -28,7 +28,7 @@ class Swomp(Ruleset):
     max_die = 10
     stat_keys = build.STAT_KEYS
     model_keys = build.MODEL_KEYS
-    verbs = ("overwatch", "wait", "retreat", "rally", "clear_jam", "ram")
+    verbs = ("overwatch", "wait", "retreat", "rally", "clear_jam", "ram", "deploy")
     unit_name = "in"
 
     def __init__(self) -> None:

@@ -1,15 +1,17 @@
 """SWOMP's own action kinds (the verbs beyond the shared move, charge, shoot, fight).
 
 Why these: the rulebook's action list names Overwatch and Wait, close combat offers a
-retreat, units rally, weapons jam and must be cleared, vehicles ram. Each is a small
+retreat, units rally, weapons jam and must be cleared, vehicles ram, armies deploy
+model by model; a charge at a vehicle names the location it goes for. Each is a small
 frozen dataclass registered by kind so scenarios and saves can name it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from engine.actions import Action, Point, action
+from engine.actions import Action, Charge, Point, action
 
 
 @action("overwatch", ruleset="swomp")
@@ -56,3 +58,22 @@ class Ram(Action):
 
     target: str = ""
     speed: float | None = None
+
+
+@action("deploy", ruleset="swomp")
+@dataclass(frozen=True)
+class Deploy(Action):
+    """Place the model ``actor`` at ``to`` facing ``facing`` (default: towards the
+    enemy's edge) in its side's deployment zone (SWOMP "Deployment")."""
+
+    to: Point | None = None
+    facing: float | None = None
+
+
+@action("charge", ruleset="swomp")
+@dataclass(frozen=True)
+class SwompCharge(Charge):
+    """The shared charge plus ``options``: ``location`` picks the part of a vehicle the
+    chargers go for (SWOMP "Close combat with vehicles")."""
+
+    options: dict[str, Any] = field(default_factory=dict)

@@ -25,7 +25,8 @@ WEAPON_KEYS = {
     "sight": str, "kind": str, "parry": bool, "link": str, "BR": int, "radar": bool,
 }
 STATE_KEYS = ("moved", "speed", "hp", "status", "cover", "jammed", "overwatch", "locations")
-VEHICLE_KEYS = ("accel", "top", "locations", "hit_table", "exposed", "crew")
+VEHICLE_KEYS = ("accel", "top", "locations", "hit_table", "exposed", "crew", "defends",
+                "unreachable", "turret_weapons")
 SIGHTS = ("los", "spotter", "radar")
 DEFAULT_ARC = 90.0
 #: models under this many points must belong to a unit (SWOMP "Units")
@@ -218,9 +219,22 @@ class Builder:
             if loc not in damage:
                 probs.append(("vehicle.locations", f"no damage table for location '{loc}' "
                                                    f"(tables: {', '.join(damage)})"))
+        defends = dict(card.get("defends", {}))
+        for crew, where in defends.items():
+            if crew not in card.get("exposed", []):
+                probs.append((f"vehicle.defends.{crew}", "only an exposed crewman defends"))
+            for loc in where:
+                if loc not in locs:
+                    probs.append((f"vehicle.defends.{crew}", f"'{loc}' is not a location"))
+        for loc in card.get("unreachable", []):
+            if loc not in locs:
+                probs.append(("vehicle.unreachable", f"'{loc}' is not a location"))
         return {"accel": int(card.get("accel", 1)), "top": float(card.get("top", 30)),
                 "locations": {k: int(v) for k, v in locs.items()}, "hit_table": list(table),
-                "exposed": list(card.get("exposed", [])), "crew": dict(card.get("crew", {}))}
+                "exposed": list(card.get("exposed", [])), "crew": dict(card.get("crew", {})),
+                "defends": {k: list(v) for k, v in defends.items()},
+                "unreachable": list(card.get("unreachable", [])),
+                "turret_weapons": list(card.get("turret_weapons", []))}
 
     def _state(self, m: Model, state: Mapping[str, Any]) -> list[tuple[str, str]]:
         probs = []

@@ -9,27 +9,23 @@ from __future__ import annotations
 
 import math
 
-from engine.actions import Action, Charge, Choose, EndActivation, Fight, Move, Shoot, Turn
+from engine.actions import Action, Choose, EndActivation, Fight, Move, Shoot, Turn
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import core, morale, rules, shooting, table, vehicles
-from .actions import ClearJam, Overwatch, Rally, Ram, Retreat, Wait
+from . import core, deploy, morale, reactions, rules, shooting, table, vehicle_cc, vehicles
+from .actions import ClearJam, Overwatch, Rally, Ram, Retreat, SwompCharge, Wait
 
 LIMIT = 60
 
 
 def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
+    if deploy.active(state):
+        return list(deploy.candidates(state, ctx))
     out: list[Action] = []
-    pend = core.sw(state)["pending"]
-    if pend:
-        p = pend[0]
-        out.append(Choose(option="pass"))
-        for wid in p["watchers"]:
-            w = state.models[wid]
-            for wpn in core.ranged(w)[:2]:
-                for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, w, wpn))[:2]:
-                    out.append(Shoot(actor=wid, target=s.id, weapon=wpn["name"]))
+    p = reactions.owed(state)
+    if p is not None:
+        out += reaction_options(state, ctx, p)
     else:
         out.append(EndActivation())
         cur = rules.TURNS.current(state)
@@ -48,6 +44,32 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
         if len(legal) >= LIMIT:
             break
     return legal
+
+
+def reaction_options(state: GameState, ctx: Context, p: dict) -> list[Action]:
+    """Answers to the decision owed: decline it, or take it (fire from overwatch, fall
+    back from the attack, jump out of the hatch)."""
+    k = reactions.kind(p)
+    out: list[Action] = [Choose(option=reactions.DECLINE[k])]
+    if k == "overwatch":
+        for wid in p["watchers"]:
+            w = state.models[wid]
+            for wpn in core.ranged(w)[:2]:
+                for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, w, wpn))[:2]:
+                    out.append(Shoot(actor=wid, target=s.id, weapon=wpn["name"]))
+    elif k == "retreat":
+        out.append(fall_back(ctx, state.models[p["defender"]], core.foes(state,
+                   state.models[p["defender"]])))
+    elif k == "jump":
+        out.append(Choose(option="jump_out"))
+    return out
+
+
+def fall_back(ctx: Context, m: Model, foes: list[Model]) -> Action:
+    """A retreat straight away from the first opponent, half MR."""
+    foe = foes[0] if foes else m
+    return Retreat(actor=m.id, to=clamp(ctx, toward(m.pos, (2 * m.x - foe.x, 2 * m.y - foe.y),
+                                                    core.mr(m) / 2)))
 
 
 def toward(a: tuple[float, float], b: tuple[float, float], d: float) -> tuple[float, float]:
@@ -79,10 +101,7 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
         out.append(Fight(actor=actor))
         for m in ms:
             if core.engaged(m):
-                foe = core.foes(state, m)[0]
-                away = clamp(ctx, toward(m.pos, (2 * m.x - foe.x, 2 * m.y - foe.y),
-                                         core.mr(m) / 2))
-                out.append(Retreat(actor=m.id, to=away))
+                out.append(fall_back(ctx, m, core.foes(state, m)))
                 break
     for m in ms:
         for name in m.vars.get("jammed", [])[:1]:
@@ -96,7 +115,7 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
         for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, lead, wpn))[:2]:
             out.append(Shoot(actor=actor, target=s.id, weapon=wpn["name"]))
     near = enemies[0]
-    out.append(Charge(actor=actor, target=near.id))
+    out += attack_options(state, lead, actor, near)
     if len(ms) == 1:
         face = round(table.bearing(lead.pos, near.pos), 1)
         if abs(face - lead.facing) > 1:
@@ -111,6 +130,18 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
                              core.mr(lead)))
     out.append(Move(actor=actor, to=back))
     out.append(Overwatch(actor=actor))
+    return out
+
+
+def attack_options(state: GameState, lead: Model, actor: str, near: Model) -> list[Action]:
+    """Charge the nearest enemy; at a vehicle, one charge per location open to attack,
+    and a fight for each location of a vehicle already in reach."""
+    if not core.is_vehicle(near):
+        return [SwompCharge(actor=actor, target=near.id)]
+    locs = vehicle_cc.open_locations(lead, near)[:3]
+    out: list[Action] = [SwompCharge(actor=actor, target=near.id, options={"location": loc})
+                         for loc in locs]
+    out += [Fight(actor=lead.id, target=near.id, options={"location": loc}) for loc in locs]
     return out
 
 

@@ -37,6 +37,12 @@ def act(m: Model) -> dict[str, Any]:
     return a
 
 
+def fresh(m: Model) -> None:
+    """Start a clean activation record: what a model did in one action never limits the
+    next (the round, or a reaction taken outside its own action)."""
+    m.vars["act"] = {k: (list(v) if isinstance(v, list) else v) for k, v in FRESH_ACT.items()}
+
+
 def is_vehicle(m: Model) -> bool:
     return "veh" in m.vars
 

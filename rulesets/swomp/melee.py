@@ -17,7 +17,7 @@ from engine.dice import percent
 from engine.ruleset import Context, Odds
 from engine.state import GameState, Model
 
-from . import contest, core, table, vehicles
+from . import contest, core, reach, table, vehicle_cc, vehicles
 
 R_CC = "SWOMP-CC"
 R_CC_DAMAGE = "SWOMP-CC-DAMAGE"
@@ -62,6 +62,14 @@ def defence(d: Model) -> contest.Side:
     parry = 1 if w is not None and w.get("parry") else 0
     return contest.side(("DR", core.stat(d, "DR")), ("armour", core.stat(d, "AR")),
                         ("field", core.stat(d, "FR")), ("parry", parry))
+
+
+def crew_defence(v: Model) -> contest.Side:
+    """An exposed crewman fought in close combat: his own DR, armour and field, plus the
+    vehicle's speed in inches (SWOMP-I-VEH-CC)."""
+    c = v.vars["veh"].get("crew", {})
+    return contest.side(("crew DR", int(c.get("DR", 3))), ("armour", int(c.get("AR", 0))),
+                        ("field", int(c.get("FR", 0))), ("speed", int(vehicles.speed(v))))
 
 
 def group_side(values: list[tuple[str, list[tuple[str, int]]]]) -> contest.Side:
@@ -133,10 +141,8 @@ def vehicle_attack(state: GameState, ctx: Context, a: Model, v: Model, charging:
     if vehicles.speed(v) == 0:
         terms.append(("vehicle stopped", STOPPED_VEHICLE))
     att = contest.side(*terms)
-    dfn = defence(v)
-    exposed = [loc for loc in v.vars["veh"].get("exposed", []) if v.vars["loc"].get(loc, 0) > 0]
-    if not location:
-        location = exposed[0] if exposed else "body"
+    location = location or vehicle_cc.default_location(a, v)
+    dfn = crew_defence(v) if location in vehicle_cc.crewmen(v) else defence(v)
     res = contest.roll(ctx, att, dfn, "close combat contest (vehicle)", R_VEH_CC, a.id, v.id)
     core.act(a)["fought"] = True
     a.vars.pop("charge_bonus", None)
@@ -162,26 +168,70 @@ def vehicle_attack(state: GameState, ctx: Context, a: Model, v: Model, charging:
     return res
 
 
-def fight(state: GameState, ctx: Context, m: Model, target: str, unit: str) -> None:
-    """A model's close combat action: as one of several attackers on one defender, the
-    whole group of its unit strikes together; as the outnumbered model it strikes one
-    opponent at -1 CR (SWOMP "Multiple attackers")."""
+def plan_fight(state: GameState, m: Model, target: str, unit: str,
+               planned: set[str]) -> dict | None:
+    """Who strikes whom when ``m`` takes its close combat action: as one of several
+    attackers on one defender, the whole group of its unit strikes together; as the
+    outnumbered model it strikes one opponent at -1 CR (SWOMP "Multiple attackers").
+    Returns a strike group (plain data) or None; ``planned`` collects the attackers
+    already in a group so one action rolls each contest once."""
+    if m.id in planned:
+        return None
     fs = core.foes(state, m)
     if not fs:
         v = state.models.get(target)
         if v is not None and core.is_vehicle(v):
-            vehicle_attack(state, ctx, m, v, False, "")
-        return
+            planned.add(m.id)
+            return {"attackers": [m.id], "defender": v.id, "charging": False, "rule": R_VEH_CC}
+        return None
     if len(fs) > 1:
         d = state.models[target] if target in {f.id for f in fs} else fs[0]
-        round_(state, ctx, [m], d, False, outnumbered=True, rule=R_MULTI)
-        return
+        planned.add(m.id)
+        return {"attackers": [m.id], "defender": d.id, "charging": False, "outnumbered": True,
+                "rule": R_MULTI}
     d = fs[0]
     group = [x for x in core.foes(state, d) if x.side == m.side and x.unit == unit
-             and not core.act(x)["fought"]]
+             and not core.act(x)["fought"] and x.id not in planned]
     if m not in group:
         group.insert(0, m)
-    round_(state, ctx, group, d, False, rule=R_MULTI if len(group) > 1 else R_CC)
+    planned.update(x.id for x in group)
+    return {"attackers": [x.id for x in group], "defender": d.id, "charging": False,
+            "rule": R_MULTI if len(group) > 1 else R_CC}
+
+
+def charge_groups(pairs: dict[str, str], location: str = "") -> list[dict]:
+    """The immediate round after a charge: chargers on each defender strike together
+    (at a vehicle, at the ``location`` the charge named)."""
+    by_target: dict[str, list[str]] = {}
+    for c, t in sorted(pairs.items()):
+        by_target.setdefault(t, []).append(c)
+    return [{"attackers": cs, "defender": t, "charging": True, "location": location,
+             "rule": R_CHARGE if len(cs) == 1 else R_MULTI}
+            for t, cs in sorted(by_target.items())]
+
+
+def strike(state: GameState, ctx: Context, group: dict) -> None:
+    """Roll one planned strike group. Attackers whose defender got away (a retreat, or
+    death) have lost this attack."""
+    d = state.models[group["defender"]]
+    attackers = [state.models[a] for a in group["attackers"] if not state.models[a].removed]
+    if d.removed or not attackers:
+        return
+    if core.is_vehicle(d):
+        for a in attackers:
+            vehicle_attack(state, ctx, a, d, bool(group["charging"]),
+                           str(group.get("location", "")))
+        return
+    held = [a for a in attackers if d.id in a.vars.get("foes", [])]
+    for a in attackers:
+        if a not in held:
+            core.act(a)["fought"] = True
+            a.vars.pop("charge_bonus", None)
+            ctx.log.emit("note", f"{a.id}'s attack is lost: {d.id} is no longer in combat with "
+                         f"it", actor=a.id, target=d.id, rule=R_RETREAT)
+    if held:
+        round_(state, ctx, held, d, bool(group["charging"]),
+               outnumbered=bool(group.get("outnumbered")), rule=str(group["rule"]))
 
 
 # --- charging --------------------------------------------------------------------------------
@@ -191,53 +241,59 @@ def sync(state: GameState, ctx: Context) -> None:
 
 
 def place(state: GameState, ctx: Context, target: Model, chargers: list[Model],
-          allowance: dict[str, float]) -> dict[str, tuple[float, float]]:
-    """Base contact positions for chargers, packed by the physics service; a charger whose
-    place would need more than its allowance is left out."""
+          allowance: dict[str, float], via: dict[str, list[tuple[float, float]]] | None = None,
+          quiet: bool = False) -> dict[str, reach.Reach]:
+    """Base contact spots for chargers, packed by the physics service, each with the
+    path that gets it there; a charger whose path is blocked or costs more than its
+    allowance (difficult ground double) is left out (SWOMP-I-CHARGE)."""
     if not chargers:
         return {}
+    via = via or {}
     sync(state, ctx)
     order = sorted(chargers, key=lambda c: (table.distance(c, target), c.id))
-    poses = ctx.physics.place_in_contact(target.id, [c.id for c in order])
+    ids = [c.id for c in order]
+    came = {c.id: tuple(via[c.id][-1]) if via.get(c.id) else c.pos for c in order}
+    poses = ctx.physics.place_in_contact(target.id, ids, came)
     out = {}
     for c in order:
         p = poses.get(c.id)
         if p is None:
             continue
-        if math.dist(c.pos, p) <= allowance[c.id] + base_slack(c, target):
-            out[c.id] = p
+        r = reach.reach(state, ctx, c, target, allowance[c.id], via.get(c.id, ()), spot=p,
+                        movers=[i for i in ids if i != c.id])
+        if r.ok:
+            out[c.id] = r
+        elif not quiet:
+            ctx.log.emit("note", r.why, actor=c.id, target=target.id, rule=R_CHARGE)
     return out
 
 
-def base_slack(c: Model, t: Model) -> float:
-    """Travel to a contact point may exceed the edge gap when sliding round the target's
-    base; we allow up to a quarter of the target's base (SWOMP-I-CHARGE)."""
-    from engine.battlefield import base_radius_in
-
-    return 0.25 * base_radius_in(t.base) * 2 + 0.02
-
-
-def put(m: Model, p: tuple[float, float], facing_to: tuple[float, float]) -> float:
+def put(m: Model, p: tuple[float, float], facing_to: tuple[float, float],
+        cost: float | None = None) -> float:
+    """Set a model down after a charge or retreat; ``cost`` is the inches it spent (the
+    straight distance unless given)."""
     d = math.dist(m.pos, p)
     if d > 1e-9:
         m.facing = round(table.bearing(p, facing_to), 1) if not core.is_vehicle(m) else m.facing
     m.x, m.y = round(p[0], 2), round(p[1], 2)
     a = core.act(m)
-    a["moved"] = round(float(a["moved"]) + d, 2)
+    a["moved"] = round(float(a["moved"]) + (d if cost is None else cost), 2)
     a["moves"] = int(a["moves"]) + 1
     m.vars["moved"] = a["moved"]
     return d
 
 
 def charge(state: GameState, ctx: Context, chargers: list[Model], target: Model,
-           allowance: dict[str, float]) -> dict[str, str]:
-    """Move chargers into base contact (SWOMP "Charging"); those that find no room pair
-    off with the nearest other model of the target's unit they can reach (SWOMP "The
-    gang fight"). Returns charger -> the model it now fights."""
+           allowance: dict[str, float],
+           via: dict[str, list[tuple[float, float]]] | None = None) -> dict[str, str]:
+    """Move chargers into base contact along their paths (SWOMP "Charging"); those that
+    find no room pair off with the nearest other model of the target's unit they can
+    reach (SWOMP "The gang fight"). Returns charger -> the model it now fights."""
     out: dict[str, str] = {}
     if core.is_vehicle(target):
-        for c, p in place(state, ctx, target, chargers, allowance).items():
-            put(state.models[c], p, target.pos)
+        for c, r in place(state, ctx, target, chargers, allowance, via).items():
+            assert r.spot is not None
+            put(state.models[c], r.spot, target.pos, r.cost)
             out[c] = target.id
         return out
     off_me = _off_me_drop(state, chargers, target)
@@ -245,10 +301,11 @@ def charge(state: GameState, ctx: Context, chargers: list[Model], target: Model,
         core.disengage(state.models[a], state.models[b])
         ctx.log.emit("note", f"{a} leaves its fight with {b} to face its new attacker (no "
                      f"retreat needed)", actor=a, rule=R_OFF_ME)
-    placed = place(state, ctx, target, chargers, allowance)
-    for cid, p in placed.items():
+    placed = place(state, ctx, target, chargers, allowance, via)
+    for cid, r in placed.items():
         c = state.models[cid]
-        put(c, p, target.pos)
+        assert r.spot is not None
+        put(c, r.spot, target.pos, r.cost)
         core.engage(c, target)
         out[cid] = target.id
     rest = [c for c in chargers if c.id not in placed]
@@ -258,9 +315,11 @@ def charge(state: GameState, ctx: Context, chargers: list[Model], target: Model,
         for o in sorted(others, key=lambda o: (table.distance(c, o), o.id)):
             if not core.star_ok(state, [(c.id, o.id)]):
                 continue
-            got = place(state, ctx, o, [c], allowance)
+            got = place(state, ctx, o, [c], allowance, quiet=True)
             if c.id in got:
-                put(c, got[c.id], o.pos)
+                spot = got[c.id].spot
+                assert spot is not None
+                put(c, spot, o.pos, got[c.id].cost)
                 core.engage(c, o)
                 out[c.id] = o.id
                 ctx.log.emit("note", f"{c.id} finds no room on {target.id} and pairs off with "
@@ -298,18 +357,6 @@ def charge_problem(state: GameState, chargers: list[Model], target: Model) -> st
     return ""
 
 
-def charge_fight(state: GameState, ctx: Context, pairs: dict[str, str]) -> None:
-    """The immediate round after a charge: chargers on each defender strike together."""
-    by_target: dict[str, list[Model]] = {}
-    for c, t in sorted(pairs.items()):
-        by_target.setdefault(t, []).append(state.models[c])
-    for t, cs in sorted(by_target.items()):
-        d = state.models[t]
-        cs = [c for c in cs if not c.removed]
-        if cs and not d.removed:
-            round_(state, ctx, cs, d, True, rule=R_CHARGE if len(cs) == 1 else R_MULTI)
-
-
 # --- retreating --------------------------------------------------------------------------------
 
 def retreat_sides(state: GameState, m: Model, as_defender: bool) -> tuple[contest.Side, contest.Side]:
@@ -324,11 +371,15 @@ def retreat_sides(state: GameState, m: Model, as_defender: bool) -> tuple[contes
 
 def retreat(state: GameState, ctx: Context, m: Model, to: tuple[float, float] | None,
             as_defender: bool = False) -> bool:
+    """Try to leave every fight the model is in; as the defender (a reaction to being
+    attacked, SWOMP-I-RETREAT) it is not the model's own action, so its record of what
+    it has done this round is left alone."""
     att, dfn = retreat_sides(state, m, as_defender)
     fs = core.foes(state, m)
     res = contest.roll(ctx, att, dfn, "retreat contest", R_RETREAT, m.id,
                        fs[0].id if fs else "")
-    core.act(m)["fought"] = True
+    if not as_defender:
+        core.act(m)["fought"] = True
     ctx.log.emit("resolution", f"{m.id} tries to retreat from {', '.join(f.id for f in fs)}: "
                  f"{res.text}: {'gets away' if res.won else 'is held'}", actor=m.id,
                  target=fs[0].id if fs else "", rule=R_RETREAT, chance=float(res.chance),

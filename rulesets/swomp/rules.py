@@ -5,9 +5,12 @@ unit and playing out one action until every unit has acted" (SWOMP "Game Sequenc
 which is ``engine.turns.Alternating``. A unit's action is what its models do between
 its first act and ``end_activation``: each model may move and shoot within the limits
 of the action it is taking (Move, Move and Shoot, Shoot and Move, Shoot), fight or
-retreat, go on overwatch, or wait. Overwatch is a pending reaction (SWOMP-I-OVERWATCH):
-when enemy models end a move where an overwatching model could fire at them, play
-passes to that side until it shoots or passes.
+retreat, go on overwatch, or wait. Reactions are pending decisions (reactions.py) that
+``to_act`` hands to the side owing them: overwatch fire when enemy models end a move in
+view (SWOMP-I-OVERWATCH), the defender's -2 retreat before each close combat round
+(SWOMP-I-RETREAT), an exposed gunner jumping out (SWOMP-I-VEH-CC); what the interrupted
+action still has to roll waits as a continuation. With the deployment option, the
+round is preceded by deployment (deploy.py).
 """
 
 from __future__ import annotations
@@ -33,8 +36,20 @@ from engine.ruleset import Context, Legality, Odds
 from engine.state import GameState, Model
 from engine.turns import Alternating, roll_off
 
-from . import contest, core, melee, morale, shooting, table, vehicles
-from .actions import ClearJam, Overwatch, Rally, Ram, Retreat, Wait
+from . import (
+    contest,
+    core,
+    deploy,
+    melee,
+    morale,
+    reach,
+    reactions,
+    shooting,
+    table,
+    vehicle_cc,
+    vehicles,
+)
+from .actions import ClearJam, Deploy, Overwatch, Rally, Ram, Retreat, SwompCharge, Wait
 from .catalog import TERRAIN
 
 TURNS = Alternating()
@@ -59,6 +74,9 @@ def setup(state: GameState, ctx: Context, first: str | None) -> None:
     morale.setup(state)
     for m in state.models.values():
         core.act(m)  # every record exists from the start: check() must never create state
+    if deploy.wanted(state):
+        deploy.start(state, ctx, first)
+        return
     new_round(state, ctx, first)
 
 
@@ -77,6 +95,8 @@ def new_round(state: GameState, ctx: Context, first: str | None = None) -> None:
 def to_act(state: GameState) -> str | None:
     if state.over:
         return None
+    if deploy.active(state):
+        return deploy.next_side(state)
     pend = core.sw(state)["pending"]
     if pend:
         return pend[0]["side"]
@@ -97,10 +117,9 @@ def resolve_actor(state: GameState, actor: str) -> tuple[list[Model], str]:
 def turn_problem(state: GameState, unit: str, side: str) -> str:
     if state.over:
         return "the game is over"
-    pend = core.sw(state)["pending"]
-    if pend:
-        return (f"{pend[0]['side']} must first answer the overwatch reaction (shoot with an "
-                f"overwatching model, or choose pass) ({R_OVERWATCH})")
+    owed = reactions.owed(state)
+    if owed:
+        return reactions.describe(owed)
     if side != state.active:
         return f"it is {state.active}'s action, not {side}'s ({R_ROUND})"
     cur = TURNS.current(state)
@@ -121,8 +140,7 @@ def begin(state: GameState, unit: str) -> None:
     info["under_fire"] = bool(info.get("fired_on"))
     info["fired_on"] = False
     for m in core.unit_models(state, unit):
-        m.vars["act"] = {k: (list(v) if isinstance(v, list) else v)
-                         for k, v in core.FRESH_ACT.items()}
+        core.fresh(m)
         if not core.is_vehicle(m):
             m.vars["moved"] = 0.0
         m.vars.pop("overwatch", None)
@@ -137,6 +155,8 @@ def finish(state: GameState, ctx: Context) -> None:
         for v in core.unit_models(state, cur):
             if core.is_vehicle(v) and not core.act(v)["moves"] and vehicles.speed(v) > 0:
                 coast(state, ctx, v)
+        for m in core.unit_models(state, cur):
+            core.fresh(m)
     TURNS.finish(state)
 
 
@@ -150,6 +170,10 @@ def after_action(state: GameState, ctx: Context) -> None:
     cur = TURNS.current(state)
     if cur is not None and cur not in state.units():
         TURNS.finish(state)
+        cur = None
+    for m in state.live():
+        if m.unit != cur and m.vars.get("act") != core.FRESH_ACT:
+            core.fresh(m)  # reactions outside a model's own action leave no trace on it
     if state.active is None:
         end_round(state, ctx)
 
@@ -218,32 +242,61 @@ def trigger_overwatch(state: GameState, ctx: Context, movers: list[Model],
         watchers = [w.id for w in state.live(side) if w.vars.get("overwatch")
                     and not core.engaged(w) and any(can_fire_at(state, ctx, w, t) for t in movers)]
         if watchers:
-            entries.append({"side": side, "watchers": watchers,
+            entries.append({"kind": "overwatch", "side": side, "watchers": watchers,
                             "targets": [m.id for m in movers]})
             ctx.log.emit("note", f"{', '.join(watchers)} on overwatch may fire at "
                          f"{', '.join(m.id for m in movers)} ({side} shoots or passes)",
                          rule=R_OVERWATCH)
-    sw = core.sw(state)
-    if entries:
-        sw["pending"] = entries
-        sw["after"] = after
-        return
-    run_after(state, ctx, after)
+    reactions.defer(state, after)
+    reactions.push(state, entries)
+    settle(state, ctx)
 
 
-def run_after(state: GameState, ctx: Context, after: dict[str, Any] | None) -> None:
-    if not after:
-        return
-    if after["kind"] == "charge_fight":
-        melee.charge_fight(state, ctx, after["pairs"])
+def settle(state: GameState, ctx: Context) -> None:
+    """Run the continuations of interrupted actions while nothing is owed."""
+    while not state.over:
+        cont = reactions.next_continuation(state)
+        if cont is None:
+            return
+        run_continuation(state, ctx, cont)
+
+
+def run_continuation(state: GameState, ctx: Context, cont: dict[str, Any]) -> None:
+    if cont["kind"] == "charge_fight":
+        open_combat(state, ctx, melee.charge_groups(cont["pairs"], cont.get("location", "")))
+    elif cont["kind"] == "strike":
+        for group in cont["groups"]:
+            if state.over:
+                return
+            melee.strike(state, ctx, group)
+
+
+def open_combat(state: GameState, ctx: Context, groups: list[dict[str, Any]]) -> None:
+    """A close combat is about to be rolled: each trooper defender may first try to
+    retreat at -2 CR (SWOMP "Retreating from close combat", SWOMP-I-RETREAT), and an
+    exposed gunner may jump out to meet an attack he could not otherwise defend
+    (SWOMP "Exposed crewmen/riders"). The strikes wait until those are answered."""
+    entries: list[dict[str, Any]] = []
+    for g in groups:
+        d = state.models[g["defender"]]
+        if d.removed:
+            continue
+        if core.is_vehicle(d):
+            entries += vehicle_cc.jump_offers(state, g)
+            continue
+        held = [a for a in g["attackers"] if a in d.vars.get("foes", [])]
+        if held:
+            entries.append({"kind": "retreat", "side": d.side, "defender": d.id,
+                            "attackers": held})
+    reactions.defer(state, {"kind": "strike", "groups": groups})
+    reactions.push(state, entries)
 
 
 def pending_done(state: GameState, ctx: Context) -> None:
     sw = core.sw(state)
-    sw["pending"] = [p for p in sw["pending"] if p["watchers"]]
-    if not sw["pending"]:
-        after, sw["after"] = sw.get("after"), None
-        run_after(state, ctx, after)
+    sw["pending"] = [p for p in sw["pending"]
+                     if reactions.kind(p) != "overwatch" or p["watchers"]]
+    settle(state, ctx)
 
 
 # --- movement -------------------------------------------------------------------------------
@@ -355,6 +408,8 @@ def do_move(state: GameState, ctx: Context, m: Model, pts: list[tuple[float, flo
     stop = "" if r.complete else f", stopped by {r.blocked_by}"
     ctx.log.emit("move", f"{m.id} moves {r.travelled:.1f}\" to ({m.x:.2f}, {m.y:.2f}){stop}",
                  actor=m.id, rule=R_ACTIONS, data={"to": [m.x, m.y], "moved": a["moved"]})
+    if "crew_of" in m.vars:
+        vehicle_cc.climb_back(state, ctx, m)
 
 
 def unit_paths(ms: list[Model], action: Move) -> dict[str, list[tuple[float, float]]]:
@@ -508,6 +563,14 @@ def problems(state: GameState, action: Action, ctx: Context) -> list[str]:
         return ["SWOMP plays unit by unit: end the unit's action (end_activation)"]
     if isinstance(action, Concede):
         return []
+    if deploy.active(state):
+        if isinstance(action, Deploy):
+            return deploy.problems(state, ctx, action)
+        return [f"deployment comes first: {deploy.next_side(state)} places "
+                f"{' or '.join(deploy.ready_units(state))} with deploy ({deploy.R_DEPLOY})"]
+    if isinstance(action, Deploy):
+        return ["deployment is over (or this scenario sets its models out: no deployment "
+                "phase)"]
     sw = core.sw(state)
     if sw["pending"]:
         return pending_problems(state, action, ctx)
@@ -535,11 +598,21 @@ def problems(state: GameState, action: Action, ctx: Context) -> list[str]:
 
 def pending_problems(state: GameState, action: Action, ctx: Context) -> list[str]:
     p = core.sw(state)["pending"][0]
+    k = reactions.kind(p)
     if isinstance(action, Choose):
-        if action.option not in ("pass", "hold"):
-            return [f"answer the overwatch reaction with 'pass' (or shoot), not "
-                    f"'{action.option}'"]
+        if action.option not in reactions.ANSWERS[k]:
+            return [f"{reactions.describe(p)}; '{action.option}' is not an answer"]
+        if k == "jump" and action.option == "jump_out":
+            v, a = state.models[p["vehicle"]], state.models[p["attacker"]]
+            if vehicle_cc.jump_spot(state, ctx, v, p["gunner"], a) is None:
+                return [f"there is no room beside {a.id} for {v.id}'s {p['gunner']} to land"]
         return []
+    if k == "retreat":
+        if not isinstance(action, Retreat) or action.actor != p["defender"]:
+            return [reactions.describe(p)]
+        return retreat_problems(state, ctx, action, state.models[p["defender"]])
+    if k == "jump":
+        return [reactions.describe(p)]
     if not isinstance(action, Shoot):
         return [f"{p['side']} must first answer the overwatch reaction: shoot with "
                 f"{', '.join(p['watchers'])} or choose pass ({R_OVERWATCH})"]
@@ -706,7 +779,21 @@ def charge_limit(m: Model) -> float:
     return core.mr(m) if core.heavy(m) else 2 * core.mr(m)
 
 
-def charger_problems(state: GameState, ctx: Context, c: Model, t: Model) -> list[str]:
+def charge_via(ms: list[Model], path: tuple) -> dict[str, list[tuple[float, float]]]:
+    """Waypoints each charger takes: the charge's path for its first model, the same path
+    at each other model's offset (a unit moving as one)."""
+    if not path or not ms:
+        return {}
+    lead = ms[0]
+    pts = [tuple(p) for p in path]
+    if pts and math.dist(pts[0], lead.pos) < 1e-6:
+        pts = pts[1:]
+    return {m.id: [(round(x + m.x - lead.x, 2), round(y + m.y - lead.y, 2)) for x, y in pts]
+            for m in ms}
+
+
+def charger_problems(state: GameState, ctx: Context, c: Model, t: Model,
+                     via: list[tuple[float, float]] = ()) -> list[str]:
     a = core.act(c)
     if core.is_vehicle(c):
         return [f"{c.id} is a vehicle: vehicles ram ({R_RAM})"]
@@ -727,8 +814,10 @@ def charger_problems(state: GameState, ctx: Context, c: Model, t: Model) -> list
     lim = charge_limit(c)
     if d > lim + EPS:
         r.append(f"{t.id} is {d:.1f}\" away: {c.id} may charge {lim:g}\" ({melee.R_CHARGE})")
-    elif not table.sight(ctx, c, t)[0]:
-        r.append(f"{c.id} cannot see {t.id} to charge it")
+    else:
+        way = reach.reach(state, ctx, c, t, lim, via)
+        if not way.ok:
+            r.append(way.why)
     return r
 
 
@@ -740,18 +829,38 @@ def check_charge(state, ctx, action: Charge, ms, unit) -> list[str]:
         return [f"{t.id} is on your side"]
     if morale.broken(state, unit):
         return [f"{unit} is broken and may not charge ({R_BROKEN})"]
-    ok = [c for c in ms if not charger_problems(state, ctx, c, t)]
+    via = charge_via(ms, action.path)
+    ok = [c for c in ms if not charger_problems(state, ctx, c, t, via.get(c.id, []))]
     if not ok:
-        return charger_problems(state, ctx, ms[0], t)
+        return charger_problems(state, ctx, ms[0], t, via.get(ms[0].id, []))
     why = melee.charge_problem(state, ok, t)
-    return [why] if why else []
+    if why:
+        return [why]
+    return vehicle_option_problems(state, getattr(action, "options", {}), ok, t.id)
 
 
 def check_fight(state, ctx, action: Fight, ms, unit) -> list[str]:
     able = [m for m in ms if fight_problem(state, m, action.target) == ""]
-    if able:
+    if not able:
+        return [fight_problem(state, ms[0], action.target)]
+    return vehicle_option_problems(state, action.options, able, action.target)
+
+
+def vehicle_option_problems(state: GameState, options: dict[str, Any], ms: list[Model],
+                            target: str) -> list[str]:
+    """Close combat options: only ``location``, only against a vehicle, and one each
+    attacker may go for (SWOMP "Close combat with vehicles")."""
+    bad = [k for k in options if k != "location"]
+    if bad:
+        return [f"unknown close combat option '{bad[0]}' (options: location)"]
+    loc = str(options.get("location", ""))
+    if not loc:
         return []
-    return [fight_problem(state, ms[0], action.target)]
+    v = state.models.get(target)
+    if v is None or not core.is_vehicle(v):
+        return ["a location is picked only when attacking a vehicle"]
+    why = [vehicle_cc.location_problem(m, v, loc) for m in ms]
+    return [w for w in why if w][:1]
 
 
 def fight_problem(state: GameState, m: Model, target: str) -> str:
@@ -775,10 +884,16 @@ def check_retreat(state, ctx, action: Retreat, ms, unit) -> list[str]:
     if len(ms) != 1:
         return ["a retreat is made model by model"]
     m = ms[0]
+    if core.engaged(m) and core.act(m)["fought"]:
+        return [f"{m.id} has already fought this action"]
+    return retreat_problems(state, ctx, action, m)
+
+
+def retreat_problems(state: GameState, ctx: Context, action: Retreat, m: Model) -> list[str]:
+    """Where a retreat may go: half MR in any direction, or a charge at a model outside
+    the fight just left (SWOMP "Retreating from close combat")."""
     if not core.engaged(m):
         return [f"{m.id} is not in close combat"]
-    if core.act(m)["fought"]:
-        return [f"{m.id} has already fought this action"]
     lim = core.mr(m) / 2
     if action.target:
         t = state.models.get(action.target)
@@ -790,12 +905,13 @@ def check_retreat(state, ctx, action: Retreat, ms, unit) -> list[str]:
         d = table.distance(m, t)
         if d > lim + EPS:
             return [f"{t.id} is {d:.1f}\" away: a retreat moves {lim:g}\" (half MR)"]
-        return []
+        way = reach.reach(state, ctx, m, t, lim)
+        return [] if way.ok else [way.why]
     if action.to is None:
         return ["a retreat needs 'to' (where to fall back) or 'target' (whom to charge)"]
     d = math.dist(m.pos, action.to)
     if d > lim + EPS:
-        return [f"a retreat moves up to {lim:g}\" (half MR), not {d:.1f}\" ({melee.R_RETREAT})"]
+        return [f"a retreat moves up to {lim:g}\" (half MR), not {d:.2f}\" ({melee.R_RETREAT})"]
     if not table.on_table(ctx, action.to):
         return ["off the table"]
     return []
@@ -865,7 +981,7 @@ def check_ram(state, ctx, action: Ram, ms, unit) -> list[str]:
 
 CHECKS = {
     Move: check_move, Turn: check_turn, Shoot: check_shoot, Charge: check_charge,
-    Fight: check_fight, Retreat: check_retreat, Overwatch: check_overwatch,
+    SwompCharge: check_charge, Fight: check_fight, Retreat: check_retreat, Overwatch: check_overwatch,
     ClearJam: check_clear, Rally: check_rally, Ram: check_ram,
 }
 
@@ -881,6 +997,10 @@ def apply(state: GameState, action: Action, ctx: Context) -> None:
                       "reason": f"{side} concedes"}
         state.active = None
         ctx.log.emit("note", f"{side} concedes the battle", rule=R_VICTORY)
+        return
+    if isinstance(action, Deploy):
+        if deploy.apply(state, ctx, action):
+            new_round(state, ctx, deploy.data(state).get("first"))
         return
     if sw["pending"]:
         apply_pending(state, action, ctx)
@@ -906,6 +1026,13 @@ def apply(state: GameState, action: Action, ctx: Context) -> None:
 
 def apply_pending(state: GameState, action: Action, ctx: Context) -> None:
     p = core.sw(state)["pending"][0]
+    k = reactions.kind(p)
+    if k == "retreat":
+        answer_retreat(state, ctx, action)
+        return
+    if k == "jump":
+        answer_jump(state, ctx, action)
+        return
     if isinstance(action, Choose):
         ctx.log.emit("note", f"{p['side']} holds its overwatch fire", rule=R_OVERWATCH)
         p["watchers"] = []
@@ -924,6 +1051,41 @@ def apply_pending(state: GameState, action: Action, ctx: Context) -> None:
     if all(state.models[x].removed for x in p["targets"]):
         p["watchers"] = []
     pending_done(state, ctx)
+
+
+def answer_retreat(state: GameState, ctx: Context, action: Action) -> None:
+    """The defender's answer to being attacked: stand, or retreat at -2 CR (SWOMP
+    "Retreating from close combat"); a successful retreat may be a charge elsewhere."""
+    p = reactions.drop_first(state)
+    if isinstance(action, Choose) or not isinstance(action, Retreat):
+        ctx.log.emit("note", f"{p['defender']} stands and fights", actor=p["defender"],
+                     rule=melee.R_RETREAT)
+        settle(state, ctx)
+        return
+    m = state.models[p["defender"]]
+    ok = melee.retreat(state, ctx, m, action.to if not action.target else None,
+                       as_defender=True)
+    if ok and action.target:
+        pairs = melee.charge(state, ctx, [m], state.models[action.target], {m.id: core.mr(m) / 2})
+        trigger_overwatch(state, ctx, [m], {"kind": "charge_fight", "pairs": pairs}
+                          if pairs else None)
+    elif ok:
+        trigger_overwatch(state, ctx, [m], None)
+    else:
+        settle(state, ctx)
+
+
+def answer_jump(state: GameState, ctx: Context, action: Action) -> None:
+    """The vehicle's side decides whether its exposed gunner jumps out (SWOMP "Exposed
+    crewmen/riders")."""
+    p = reactions.drop_first(state)
+    if isinstance(action, Choose) and action.option == "jump_out":
+        groups = [c["groups"] for c in reactions.stack(state) if c["kind"] == "strike"]
+        vehicle_cc.jump_out(state, ctx, p, groups)
+    else:
+        ctx.log.emit("note", f"{p['vehicle']}'s {p['gunner']} stays in his hatch",
+                     actor=p["vehicle"], rule=vehicle_cc.R_CREW)
+    settle(state, ctx)
 
 
 def fire(state: GameState, ctx: Context, m: Model, t: Model, w: dict,
@@ -989,10 +1151,11 @@ def apply_shoot(state, ctx, action: Shoot, ms, unit) -> None:
 
 def apply_charge(state, ctx, action: Charge, ms, unit) -> None:
     t = state.models[action.target]
-    chargers = [c for c in ms if not charger_problems(state, ctx, c, t)]
+    via = charge_via(ms, action.path)
+    chargers = [c for c in ms if not charger_problems(state, ctx, c, t, via.get(c.id, []))]
     follow = {c.id for c in chargers if core.act(c)["follow"] > 0}
     limits = {c.id: charge_limit(c) for c in chargers}
-    pairs = melee.charge(state, ctx, chargers, t, limits)
+    pairs = melee.charge(state, ctx, chargers, t, limits, via)
     for c in chargers:
         a = core.act(c)
         if c.id in follow:
@@ -1003,14 +1166,25 @@ def apply_charge(state, ctx, action: Charge, ms, unit) -> None:
             a["moves"] = max(1, int(a["moves"]))
     now = {c: tid for c, tid in pairs.items() if c not in follow}
     moved = [state.models[c] for c in pairs]
-    trigger_overwatch(state, ctx, moved, {"kind": "charge_fight", "pairs": now} if now else None)
+    loc = str(getattr(action, "options", {}).get("location", ""))
+    trigger_overwatch(state, ctx, moved, {"kind": "charge_fight", "pairs": now, "location": loc}
+                      if now else None)
 
 
 def apply_fight(state, ctx, action: Fight, ms, unit) -> None:
+    """Plan who strikes whom, give each defender its chance to retreat, then strike."""
+    planned: set[str] = set()
+    groups = []
     for m in ms:
         if m.removed or fight_problem(state, m, action.target):
             continue
-        melee.fight(state, ctx, m, action.target, unit)
+        g = melee.plan_fight(state, m, action.target, unit, planned)
+        if g is not None:
+            if core.is_vehicle(state.models[g["defender"]]):
+                g["location"] = str(action.options.get("location", ""))
+            groups.append(g)
+    open_combat(state, ctx, groups)
+    settle(state, ctx)
 
 
 def apply_retreat(state, ctx, action: Retreat, ms, unit) -> None:
@@ -1069,7 +1243,7 @@ def apply_ram(state, ctx, action: Ram, ms, unit) -> None:
 
 APPLY = {
     Move: apply_move, Turn: apply_turn, Shoot: apply_shoot, Charge: apply_charge,
-    Fight: apply_fight, Retreat: apply_retreat, Overwatch: apply_overwatch,
+    SwompCharge: apply_charge, Fight: apply_fight, Retreat: apply_retreat, Overwatch: apply_overwatch,
     ClearJam: apply_clear, Rally: apply_rally, Ram: apply_ram,
 }
 
@@ -1077,8 +1251,11 @@ APPLY = {
 def advance(state: GameState, ctx: Context) -> Action | None:
     if state.over:
         return None
-    if core.sw(state)["pending"]:
-        return Choose(option="pass")
+    if deploy.active(state):
+        return None  # nothing to end: every model must be placed with its own deploy
+    owed = reactions.owed(state)
+    if owed:
+        return Choose(option=reactions.DECLINE[reactions.kind(owed)])
     return EndActivation()
 
 
@@ -1093,7 +1270,8 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
         if w is None:
             return None
         a = core.act(m)
-        pend = bool(core.sw(state)["pending"])
+        owed = reactions.owed(state)
+        pend = owed is not None and reactions.kind(owed) == "overwatch"
         stance = "overwatch" if pend else (
             "stood" if not core.is_vehicle(m) and float(a["moved"]) == 0
             and not action.options.get("then_move") else "moving")
@@ -1109,14 +1287,19 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
         if t is None:
             return None
         charging = isinstance(action, Charge)
+        dfn = melee.defence(t)
         if core.is_vehicle(t):
             terms = melee.attack_value(ms[0], charging)
             if vehicles.speed(t) == 0:
                 terms.append(("vehicle stopped", melee.STOPPED_VEHICLE))
             att = contest.side(*terms)
+            loc = str(getattr(action, "options", {}).get("location", "")) \
+                or vehicle_cc.default_location(ms[0], t)
+            if loc in vehicle_cc.crewmen(t):
+                dfn = melee.crew_defence(t)
         else:
             att = melee.group_side([(m.id, melee.attack_value(m, charging)) for m in ms])
-        return melee.odds(att, melee.defence(t), melee.weapon_extra(ms[0]), "close combat")
+        return melee.odds(att, dfn, melee.weapon_extra(ms[0]), "close combat")
     if isinstance(action, Retreat):
         m = state.models.get(action.actor)
         if m is None or not core.engaged(m):

@@ -289,7 +289,7 @@ def resolve_shot(state: GameState, ctx: Context, shooter: Model, t: Model, w: di
     crew = False
     if core.is_vehicle(t) and location is None and t.vars["veh"].get("exposed"):
         location = vehicles.roll_location(ctx, t, shooter.id, "hit location (exposed crew)")
-        crew = location in t.vars["veh"]["exposed"]
+        crew = location in t.vars["veh"]["exposed"] and location not in t.vars.get("crew_out", [])
     _, cover = sighted(state, ctx, shooter, t, w)
     att = attack(shooter, w, stance, extra)
     dfn = defence(t, cover, moving=True, crew=crew)

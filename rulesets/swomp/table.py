@@ -10,7 +10,6 @@ rules and their tests never depend on it being present.
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -70,37 +69,20 @@ def in_arc(shooter: Model, target: Model, arc_deg: float) -> bool:
     return angle_off(shooter.facing, bearing(shooter.pos, target.pos)) <= arc_deg / 2 + spread
 
 
-#: sight answers per geometry service (terrain is static), keyed by the two footprints
-_SIGHT: weakref.WeakKeyDictionary[Any, dict[tuple, tuple[bool, str]]] = \
-    weakref.WeakKeyDictionary()
-_SIGHT_MAX = 20000
-
-
 def sight(ctx: Context, observer: Model, target: Model) -> tuple[bool, str]:
     """(visible, cover) where cover is none, soft or hard, read from the terrain the line
-    of fire meets (SWOMP reads terrain kinds as units.toml says). Memoised per pair of
-    footprints: the AI asks the same question many times per decision."""
+    of fire meets (SWOMP reads terrain kinds as units.toml says). Not memoised here: the
+    engine's ``Geometry.sight`` keeps its own cache, shared by every clone."""
     if _geo is None or not ctx.battlefield.terrain:
         return True, NONE
-    geo = ctx.geo
-    memo = _SIGHT.setdefault(geo, {})
-    key = (fp(observer), fp(target))
-    hit = memo.get(key)
-    if hit is not None:
-        return hit
-    s = geo.sight(*key)
+    s = ctx.geo.sight(fp(observer), fp(target))
     if not s.visible:
-        out = (False, NONE)
-    elif s.hard_cover:
-        out = (True, HARD)
-    elif s.soft_cover:
-        out = (True, SOFT)
-    else:
-        out = (True, NONE)
-    if len(memo) > _SIGHT_MAX:
-        memo.clear()
-    memo[key] = out
-    return out
+        return False, NONE
+    if s.hard_cover:
+        return True, HARD
+    if s.soft_cover:
+        return True, SOFT
+    return True, NONE
 
 
 def under_marker(centre: tuple[float, float], diameter: float,

@@ -144,6 +144,10 @@ def damage(state: GameState, ctx: Context, v: Model, dmg: int, location: str | N
         return
     if location is None:
         location = roll_location(ctx, v, actor)
+    if location in v.vars.get("crew_out", []):
+        ctx.log.emit("status", f"{v.id}'s {location} is empty (its crewman jumped out): no "
+                     f"effect", actor=actor, target=v.id, rule=R_DAMAGE, outcome=location)
+        return
     full = int(v.vars["veh"]["locations"][location])
     locs = v.vars["loc"]
     before = int(locs[location])
@@ -164,7 +168,7 @@ def damage(state: GameState, ctx: Context, v: Model, dmg: int, location: str | N
             effects.append(e)
             effects.sort()
 
-    for key in ("half_mr", "half_acc", "immobile", "weapons_lost", "crew_out"):
+    for key in ("half_mr", "half_acc", "immobile", "weapons_lost", "crew_out", "turret_lost"):
         if row.get(key):
             add(key)
     if row.get("weapon_penalty"):
@@ -214,4 +218,6 @@ def weapon_usable(v: Model, w: dict) -> str:
     """'' if a vehicle's weapon can fire, else why not."""
     if "weapons_lost" in v.vars.get("effects", []):
         return f"{v.id}'s weapons are out of action"
-    return ""
+    from .vehicle_cc import turret_silent
+
+    return turret_silent(v, w)

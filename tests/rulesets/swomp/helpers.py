@@ -14,7 +14,7 @@ from engine.state import GameState
 
 
 def make(models: list[dict[str, Any]], first: str | None = "blue", terrain: tuple = (),
-         seed: int = 1, turn_limit: int = 0) -> Game:
+         seed: int = 1, turn_limit: int = 0, options: dict[str, Any] | None = None) -> Game:
     rs = load("swomp")
     built = {}
     sides: list[str] = []
@@ -30,6 +30,8 @@ def make(models: list[dict[str, Any]], first: str | None = "blue", terrain: tupl
     state = GameState(ruleset="swomp", sides=sides, models=built)
     if turn_limit:
         state.vars["turn_limit"] = turn_limit
+    if options:
+        state.vars["options"] = dict(options)
     game = Game(rs, Battlefield(72.0, 48.0, feats), state, Dice(seed=seed))
     rs.setup(state, game.ctx, first)
     return game
@@ -47,3 +49,19 @@ def do(game: Game, action: Action, dice: list[int] = (), exact: bool = True) -> 
 
 def kinds(events: list[Event], kind: str) -> list[Event]:
     return [e for e in events if e.kind == kind]
+
+
+def attack(game: Game, action: Action, dice: list[int] = (), exact: bool = True) -> list[Event]:
+    """A charge or fight whose defenders stand (decline the -2 retreat, SWOMP "Retreating
+    from close combat"); the forced dice then go to the contests as before."""
+    from engine.actions import Choose
+    from rulesets.swomp import reactions
+
+    game.dice.force(list(dice))
+    events = game.apply(action)
+    while (p := reactions.owed(game.state)) is not None and reactions.kind(p) == "retreat":
+        events += game.apply(Choose(option="stand"))
+    if exact:
+        assert game.dice.forced == [], f"unused forced dice {game.dice.forced}"
+    game.dice.forced = []
+    return events

@@ -48,8 +48,46 @@ def test_bad_forced_die_is_a_file_error(tmp_path):
 
 
 def test_ready_scenarios_validate():
-    for name in ("default", "armour"):
+    for name in ("default", "armour", "deployment"):
         out = subprocess.run([sys.executable, "main.py", "validate",
                               f"rulesets/swomp/scenarios/{name}.toml"], cwd=ROOT,
                              capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, out.stderr
+
+
+def test_deployment_golden_scenario():
+    """SWOMP "Deployment" as a script: out of turn and beyond 12" refused with reasons,
+    the gaunts (SR 3) before the marine (SR 6), then initiative and the first shot."""
+    doc = run("tests/scenarios/swomp_deploy.toml")
+    refused = [e for e in doc["events"] if e["kind"] == "refused"]
+    assert [(e["action"], e["actor"]) for e in refused] == [(0, "marine"), (1, "g1")]
+    assert "red's turn to deploy" in refused[0]["reason"]
+    assert "13.5\" from the north edge" in refused[1]["reason"]
+    deploys = [e for e in doc["events"] if e["kind"] == "move" and e["rule"] == "SWOMP-DEPLOY"]
+    assert [e["actor"] for e in deploys] == ["g1", "g2", "marine"]
+    assert [e["rolls"] for e in doc["events"] if e["kind"] == "initiative"] == [[9], [2]]
+    shot = [e for e in doc["events"] if e["kind"] == "resolution"][0]
+    assert shot["action"] == 5 and shot["outcome"] == "hit" and shot["rolls"] == [8, 2]
+    assert doc["models"]["marine"]["x"] == 30.0 and doc["models"]["marine"]["y"] == 10.0
+    assert doc["models"]["g1"]["removed"]
+
+
+def test_ready_scenarios_start_clear_of_tall_terrain_within_their_zones():
+    """Every model of the ready scenarios stands clear of walls, buildings and rocks and
+    within 12" of its own table edge (SWOMP "Deployment")."""
+    from engine import geometry
+    from engine.scenario import load_scenario
+    from rulesets.swomp import deploy
+    from rulesets.swomp.table import fp
+
+    for name in ("default", "armour", "deployment"):
+        scn = load_scenario(ROOT / f"rulesets/swomp/scenarios/{name}.toml")
+        bf = scn.battlefield
+        kinds = {f.id: f.kind for f in bf.terrain}
+        for m in scn.models:
+            under = [kinds[f] for f in geometry.features_under(fp(m), bf)]
+            assert not set(under) & {"wall", "building", "rocks"}, (name, m.id, under)
+            edge = "south" if m.side == "blue" else "north"
+            deep = max(p[1] if edge == "south" else bf.depth - p[1]
+                       for p in deploy.corners(fp(m)))
+            assert deep <= 12.0 + 1e-6, (name, m.id, deep)

@@ -4,7 +4,7 @@ from engine.actions import Charge, EndActivation, Fight
 from rulesets.swomp import core
 from rulesets.swomp.actions import Retreat
 
-from .helpers import do, kinds, make
+from .helpers import attack, do, kinds, make
 
 
 def m(mid, side, x, y, profile="space_marine", **kw):
@@ -14,7 +14,7 @@ def m(mid, side, x, y, profile="space_marine", **kw):
 def test_charge_fights_at_once_with_plus_one():
     """SWOMP "Charging": into base contact, the first round at once, +1 CR."""
     g = make([m("a", "blue", 10, 24), m("b", "red", 15, 24, stats={"HP": 3})])
-    ev = do(g, Charge(actor="a", target="b"), [5, 5])
+    ev = attack(g, Charge(actor="a", target="b"), [5, 5])
     res = kinds(ev, "resolution")[0]
     assert "CR 4 + charging 1 + 5 = 10" in res.text
     assert core.engaged(g.state.models["a"]) and g.state.models["a"].vars["foes"] == ["b"]
@@ -25,7 +25,7 @@ def test_winning_by_five_and_ten():
     for roll, hp in ((2, 2), (6, 1), (10, 0)):
         g = make([m("a", "blue", 10, 24, stats={"CR": 9}), m("b", "red", 15, 24,
                                                              stats={"HP": 3, "AR": 0})])
-        do(g, Charge(actor="a", target="b"), [roll, 5], exact=False)
+        attack(g, Charge(actor="a", target="b"), [roll, 5], exact=False)
         # CR 9 + 1 + roll against DR 4 + 5 = 9: margins 3, 7, 11
         assert g.state.models["b"].hp == hp or (hp == 0 and g.state.models["b"].removed)
 
@@ -33,7 +33,7 @@ def test_winning_by_five_and_ten():
 def test_parrying_weapon_helps_the_defender():
     """SWOMP "Parrying": +1 when defending."""
     g = make([m("a", "blue", 10, 24), m("b", "red", 15, 24, weapons=["power sword"])])
-    ev = do(g, Charge(actor="a", target="b"), [5, 5])
+    ev = attack(g, Charge(actor="a", target="b"), [5, 5])
     assert "parry 1" in kinds(ev, "resolution")[0].text
 
 
@@ -42,9 +42,9 @@ def test_outnumbered_model_strikes_one_at_minus_one():
     g = make([m("a", "blue", 10, 24, stats={"HP": 3}),
               m("x", "red", 12, 25, unit="pair"), m("y", "red", 12, 23, unit="pair")],
              first="red")
-    do(g, Charge(actor="pair", target="a"), [2, 9])
+    attack(g, Charge(actor="pair", target="a"), [2, 9])
     do(g, EndActivation())
-    ev = do(g, Fight(actor="a", target="y"), [5, 5])
+    ev = attack(g, Fight(actor="a", target="y"), [5, 5])
     res = kinds(ev, "resolution")[0]
     assert res.target == "y" and "outnumbered 1" in res.text
 
@@ -54,7 +54,7 @@ def test_pairing_off_forbids_multiple_attacker_and_defender():
     g = make([m("a", "blue", 10, 24), m("c", "blue", 20, 30),
               m("x", "red", 12, 25, unit="pair"), m("y", "red", 12, 23, unit="pair")],
              first="red")
-    do(g, Charge(actor="pair", target="a"), [2, 9])
+    attack(g, Charge(actor="pair", target="a"), [2, 9])
     # x and y both fight a (a is a multiple defender); c charging x would make x a
     # multiple defender while it is a multiple attacker: only "get them off me" allows it
     st = g.state
@@ -68,9 +68,9 @@ def test_get_them_off_me():
     g = make([m("a", "blue", 10, 24, stats={"HP": 3}), m("c", "blue", 13, 28),
               m("x", "red", 12, 25, unit="pair"), m("y", "red", 12, 23, unit="pair")],
              first="red")
-    do(g, Charge(actor="pair", target="a"), [2, 9])
+    attack(g, Charge(actor="pair", target="a"), [2, 9])
     do(g, EndActivation())
-    ev = do(g, Charge(actor="c", target="x"), [5, 5])
+    ev = attack(g, Charge(actor="c", target="x"), [5, 5])
     assert any(e.rule == "SWOMP-OFF-ME" for e in ev)
     assert g.state.models["x"].vars["foes"] == ["c"]
     assert g.state.models["a"].vars["foes"] == ["y"]
@@ -80,11 +80,11 @@ def test_follow_up_move_after_killing_all_opponents():
     """SWOMP "Follow-up moves": half MR, may charge; that combat waits for next turn."""
     g = make([m("a", "blue", 10, 24, stats={"MR": 6}), m("b", "red", 15, 24),
               m("c", "red", 17.5, 24.5, stats={"HP": 3})])
-    do(g, Charge(actor="a", target="b"), [9, 2])
+    attack(g, Charge(actor="a", target="b"), [9, 2])
     a = g.state.models["a"]
     assert g.state.models["b"].removed and core.act(a)["follow"] == 3.0
     assert g.check(Charge(actor="a", target="c")).ok
-    ev = do(g, Charge(actor="a", target="c"), [])
+    ev = attack(g, Charge(actor="a", target="c"), [])
     assert not kinds(ev, "resolution") and a.vars.get("charge_bonus")
 
 
@@ -92,7 +92,7 @@ def test_retreat_contest_and_half_mr_move():
     """SWOMP "Retreating from close combat": -1 CR as the acting model, then half MR."""
     g = make([m("a", "blue", 10, 24, stats={"HP": 3}), m("b", "red", 11.1, 24, stats={"HP": 3})],
              first="red")
-    do(g, Charge(actor="b", target="a"), [2, 9])
+    attack(g, Charge(actor="b", target="a"), [2, 9])
     do(g, EndActivation())
     ev = do(g, Retreat(actor="a", to=(8.0, 24.0)), [7, 3])
     res = kinds(ev, "resolution")[0]

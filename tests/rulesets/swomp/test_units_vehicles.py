@@ -6,7 +6,7 @@ from rulesets.swomp import build, core, morale, vehicles
 from rulesets.swomp.actions import Rally, Ram
 from rulesets.swomp.catalog import CATALOG
 
-from .helpers import do, kinds, make
+from .helpers import attack, do, kinds, make
 
 
 def squad(n, side="red", unit="sq", x=30.0, y=24.0, profile="eldar_guardian"):
@@ -117,7 +117,7 @@ def test_close_combat_against_a_vehicle_and_the_run_over():
               {"id": "v", "side": "red", "profile": "rhino", "x": 13.0, "y": 24.0,
                "facing": 90.0, "state": {"speed": 3}}])
     from engine.actions import Charge
-    ev = do(g, Charge(actor="a", target="v"), [2, 5, 8, 4])
+    ev = attack(g, Charge(actor="a", target="v"), [2, 5, 8, 4])
     res = kinds(ev, "resolution")
     assert "DR 9 + speed 3 + 5 = 17" in res[0].text and res[0].outcome == "miss"
     assert res[1].rule == "SWOMP-VEH-CC" and res[1].outcome == "hit"
@@ -129,7 +129,7 @@ def test_stopped_vehicle_gives_plus_five():
               {"id": "v", "side": "red", "profile": "rhino", "x": 13.0, "y": 24.0,
                "facing": 90.0}])
     from engine.actions import Charge
-    ev = do(g, Charge(actor="a", target="v"), [5, 5])
+    ev = attack(g, Charge(actor="a", target="v"), [5, 5])
     assert "vehicle stopped 5" in kinds(ev, "resolution")[0].text
     assert g.state.models["v"].vars["loc"]["body"] == 5  # no exposed crew: the body
 

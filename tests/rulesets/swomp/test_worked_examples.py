@@ -3,7 +3,7 @@
 from engine.actions import Charge, Shoot
 from rulesets.swomp import vehicles
 
-from .helpers import do, kinds, make
+from .helpers import attack, do, kinds, make
 
 GAUNT = {"side": "green", "unit": "gaunts", "profile": "hormagaunt", "facing": 180.0,
          "state": {"moved": 18, "cover": "soft"}}
@@ -82,7 +82,7 @@ def test_six_hormagaunts_charge_a_marine_in_power_armour():
     """SWOMP "Multiple attackers" example: CR 3 + 1 charging = 4, plus 2 for each of the
     other five = 14, + 8 = 22 against DR 4 + power armour 4 + 3 = 11: won by 11, 3 HP."""
     g = _charge_game({"id": "marine", "profile": "space_marine"})
-    ev = do(g, Charge(actor="gaunts", target="marine"), [8, 3])
+    ev = attack(g, Charge(actor="gaunts", target="marine"), [8, 3])
     fight = kinds(ev, "resolution")[0]
     assert sorted(fight.data["attackers"]) == [f"g{i}" for i in range(1, 7)]
     assert fight.data["value"] == 14 and fight.data["attacker"] == 22
@@ -99,7 +99,7 @@ def test_the_captain_with_a_conversion_field_takes_two():
     """The same charge against a captain: DR 4 + armour 4 + field 2 + 3 = 13; won by 9,
     more than 5 but less than 10: 2 HP."""
     g = _charge_game({"id": "captain", "profile": "marine_captain", "weapons": ["bolt pistol"]})
-    ev = do(g, Charge(actor="gaunts", target="captain"), [8, 3])
+    ev = attack(g, Charge(actor="gaunts", target="captain"), [8, 3])
     fight = kinds(ev, "resolution")[0]
     assert "DR 4 + armour 4 + field 2 + 3 = 13" in fight.text
     assert fight.data["damage"] == 2
