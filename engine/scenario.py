@@ -407,6 +407,21 @@ def run_script(game: Game, scn: Scenario) -> list[Event]:
             raise ScriptError(Problem(scn.path, f"actions[{i}].dice[{e.index}]",
                                       f"die face {e.face} is not a face of the d{e.sides} "
                                       f"this roll uses")) from None
+        # A reaction owed mid-action (a defender's stand-or-retreat) holds back the rest
+        # of the action's rolls; answer it with its default, as a player who does not
+        # react would, so the action's remaining forced dice reach those rolls.
+        guard = 0
+        while game.dice.forced and not game.state.over and guard < 50:
+            guard += 1
+            step = game.ruleset.advance(game.state, game.ctx)
+            if not isinstance(step, act.Choose):
+                break
+            try:
+                game.apply(step)
+            except ForcedDieError as e:
+                raise ScriptError(Problem(scn.path, f"actions[{i}].dice[{e.index}]",
+                                          f"die face {e.face} is not a face of the "
+                                          f"d{e.sides} this roll uses")) from None
         if game.dice.forced:
             game.log.emit("note", f"{len(game.dice.forced)} forced dice were not needed "
                                   f"and were ignored: {game.dice.forced}")

@@ -91,3 +91,15 @@ def test_ready_scenarios_start_clear_of_tall_terrain_within_their_zones():
             deep = max(p[1] if edge == "south" else bf.depth - p[1]
                        for p in deploy.corners(fp(m)))
             assert deep <= 12.0 + 1e-6, (name, m.id, deep)
+
+
+def test_a_scripted_charge_forces_the_dice_of_its_fight():
+    """SCENARIO_FORMAT "Forced dice": a charge's list holds the attacker's then the
+    defender's close-combat d10 (SWOMP "Charging"); the defender's stand-or-retreat
+    reaction is answered with its default by the runner, so the dice reach the fight."""
+    doc = run("tests/scenarios/swomp_charge.toml")
+    fight = [e for e in doc["events"] if e["kind"] == "resolution"][0]
+    assert fight["action"] == 0 and fight["rolls"] == [9, 2]
+    assert "CR 3 + charging 1 + 9 = 13 beats DR 4 + armour 4 + 2 = 10" in fight["text"]
+    assert doc["models"]["marine"]["removed"] and doc["models"]["marine"]["hp"] == 0
+    assert not any(e["kind"] == "refused" for e in doc["events"])
