@@ -5,7 +5,9 @@ and the screenshots in docs/screenshots/ show what a player sees without running
 Each ruleset's default scenario is played a few actions in by random agents (the same
 ``play`` semantics as the window), then a model of the side to act is selected, its
 first targeted action picked, and the mouse put on an enemy so the sight lines, cover,
-zones and odds are on screen.
+zones and odds are on screen. A second shot, ``<key>-spectate.png``, shows a computer
+against computer game paused after a few moves, with the strip under the table
+explaining the last decision (its options, values and odds).
 
     python scripts/screenshot.py [--out docs/screenshots] [--actions 6] [KEY_OR_FILE ...]
 """
@@ -137,6 +139,31 @@ def shoot(path: Path, out: Path, actions: int) -> Path:
     return out
 
 
+def spectate(path: Path, out: Path, moves: int) -> Path:
+    """Computer (normal) against computer in the real window, paused once ``moves``
+    actions are played and the last decision weighed some odds (a shot or a charge), so
+    the strip shows numbers worth reading."""
+    game = new_game(load_scenario(path))
+    app = App(size=(1440, 900), saves_dir=ROOT / "out" / "screenshot-saves", ai_delay=0.0,
+              animate=False)
+    app.start(game, {s: "normal" for s in game.state.sides})
+    b = app.battle
+    assert b is not None
+    for _ in range(20_000):
+        if game.state.over or len(game.history) >= moves * 4:
+            break
+        if len(game.history) >= moves and "chance <b>" in b.decision and b.job is None:
+            break
+        app.step([], 0.05)
+    app.toggle_pause()
+    for _ in range(6):
+        app.step([], 0.05)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(app.screen, str(out))
+    app.close()
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("targets", nargs="*", help="ruleset keys or scenario files (default: all)")
@@ -156,6 +183,8 @@ def main() -> int:
             continue
         try:
             done = shoot(path, Path(args.out) / f"{name}.png", args.actions)
+            print(f"{name}: {done}")
+            done = spectate(path, Path(args.out) / f"{name}-spectate.png", args.actions)
             print(f"{name}: {done}")
         except Exception as e:  # one ruleset in progress must not stop the others
             print(f"{name}: failed: {type(e).__name__}: {e}")

@@ -6,6 +6,12 @@ the side to act decide (a human through the controls, the computer on a worker t
 with ``game.clone(dice_seed=n)`` so it can neither see the real dice nor freeze the
 window), applies the action, and draws. Tests call ``step`` with real pygame events under
 the dummy video driver; ``run`` calls it at 60 frames a second.
+
+A side is played by "human" or by a computer level from ``engine.agents.LEVELS`` (easy,
+normal, hard). Like ``engine.game.play``, each computer decision is explained before it is
+applied: a "decision" entry in the roll log and, in the strip under the table, its best
+options with their values and odds. The spectator can pause the computer, step it one
+move at a time, and set the pause between its moves.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import pygame_gui
 
 from engine import persistence
 from engine.actions import Action, EndTurn
+from engine.agents import explain
 from engine.agents import make as make_agent
 from engine.game import Game
 from engine.scenario import load_scenario, new_game
@@ -33,7 +40,7 @@ from engine.ui.camera import Camera
 from engine.ui.controls import Controller, Mode, akey
 from engine.ui.draw import Renderer, terrain_glyphs
 from engine.ui.hud import THEME, Hud, Linker, esc, event_html, odds_html
-from engine.ui.newgame import ROOT, NewGameScreen
+from engine.ui.newgame import DEFAULT_LEVEL, ROOT, NewGameScreen
 from engine.ui.overlays import DiceAnim, ModelView, Overlays, TableView
 from engine.ui.style import BACKGROUND, TARGET_COLOURS, hexc, side_colours
 
@@ -59,14 +66,32 @@ class HumanAgent:
         return self.queue.pop(0) if self.queue else None
 
 
+def controller_of(who: str) -> str:
+    """'human', or the computer level/agent name ``engine.agents.make`` takes.
+
+    Why: the start screen offers the LEVELS, but callers (tests, scripts, older saves of
+    the menu) may still say plain "computer", which means the default level."""
+    who = (who or "human").strip()
+    if who == "computer":
+        return DEFAULT_LEVEL
+    if who.startswith("computer (") and who.endswith(")"):
+        return who[len("computer ("):-1]
+    return who
+
+
 class AiJob:
-    """One decision of a computer agent, computed on a worker thread."""
+    """One decision of a computer agent, computed on a worker thread.
+
+    The agent's explanation (``explain`` and its ``last`` options) is read on the worker
+    right after ``choose`` returns, so the window never reads an agent mid-decision."""
 
     def __init__(self, agent: Any, clone: Game, side: str, token: int) -> None:
         self.token = token
         self.side = side
         self.result: Action | None = None
         self.error: str = ""
+        self.why: str | None = None
+        self.options: list[Any] = []
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(agent, clone, side), daemon=True)
         self.thread.start()
@@ -74,9 +99,36 @@ class AiJob:
     def _run(self, agent: Any, clone: Game, side: str) -> None:
         try:
             self.result = agent.choose(clone, side)
+            self.options = list(getattr(agent, "last", None) or [])
+            self.why = _explain_choice(agent, side, self.result, self.options)
         except Exception as e:  # shown to the player; the game moves on with 'advance'
             self.error = f"{type(e).__name__}: {e}"
         self.done.set()
+
+
+@dataclass
+class _Decision:
+    """An agent's name and options reordered so ``explain`` leads with the played one."""
+
+    name: str
+    last: list[Any]
+
+
+def _explain_choice(agent: Any, side: str, action: Action, options: list[Any]) -> str | None:
+    """``engine.agents.explain``'s line, naming the action actually played.
+
+    Why not ``explain(agent, side)`` as is: it names the agent's best-valued option, but
+    the greedy agent breaks ties at random, so the action played may be a runner-up of the
+    same value, and the roll log would then name a move that was never made."""
+    if not options:
+        return explain(agent, side)
+    name = str(getattr(agent, "name", "computer"))
+    key = akey(action)
+    played = next((o for o in options if akey(o.action) == key), None)
+    if played is None:  # a tie beyond the options the agent kept: name the action itself
+        text = f"{side} ({name}) chose {action.describe()}"
+        return text + "; also weighed: " + "; ".join(o.line() for o in options[:3])
+    return explain(_Decision(name, [played] + [o for o in options if o is not played]), side)
 
 
 class _Manager(pygame_gui.UIManager):
@@ -125,6 +177,15 @@ class Battle:
     view_key: int = -1
     view: TableView | None = None
     odds_set_at: float = -1.0
+    #: the computer holds its moves (a decision in flight is kept, not applied)
+    paused: bool = False
+    #: one computer move is allowed through the pause (the Step button)
+    step_once: bool = False
+    #: the strip's text: the last computer decision and the options it weighed
+    decision: str = ""
+
+    def computer_plays(self) -> bool:
+        return any(who != "human" for who in self.controllers.values())
 
 
 class App:
@@ -144,6 +205,7 @@ class App:
             {"name": "noto_sans", "point_size": p, "style": st, "antialiased": "1"}
             for p, st in ((13, "bold"), (13, "italic"), (18, "bold"))])
         self.saves = Path(saves_dir) if saves_dir else ROOT / "saves"
+        #: seconds between computer moves (the strip's speed menu changes it)
         self.ai_delay = ai_delay
         self.animate = animate
         self.time = 0.0
@@ -161,42 +223,53 @@ class App:
         self.messages: list[str] = []
         self._start_dialog: Any = None
         self._hover_odds: Action | None = None
+        #: worker threads of battles left while their computer was still thinking
+        self._orphans: list[threading.Thread] = []
         self.open_new_game(scenario)
 
     # --- screens ------------------------------------------------------------------------------
     def open_new_game(self, scenario: str | None = None) -> None:
         self._close_battle()
         self.newgame = NewGameScreen(self.manager, self.size, scenario, self.start_scenario,
-                                     self.ask_load, self.quit)
+                                     self.ask_load, self.quit, on_resume=self.start)
 
     def start_scenario(self, path: str, controllers: dict[str, str]) -> None:
         scn = load_scenario(path)
         self.start(new_game(scn), controllers)
 
     def start(self, game: Game, controllers: dict[str, str] | None = None) -> None:
-        """Enter the battle screen with ``game``; sides default to human (hotseat)."""
+        """Enter the battle screen with ``game``; sides default to human (hotseat).
+
+        ``controllers`` maps a side to "human" or a computer level ("easy", "normal",
+        "hard"; plain "computer" is the default level); the hard level is the search
+        agent with its default time budget."""
         if self.newgame is not None:
             self.newgame.kill()
             self.newgame = None
         self._close_battle()
         self.game = game
         self.version += 1
-        ctrl = {s: (controllers or {}).get(s, "human") for s in game.state.sides}
+        ctrl = {s: controller_of((controllers or {}).get(s, "human")) for s in game.state.sides}
         agents: dict[str, Any] = {}
         for k, s in enumerate(game.state.sides):
-            agents[s] = HumanAgent() if ctrl[s] == "human" else make_agent("random", seed=k + 1)
-        self.hud = self._make_hud()
+            agents[s] = HumanAgent() if ctrl[s] == "human" else make_agent(ctrl[s], seed=k + 1)
+        self.hud = self._make_hud(any(who != "human" for who in ctrl.values()))
         cam = Camera(game.battlefield.width, game.battlefield.depth, self.hud.table_rect())
         cam.fit()
         self.camera = cam
         self.battle = Battle(ctrl, agents, Renderer(game.battlefield), cam,
-                             Linker(game.ruleset.reference), last_turn=game.state.turn)
+                             Linker(game.ruleset.reference), last_turn=game.state.turn,
+                             decision=WAITING_HTML)
         self.controller = Controller(self)
         self.controller.on_change = self._hud_dirty
         self._check_handover()
 
-    def _make_hud(self) -> Hud:
-        hud = Hud(self.manager, self.size)
+    def _make_hud(self, computer: bool) -> Hud:
+        hud = Hud(self.manager, self.size, computer=computer, delay=self.ai_delay)
+        if hud.b_pause is not None and hud.b_step is not None:
+            hud.bind(hud.b_pause, self.toggle_pause)
+            hud.bind(hud.b_step, self.step_computer)
+        hud.on_speed = self.set_speed
         hud.bind(hud.b_next, self.advance)
         hud.bind(hud.b_turn, self.end_turn)
         hud.bind(hud.b_undo, self.undo)
@@ -208,8 +281,12 @@ class App:
         return hud
 
     def _close_battle(self) -> None:
+        """Leave the battle screen at once. A decision still being computed is left to
+        finish on its own (it works on a clone and its result is dropped): the hard level
+        can think for seconds on a big table, and "New game" must not freeze the window."""
         if self.battle is not None and self.battle.job is not None:
-            self.battle.job.thread.join(timeout=10.0)
+            self._orphans = [t for t in self._orphans if t.is_alive()]
+            self._orphans.append(self.battle.job.thread)
         if self.hud is not None:
             self.hud.kill()
         self.hud = None
@@ -269,10 +346,14 @@ class App:
         return 0
 
     def close(self) -> None:
-        """Wait for a computer decision in flight (a thread killed mid-way by interpreter
+        """Wait for computer decisions in flight (a thread killed mid-way by interpreter
         shutdown can crash inside numpy/shapely), then drop every widget."""
+        threads = list(self._orphans)
         if self.battle is not None and self.battle.job is not None:
-            self.battle.job.thread.join(timeout=10.0)
+            threads.append(self.battle.job.thread)
+        for t in threads:
+            t.join(timeout=10.0)
+        self._orphans = []
         self.manager.clear_and_reset()
 
     def draw(self) -> None:
@@ -336,7 +417,7 @@ class App:
             if (e.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED
                     and e.ui_element is getattr(self, "_start_dialog", None)):
                 self._start_dialog = None
-                self.load(str(e.text))
+                self.load_for_setup(str(e.text))
                 return
             self.newgame.handle(e)
             return
@@ -433,6 +514,10 @@ class App:
             c.add_waypoint()
         elif k == pygame.K_l:
             c.unit_links = not c.unit_links
+        elif k == pygame.K_p:
+            self.toggle_pause()
+        elif k in (pygame.K_PERIOD, pygame.K_KP_PERIOD):
+            self.step_computer()
         elif pygame.K_1 <= k <= pygame.K_9:
             hud.press_action(k - pygame.K_1)
         elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
@@ -455,10 +540,10 @@ class App:
             pre = str(self.newgame.path) if self.newgame.path else None
             self.newgame.kill()
             self.newgame = NewGameScreen(self.manager, size, pre, self.start_scenario,
-                                         self.ask_load, self.quit)
+                                         self.ask_load, self.quit, on_resume=self.start)
         if self.hud is not None and self.battle is not None:
             self.hud.kill()
-            self.hud = self._make_hud()
+            self.hud = self._make_hud(self.battle.computer_plays())
             self.camera.set_view(self.hud.table_rect())
             self.battle.hud_key = self.battle.log_key = None
             if self.battle.awaiting:
@@ -476,6 +561,34 @@ class App:
     def end_turn(self) -> None:
         if self.game is not None and self.human_to_act():
             self.submit(EndTurn())
+
+    def toggle_pause(self) -> None:
+        """Hold or release the computer. Why hold rather than cancel a decision already
+        being computed: the worker cannot be interrupted, and its move is still valid when
+        the spectator resumes (or steps)."""
+        b = self.battle
+        if b is None or not b.computer_plays():
+            return
+        b.paused = not b.paused
+        b.step_once = False
+
+    def step_computer(self) -> None:
+        """Let exactly one computer move through, then stay paused (pausing first if the
+        game was running): the spectator follows the game one decision at a time."""
+        b, g = self.battle, self.game
+        if b is None or g is None or not b.computer_plays():
+            return
+        side = g.to_act()
+        b.paused = True
+        if side is not None and b.controllers.get(side, "human") != "human":
+            b.step_once = True
+
+    def set_speed(self, delay: float) -> None:
+        """The pause between computer moves; the next move waits the new delay."""
+        self.ai_delay = max(0.0, float(delay))
+        b = self.battle
+        if b is not None:
+            b.ai_ready_at = min(b.ai_ready_at, self.time + self.ai_delay)
 
     def undo(self) -> None:
         g, b = self.game, self.battle
@@ -532,6 +645,21 @@ class App:
         self.messages.append(f"loaded {path}")
         return True
 
+    def load_for_setup(self, path: str | Path) -> bool:
+        """From the start screen: read the save and let the player choose who plays each
+        of its sides before it continues (``NewGameScreen.show_loaded``)."""
+        if self.newgame is None:
+            return self.load(path)
+        try:
+            game = persistence.load(path)
+        except Exception as e:  # a bad file is reported on the screen, never fatal
+            self.newgame.show_error(str(e))
+            self.messages.append(f"cannot load {path}: {e}")
+            return False
+        self.newgame.show_loaded(path, game)
+        self.messages.append(f"loaded {path}")
+        return True
+
     def _path_picked(self, purpose: str, path: str) -> None:
         if purpose == "save":
             if not path.endswith(".json"):
@@ -568,12 +696,16 @@ class App:
             if action is not None:
                 self._apply(action)
             return
+        held = b.paused and not b.step_once
         if b.job is None:
-            if self.time < b.ai_ready_at or (b.dice is not None and self.animate):
+            if held or (b.dice is not None and self.animate):
                 return
-            b.job = AiJob(agent, g.clone(dice_seed=b.n_actions), side, self.version)
+            if self.time < b.ai_ready_at and not b.step_once:
+                return
+            b.job = AiJob(agent, g.clone(dice_seed=b.n_actions, viewer=side), side,
+                          self.version)
             return
-        if not b.job.done.is_set():
+        if not b.job.done.is_set() or held:
             return
         job, b.job = b.job, None
         if job.token != self.version or job.side != side:
@@ -582,16 +714,27 @@ class App:
         if action is None:
             self.messages.append(f"the computer ({side}) failed: {job.error}")
             action = g.ruleset.advance(g.state, g.ctx) or EndTurn()
-        self._apply(action)
+            b.decision = (f"<font color='#f08a80'><b>{esc(side)}</b>: the computer failed "
+                          f"({esc(job.error)}); the game moved on with "
+                          f"{esc(action.describe())}.</font>")
+        else:
+            b.decision = decision_html(g, side, b.controllers.get(side, ""), agent, action,
+                                       job.options)
+        b.step_once = False
+        self._apply(action, why=job.why if job.result is not None else None)
         b.ai_ready_at = self.time + self.ai_delay
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, why: str | None = None) -> None:
+        """Apply ``action``; ``why`` (a computer's explanation) goes into the roll log
+        first as a "decision" entry, as ``engine.game.play`` logs it headless."""
         b, g = self.battle, self.game
         assert b is not None and g is not None
         before = {m.id: (m.x, m.y, m.facing) for m in g.state.live()}
         n_rolls = len(g.dice.rolls)
         n_log = len(g.log)
         turn = g.state.turn
+        if why:
+            g.log.emit("decision", why, actor=action.actor)
         try:
             events = g.apply(action)
         except Exception as e:  # a rules bug must not close the window mid-game
@@ -724,6 +867,8 @@ class App:
             self._refresh_card()
             hud.set_text(hud.casualties, "cas", casualties_html(g))
         self._refresh_odds()
+        if hud.why is not None:
+            hud.set_text(hud.why, "why", b.decision)
         log_key = (self.version, len(g.log))
         if log_key != b.log_key:
             b.log_key = log_key
@@ -739,9 +884,16 @@ class App:
             who = out.winner if out and out.winner else "draw"
             text = f"Game over \u2014 {who}" + (f" ({out.reason})" if out and out.reason else "")
             hud.set_status(text, "Next", False, False, g.can_undo())
+            hud.set_spectator(b.paused, False, "game over")
             return
-        who = b.controllers.get(side, "human")
-        thinking = " \u2014 thinking\u2026" if who == "computer" else ""
+        level = b.controllers.get(side, "human")
+        computer = level != "human"
+        who = f"computer, {level}" if computer else "human"
+        thinking = ""
+        if computer and b.paused and not b.step_once:
+            thinking = " \u2014 paused"
+        elif b.job is not None and not b.job.done.is_set():
+            thinking = " \u2014 thinking\u2026"
         act = st.vars.get("act")
         cur = act.get("current") if isinstance(act, dict) else None
         extra = f" \u00b7 activating {cur}" if cur else ""
@@ -752,6 +904,8 @@ class App:
         label = nxt.describe().capitalize() + " (Space)" if nxt is not None else "Next"
         hud.set_status(text, label, nxt is not None, self.human_to_act(),
                        g.can_undo() and self.human_to_act())
+        state = "paused" if b.paused and not b.step_once else thinking[3:]
+        hud.set_spectator(b.paused, computer and not b.step_once, state)
 
     def _refresh_actions(self) -> None:
         c, hud, g = self.controller, self.hud, self.game
@@ -878,6 +1032,55 @@ class App:
 
 
 # --- text for the widgets --------------------------------------------------------------------------
+
+WAITING_HTML = ("<font color='#9aa3b2'>After each computer move, its best options appear here "
+                "with their values and the odds behind them.</font>")
+
+#: how each agent decides, in a phrase, for the strip's headline
+_METHOD = {
+    "random": "picks at random among the legal actions",
+    "greedy": "one action ahead, position score over sampled dice",
+    "search": "tree search over sampled dice, most visited action",
+}
+
+
+def decision_html(g: Game, side: str, level: str, agent: Any, action: Action,
+                  options: Sequence[Any]) -> str:
+    """The strip's text after a computer move: who chose what, how it decides, and the
+    options it weighed best first, each with its value, its chance and how many samples
+    (dice draws or playouts) the value rests on. Why show the runners-up: a move only
+    makes sense next to what the computer turned down."""
+    hx = hexc(side_colours(g.state.sides).get(side, (230, 230, 230)))
+    name = str(getattr(agent, "name", "computer"))
+    how = _METHOD.get(name, name)
+    if name == "search" and getattr(agent, "iterations", 0):
+        how = f"tree search, {agent.iterations} playouts in {getattr(agent, 'budget', 0):g} s"
+    who = f"computer, {level}" if level and level != "human" else name
+    head = (f"<font color='{hx}'><b>{esc(side.upper())}</b></font> chose "
+            f"<b>{esc(action.describe())}</b> "
+            f"<font color='#9aa3b2'>({esc(who)}: {esc(how)})</font>")
+    chosen = akey(action)
+    if not options:
+        o = g.odds(action)
+        if o is not None:
+            head += f" \u2014 chance <b>{float(o.chance):.0%}</b>"
+        return head
+    lines = [head]
+    unit = "playouts" if name == "search" else "samples"
+    for k, opt in enumerate(options[:4]):
+        picked = akey(opt.action) == chosen
+        chance = (f"chance <b>{opt.chance:.0%}</b>" if opt.chance is not None
+                  else "no odds")
+        n = int(getattr(opt, "samples", 1) or 1)
+        basis = ("exact" if n == 1 and unit == "samples"
+                 else f"{n} {unit[:-1] if n == 1 else unit}")
+        mark = "\u00bb" if picked else "\u2003"
+        colour = "#8fe09a" if picked else "#c8ccd4"
+        lines.append(f"<font color='{colour}'>{mark} {k + 1}. {esc(opt.action.describe())} "
+                     f"\u2014 value <b>{opt.value:+.2f}</b> \u00b7 {chance} \u00b7 "
+                     f"<font color='#8f98a8'>{esc(basis)}</font></font>")
+    return "<br>".join(lines)
+
 
 
 def _action_label(a: Action) -> str:

@@ -1,5 +1,6 @@
 """The widgets around the table: turn bar, model card, action buttons, odds, roll log,
-casualties, and the windows (rules reference, help, hand-over, game over, file dialogs).
+casualties, the computer's strip (pause, step, speed and why it chose its move), and the
+windows (rules reference, help, hand-over, game over, file dialogs).
 
 Why pygame_gui for all of it: buttons, formatted text with clickable links, windows and
 file dialogs are solved problems; the roll log is a UITextBox whose HTML-ish markup gives
@@ -19,7 +20,15 @@ from typing import Any
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIButton, UIImage, UILabel, UIPanel, UITextBox, UIWindow
+from pygame_gui.elements import (
+    UIButton,
+    UIDropDownMenu,
+    UIImage,
+    UILabel,
+    UIPanel,
+    UITextBox,
+    UIWindow,
+)
 from pygame_gui.windows import UIFileDialog
 
 from engine.events import Event
@@ -28,6 +37,13 @@ from engine.ui.style import hexc
 
 TOP = 46
 SIDE_W = 372
+#: height of the strip under the table that appears when a computer plays a side
+STRIP_H = 148
+#: the computer's pace: pause between its moves, so a spectator can follow the game
+SPEEDS: tuple[tuple[str, float], ...] = (
+    ("fast (no pause)", 0.0), ("brisk (0.35 s)", 0.35), ("steady (1 s)", 1.0),
+    ("slow (2.5 s)", 2.5),
+)
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 THEME = ASSETS / "theme.json"
 
@@ -46,6 +62,7 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("Wheel, + / \u2212", "zoom in and out"),
     ("Arrow keys", "pan; Home fits the whole table"),
     ("L", "show or hide the lines linking each unit's models"),
+    ("P / . (full stop)", "pause or resume the computer / let it make one move"),
     ("Esc", "cancel: drag, turn, targeting mode, selection; skip the dice"),
     ("F1 or ?", "this help"),
 ]
@@ -85,9 +102,14 @@ class Linker:
 _KIND_COLOUR = {
     "resolution": "#e6e9ef", "refused": "#f08a80", "removed": "#f0a070", "status": "#f0cf7a",
     "morale": "#f0cf7a", "initiative": "#a8c8f0", "move": "#9aa3b2", "undo": "#9aa3b2",
-    "scatter": "#f0b070", "note": "#9aa3b2",
+    "scatter": "#f0b070", "note": "#9aa3b2", "decision": "#b8b0f0",
 }
 _GOOD = ("hit", "success", "wound", "win", "kill", "killed", "passed", "pass", "damage")
+
+
+def speed_label(delay: float) -> str:
+    """The ``SPEEDS`` entry nearest to ``delay`` (the app may start with any delay)."""
+    return min(SPEEDS, key=lambda sp: abs(sp[1] - delay))[0]
 
 
 def event_html(e: Event, linker: Linker) -> str:
@@ -97,6 +119,8 @@ def event_html(e: Event, linker: Linker) -> str:
     head = ""
     if e.kind == "refused":
         head = "<b>Refused:</b> "
+    elif e.kind == "decision":
+        head = "<b>Computer:</b> "
     body = f"<font color='{colour}'>{head}{linker.text(e.text)}</font>"
     bits = []
     if e.outcome:
@@ -148,10 +172,23 @@ class Hud:
     b_load: UIButton
     b_help: UIButton
     b_menu: UIButton
+    #: the computer's strip (only when ``computer``): pause, step, speed, and why
+    b_pause: UIButton | None = None
+    b_step: UIButton | None = None
+    speed_dd: UIDropDownMenu | None = None
+    strip_head: UILabel
+    why: UITextBox | None = None
 
-    def __init__(self, manager: pygame_gui.UIManager, size: tuple[int, int]) -> None:
+    def __init__(self, manager: pygame_gui.UIManager, size: tuple[int, int],
+                 computer: bool = False, delay: float = 0.35) -> None:
+        """``computer``: a computer plays a side, so the strip under the table is built;
+        ``delay`` is the pause between its moves the speed menu starts on."""
         self.m = manager
         self.size = size
+        self.computer = computer
+        self.delay = delay
+        #: called with the new delay (seconds) when the speed menu changes
+        self.on_speed: Callable[[float], None] | None = None
         self.buttons: dict[UIButton, Pressed] = {}
         self.action_buttons: list[UIButton] = []
         self.windows: dict[str, UIWindow] = {}
@@ -162,7 +199,7 @@ class Hud:
     # --- layout -----------------------------------------------------------------------------
     def table_rect(self) -> tuple[int, int, int, int]:
         w, h = self.size
-        return (0, TOP, w - SIDE_W, h - TOP)
+        return (0, TOP, w - SIDE_W, h - TOP - (STRIP_H if self.computer else 0))
 
     def _build(self) -> None:
         w, h = self.size
@@ -204,14 +241,60 @@ class Hud:
         cas_h = 92
         self.log = UITextBox("", pygame.Rect(sx, y, sw, h - y - cas_h - 10), m)
         self.casualties = UITextBox("", pygame.Rect(sx, h - cas_h - 6, sw, cas_h), m)
+        self.strip: list[Any] = []
+        if self.computer:
+            self._build_strip()
+
+    def _build_strip(self) -> None:
+        """The computer's strip under the table. Why under the table and not in the side
+        column: a 3:2 table fitted to the view's width leaves spare height, so the strip
+        costs the table nothing, and its wide text box fits one option per line.
+
+        The widgets sit in the root container (no panel) so the speed menu can open
+        upwards over the table instead of being clipped by a container."""
+        w, h = self.size
+        m = self.m
+        y = h - STRIP_H + 4
+        tw = w - SIDE_W
+        self.strip_head = UILabel(pygame.Rect(8, y, 190, 18), "COMPUTER", m,
+                                  object_id="#section_head")
+        self.b_pause = UIButton(pygame.Rect(8, y + 22, 92, 30), "Pause (P)", m,
+                                tool_tip_text="Pause or resume the computer's moves (P)")
+        self.b_step = UIButton(pygame.Rect(106, y + 22, 92, 30), "Step (.)", m,
+                               tool_tip_text="Let the computer make one move, then pause "
+                                             "(full stop)")
+        lab = UILabel(pygame.Rect(8, y + 64, 190, 18), "PAUSE BETWEEN MOVES", m,
+                      object_id="#section_head")
+        self.speed_dd = UIDropDownMenu([label for label, _ in SPEEDS], speed_label(self.delay),
+                                       pygame.Rect(8, y + 84, 190, 30), m,
+                                       object_id="#speed_menu")  # opens upwards (theme)
+        self.why = UITextBox("", pygame.Rect(206, y, tw - 212, STRIP_H - 10), m)
+        self.strip = [self.strip_head, self.b_pause, self.b_step, lab, self.speed_dd, self.why]
+
+    def set_spectator(self, paused: bool, can_step: bool, state: str = "") -> None:
+        """The pause button says what pressing it will do; step only when it can; the
+        strip's heading says what the computer is doing (thinking, paused)."""
+        if self.b_pause is None or self.b_step is None:
+            return
+        head = "COMPUTER" + (f" \u00b7 {state.upper()}" if state else "")
+        if self.strip_head.text != head:
+            self.strip_head.set_text(head)
+        label = "Resume (P)" if paused else "Pause (P)"
+        if self.b_pause.text != label:
+            self.b_pause.set_text(label)
+        if can_step and not self.b_step.is_enabled:
+            self.b_step.enable()
+        elif not can_step and self.b_step.is_enabled:
+            self.b_step.disable()
 
     def bind(self, button: UIButton, act: Callable[[], None]) -> None:
         self.buttons[button] = Pressed(button, act)
 
     def kill(self) -> None:
         for wdg in (self.bar, self.card, self.h_actions, self.actions_panel, self.odds,
-                    self.h_log, self.log, self.casualties):
+                    self.h_log, self.log, self.casualties, *self.strip):
             wdg.kill()
+        self.strip = []
         for win in list(self.windows.values()):
             win.kill()
         self.windows.clear()
@@ -367,6 +450,12 @@ class Hud:
         elif t == pygame_gui.UI_TEXT_BOX_LINK_CLICKED:
             on_link(str(event.link_target))
             return True
+        elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            if self.speed_dd is not None and event.ui_element is self.speed_dd:
+                delay = dict(SPEEDS).get(str(event.text))
+                if delay is not None and self.on_speed is not None:
+                    self.on_speed(delay)
+                return True
         elif t == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
             if self.dialog is not None and event.ui_element is self.dialog[1]:
                 purpose = self.dialog[0]

@@ -4,24 +4,43 @@ Why a screen of its own: the same table serves a hotseat evening, a solo game ag
 computer and a computer-vs-computer demo; the only difference is which agent answers for
 each side (DESIGN.md "One loop for every mode"), so that choice is made here, before the
 game exists, from the scenarios each ruleset ships (rulesets/<key>/scenarios/*.toml).
+A saved game loaded from here gets the same choice before it continues: a save records
+the battle, not who sat at the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UIPanel, UITextBox
 
+from engine.agents import LEVELS
 from engine.data import DataError
 from engine.ruleset import available
 from engine.scenario import Scenario, load_scenario
 from engine.ui.hud import esc
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-CONTROLLERS = ("human", "computer")
+#: what plain "computer" means: the level a newcomer meets first
+DEFAULT_LEVEL = "normal"
+#: who can play a side: the drop-down's (label, controller) pairs; a computer is one of
+#: the engine's difficulty LEVELS, so the menu follows the engine when a level is added
+CONTROLLERS: tuple[tuple[str, str], ...] = (("human", "human"),) + tuple(
+    (f"computer ({level})", level) for level in LEVELS)
+LEVEL_HELP = ("<font color='#9aa3b2'><b>easy</b>: random legal moves<br>"
+              "<b>normal</b>: one move ahead, on the odds<br>"
+              "<b>hard</b>: searches ahead, ~0.4 s a move</font>")
+
+
+def controller_label(who: str) -> str:
+    """'computer (hard)' for 'hard': the words the menu and the status bar use."""
+    if who == "human" or not who:
+        return "human"
+    return f"computer ({who})"
 
 
 def scenario_files(key: str) -> list[Path]:
@@ -47,10 +66,16 @@ class NewGameScreen:
 
     def __init__(self, manager: pygame_gui.UIManager, size: tuple[int, int],
                  preselect: str | None, on_start: Callable[[str, dict[str, str]], None],
-                 on_load: Callable[[], None], on_quit: Callable[[], None]) -> None:
+                 on_load: Callable[[], None], on_quit: Callable[[], None],
+                 on_resume: Callable[[Any, dict[str, str]], None] | None = None) -> None:
+        """``on_resume(game, controllers)`` continues a loaded save (see ``show_loaded``)."""
         self.m = manager
         self.size = size
         self.on_start, self.on_load, self.on_quit = on_start, on_load, on_quit
+        self.on_resume = on_resume
+        #: a loaded save waiting for its sides' controllers, and the file it came from
+        self.loaded: Any = None
+        self.loaded_path: Path | None = None
         self._scenarios: dict[str, Scenario | str] = {}
         self.extra: Path | None = Path(preselect).resolve() if preselect else None
         keys = list(available())
@@ -63,6 +88,7 @@ class NewGameScreen:
         self.path: Path | None = None
         self.controllers: dict[str, str] = {}
         self._side_widgets: list = []
+        self._level_help: UITextBox | None = None
         self._scn_dd: UIDropDownMenu | None = None
         self._build()
 
@@ -127,12 +153,31 @@ class NewGameScreen:
                 self._scenarios[key] = esc(f"{type(e).__name__}: {e}")
         return self._scenarios[key]
 
-    def _choose(self, path: Path | None) -> None:
+    def _clear_sides(self) -> None:
         for wdg in self._side_widgets:
             wdg.kill()
         self._side_widgets = []
-        self.path = path
+        if self._level_help is not None:
+            self._level_help.kill()
+            self._level_help = None
         self.controllers = {}
+
+    def _side_rows(self, sides: list[str]) -> None:
+        """One row per side: its name and who plays it (human by default)."""
+        for k, side in enumerate(sides):
+            self.controllers[side] = "human"
+            lab = UILabel(pygame.Rect(20, 400 + k * 36, 120, 30), side, self.m,
+                          container=self.panel)
+            self._side_widgets += [lab, self._side_dropdown(k, "human")]
+        self._level_help = UITextBox(LEVEL_HELP, pygame.Rect(362, 398, 278, 84), self.m,
+                                     container=self.panel)
+
+    def _choose(self, path: Path | None) -> None:
+        self._clear_sides()
+        self.loaded = self.loaded_path = None
+        if self.b_start.text != "Start (Enter)":
+            self.b_start.set_text("Start (Enter)")
+        self.path = path
         if path is None:
             self.desc.set_text("No scenario for this ruleset yet.")
             self.b_start.disable()
@@ -157,15 +202,41 @@ class NewGameScreen:
             f"{scn.battlefield.width:g}\u00d7{scn.battlefield.depth:g} in{limit})</font><br>"
             f"{esc(scn.description)}<br><br>{side_txt}<br>"
             f"<font color='#9aa3b2'>Terrain: {esc(terrain)}</font>")
-        for k, side in enumerate(scn.sides):
-            self.controllers[side] = "human"
-            lab = UILabel(pygame.Rect(20, 400 + k * 36, 200, 30), side, self.m,
-                          container=self.panel)
-            self._side_widgets += [lab, self._side_dropdown(k, "human")]
+        self._side_rows(list(scn.sides))
+
+    def show_loaded(self, path: str | Path, game: Any) -> None:
+        """A save was picked: describe it and ask who plays each of its sides; Start then
+        continues it through ``on_resume``. Choosing a scenario again leaves this."""
+        self._clear_sides()
+        self.loaded, self.loaded_path = game, Path(path)
+        self.path = None
+        st = game.state
+        raw = game.scenario.get("raw")
+        title = str((raw.get("title") if isinstance(raw, dict) else None)
+                    or game.scenario.get("path") or self.loaded_path.stem)
+        alive = ", ".join(f"<b>{esc(s)}</b> {len(st.live(s))} models" for s in st.sides)
+        side = game.to_act()
+        where = (f"game over: {esc(str(st.over.get('winner') or 'draw'))}" if st.over
+                 else f"turn {st.turn}, {esc(side or '?')} to act")
+        self.desc.set_text(
+            f"<b>Saved game: {esc(self.loaded_path.name)}</b><br>"
+            f"{esc(title)} <font color='#9aa3b2'>({esc(st.ruleset)}, {where})</font><br><br>"
+            f"{alive}<br><br><font color='#9aa3b2'>Choose who plays each side, then "
+            f"Continue.</font>")
+        self._side_rows(list(st.sides))
+        self.b_start.set_text("Continue (Enter)")
+        self.b_start.enable()
+
+    def show_error(self, text: str) -> None:
+        """A save could not be loaded: say why where the player is looking."""
+        self.desc.set_text(f"<font color='#f08a80'><b>Cannot load that save:</b></font>"
+                           f"<br>{esc(text)}")
 
     def _side_dropdown(self, k: int, who: str) -> UIDropDownMenu:
-        return UIDropDownMenu(list(CONTROLLERS), who, pygame.Rect(230, 400 + k * 36, 200, 30),
-                              self.m, container=self.panel)
+        label = controller_label(who)
+        return UIDropDownMenu(list(CONTROLLERS), (label, who),
+                              pygame.Rect(144, 400 + k * 36, 204, 30), self.m,
+                              container=self.panel)
 
     # --- events -----------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> bool:
@@ -191,7 +262,8 @@ class NewGameScreen:
             for k in range(1, len(self._side_widgets), 2):
                 if event.ui_element is self._side_widgets[k]:
                     side = self._side_widgets[k - 1].text
-                    self.controllers[side] = event.text
+                    self.controllers[side] = str(getattr(event, "selected_option_id", "")
+                                                 or dict(CONTROLLERS).get(event.text, "human"))
                     return True
         elif t == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.start()
@@ -199,7 +271,7 @@ class NewGameScreen:
         return False
 
     def set_controller(self, side: str, who: str) -> None:
-        """Choose who plays ``side`` (the dropdown shows it too)."""
+        """Choose who plays ``side``: "human" or a level (the dropdown shows it too)."""
         self.controllers[side] = who
         for k in range(0, len(self._side_widgets), 2):
             if self._side_widgets[k].text == side:
@@ -207,5 +279,9 @@ class NewGameScreen:
                 self._side_widgets[k + 1] = self._side_dropdown(k // 2, who)
 
     def start(self) -> None:
-        if self.path is not None and self.b_start.is_enabled:
+        if not self.b_start.is_enabled:
+            return
+        if self.loaded is not None and self.on_resume is not None:
+            self.on_resume(self.loaded, dict(self.controllers))
+        elif self.path is not None:
             self.on_start(str(self.path), dict(self.controllers))

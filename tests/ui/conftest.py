@@ -123,6 +123,15 @@ def press(app, button) -> None:
     click(app, button.rect.center)
 
 
+def choose(app, dropdown, option: str) -> None:
+    """Open a pygame_gui drop-down with a click and click one of its options."""
+    click(app, dropdown.rect.center)
+    state = dropdown.current_state
+    items = state.options_selection_list.item_list_container.elements
+    target = next(b for b in items if b.text == option)
+    click(app, target.rect.center)
+
+
 def settle(app, seconds: float = 2.0) -> None:
     """Let animations and the computer's thinking finish."""
     for _ in range(int(seconds / 0.1)):

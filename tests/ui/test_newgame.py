@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 
 from engine.ui.app import App
-from tests.ui.conftest import SIZE, click, press, settle, step
+from tests.ui.conftest import SIZE, choose, press, settle, step
 
 TOY_SCENARIO = """
 title = "Toy skirmish"
@@ -39,15 +39,6 @@ y = 40
 """
 
 
-def choose(app, dropdown, option: str) -> None:
-    """Open a pygame_gui drop-down with a click and click one of its options."""
-    click(app, dropdown.rect.center)
-    state = dropdown.current_state
-    items = state.options_selection_list.item_list_container.elements
-    target = next(b for b in items if b.text == option)
-    click(app, target.rect.center)
-
-
 def test_start_screen_offers_rulesets_scenarios_and_controllers(tmp_path):
     path = tmp_path / "toy.toml"
     path.write_text(TOY_SCENARIO)
@@ -59,11 +50,11 @@ def test_start_screen_offers_rulesets_scenarios_and_controllers(tmp_path):
         assert "Toy skirmish" in ng.desc.html_text and "2 models" in ng.desc.html_text
         assert ng.controllers == {"blue": "human", "red": "human"}
         red_dd = ng._side_widgets[3]
-        choose(app, red_dd, "computer")
-        assert ng.controllers["red"] == "computer"
+        choose(app, red_dd, "computer (normal)")
+        assert ng.controllers["red"] == "normal"
         press(app, ng.b_start)
         assert app.newgame is None and app.game is not None
-        assert app.battle.controllers == {"blue": "human", "red": "computer"}
+        assert app.battle.controllers == {"blue": "human", "red": "normal"}
         assert app.game.state.turn == 1 and app.game.to_act() == "blue"
         settle(app, 0.5)
         assert not app.battle.awaiting  # solo against the computer: no hand-over
