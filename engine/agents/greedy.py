@@ -66,5 +66,6 @@ class GreedyAgent:
         best = options[0].value
         ties = [o for o in options if o.value >= best - 1e-9]
         pick = ties[self.dice.face(len(ties)) - 1]
-        self.last = options[:5]
+        # the explanation names the move actually played first, then the others weighed
+        self.last = [pick] + [o for o in options if o is not pick][:4]
         return pick.action

@@ -46,7 +46,7 @@ class SearchAgent:
         for a in opts:
             odds = game.odds(a)
             if odds is not None and odds.expected is not None:
-                v = float(odds.expected) * float(odds.chance or 0) + float(odds.expected)
+                v = float(odds.expected) * (1.0 + float(odds.chance or 0))
                 if v > best_v:
                     best, best_v = a, v
         if best is not None and self.dice.face(10) > 2:
@@ -60,12 +60,16 @@ class SearchAgent:
             return 1.0 if w == side else (-1.0 if w else 0.0)
         return math.tanh((game.ruleset.score(st, side) - base) / 10.0)
 
-    def _rollout(self, game: Game, side: str, action: Action, base: float) -> float:
+    def _rollout(self, game: Game, side: str, action: Action, base: float,
+                 deadline: float = math.inf) -> float | None:
+        """Value after ``action`` and a short odds-guided playout; None if out of time."""
         sim = game.clone(dice_seed=self.dice.face(1 << 30))
         sim.apply(action)
         switches = 0
         last = side
         for _ in range(self.horizon):
+            if time.perf_counter() > deadline:
+                return None
             to_act = sim.to_act()
             if to_act is None:
                 break
@@ -86,14 +90,25 @@ class SearchAgent:
             self.last = [Option(roots[0], 0.0)]
             return roots[0]
         base = game.ruleset.score(game.state, side)
-        deadline = time.perf_counter() + self.budget
-        # one-step prior: the value right after each action, one determinization each
-        prior = []
+        start = time.perf_counter()
+        deadline = start + self.budget
+        # cheap ordering first (expected damage from the exact odds), so that when time
+        # is short the actions most likely to matter are the ones looked at
+        quick = []
         for a in roots:
+            odds = game.odds(a)
+            quick.append(float(odds.expected or 0) if odds is not None else 0.0)
+        ranked0 = sorted(range(len(roots)), key=lambda i: -quick[i])
+        # one-step prior: the value right after each action, one determinization each,
+        # for as many actions as half the budget allows
+        prior: dict[int, float] = {}
+        for i in ranked0:
+            if prior and time.perf_counter() > start + self.budget / 2:
+                break
             c = game.clone(dice_seed=self.dice.face(1 << 30))
-            c.apply(a)
-            prior.append(self._value(c, side, base))
-        order = sorted(range(len(roots)), key=lambda i: -prior[i])[: self.width]
+            c.apply(roots[i])
+            prior[i] = self._value(c, side, base)
+        order = sorted(prior, key=lambda i: -prior[i])[: self.width]
         visits = {i: 1 for i in order}
         total = {i: prior[i] for i in order}
         it = 0
@@ -102,7 +117,10 @@ class SearchAgent:
             n = sum(visits.values())
             i = max(order, key=lambda k: total[k] / visits[k]
                     + self.c * math.sqrt(math.log(n + 1) / visits[k]))
-            total[i] += self._rollout(game, side, roots[i], base)
+            v = self._rollout(game, side, roots[i], base, deadline)
+            if v is None:
+                break
+            total[i] += v
             visits[i] += 1
         self.iterations = it
         ranked = sorted(order, key=lambda k: (-total[k] / visits[k], -visits[k]))

@@ -50,3 +50,14 @@ def test_play_logs_each_computer_decision_with_its_options():
     lines = [e.text for e in g.log.events if e.kind == "decision"]
     assert lines and all(t.startswith("blue (greedy) chose ") for t in lines)
     assert any("chance" in t for t in lines)  # shots carry their exact odds
+
+
+def test_the_explanation_names_the_move_played():
+    from engine.agents import explain
+
+    for seed in range(6):
+        g = make_toy_game(seed=seed)
+        agent = GreedyAgent(seed)
+        action = agent.choose(g, "blue")
+        assert agent.last[0].action == action
+        assert explain(agent, "blue").startswith(f"blue (greedy) chose {action.describe()} ")
