@@ -2,8 +2,9 @@
 shared/seeds/000_ac6e90e504dc9bba.txt.
 
 Why this class is thin: each of GEM's rules lives in the module named after it
-(movement, missile, melee, morale, magic, vehicles, points, blocks, cards, deploy); the
-plugin wires them to the engine's interface and keeps the per-game setup in one place.
+(movement, missile, melee, morale, magic, vehicles, transport, points, blocks, cards,
+deploy); the plugin wires them to the engine's interface and keeps the per-game setup in
+one place.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from engine.state import GameState, Model
 from . import actions as _actions  # noqa: F401  (registers GEM's action kinds)
 from . import blocks, build, rules
 from .gstate import g, is_block, unit_models
+from .transport import carried
+from .transport import check_army as transport_check_army
 
 
 def read_options(state: GameState) -> dict[str, bool]:
@@ -42,7 +45,17 @@ class Gem(Ruleset):
     max_die = 20
     stat_keys = build.STAT_KEYS
     model_keys = build.MODEL_KEYS
-    verbs = ("cast", "change_frontage", "change_order", "drive", "plan", "deploy")
+    verbs = (
+        "cast",
+        "change_frontage",
+        "change_order",
+        "drive",
+        "embark",
+        "disembark",
+        "replace_driver",
+        "plan",
+        "deploy",
+    )
     unit_name = "in"
 
     def redact(self, state: GameState, viewer: str) -> GameState:
@@ -75,12 +88,19 @@ class Gem(Ruleset):
                 why = blocks.shape_problem(len(ms), rec["files"])
                 if why:
                     out.append((ms[0].id, f"block {unit}: {why} (GEM-2.1.2)"))
-        return out
+        return out + transport_check_army(models)
 
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
         gg = g(state)
         gg["options"] = read_options(state)
-        gg["strength"] = {u: sum(m.hp for m in ms) for u, ms in state.units().items()}
+        gg["strength"] = {
+            u: sum(m.hp for m in ms if not m.removed or carried(m))
+            for u, ms in state.units(live=False).items()
+        }
+        for m in state.models.values():
+            v = state.models.get(str(m.vars.get("aboard", "")))
+            if v is not None:
+                m.x, m.y, m.facing = v.x, v.y, v.facing
         gg["blocks"] = {}
         for u, ms in state.units().items():
             if build.in_block_order(ms[0]):
@@ -111,14 +131,26 @@ class Gem(Ruleset):
     def score(self, state: GameState, side: str) -> float:
         from .points import model_value
 
-        own = sum(model_value(m) * m.hp / max(1, m.max_hp) for m in state.live(side))
-        other = sum(
-            model_value(m) * m.hp / max(1, m.max_hp) for m in state.live() if m.side != side
-        )
-        return float(own - other)
+        def worth(s: str) -> float:
+            return sum(
+                model_value(m) * m.hp / max(1, m.max_hp)
+                for m in state.models.values()
+                if m.side == s and (not m.removed or carried(m))
+            )
+
+        return float(worth(side) - sum(worth(s) for s in state.sides if s != side))
 
     def model_view(self, model: Model) -> dict[str, Any]:
-        return {"hp": model.hp, "status": sorted(model.status)}
+        """hp and status for every figure; a vehicle adds its speed and the radius of its
+        wheels (GEM-3.1: the speed; twice it with a dragging wheel, 0 when it may only
+        turn in place), which the window draws as its turning arcs."""
+        view: dict[str, Any] = {"hp": model.hp, "status": sorted(model.status)}
+        if build.mtype(model) == "vehicle":
+            from .vehicles import turn_radius
+
+            view["speed"] = float(model.vars.get("speed", 0.0))
+            view["turn_radius"] = turn_radius(model)
+        return view
 
 
 __all__ = ["Gem", "is_block", "unit_models"]

@@ -1,5 +1,5 @@
 """GEM's own action kinds (reference.toml lists them): cast, change_frontage,
-change_order, drive, plan, deploy.
+change_order, drive, embark, disembark, replace_driver, plan, deploy.
 
 They are registered under the ruleset key "gem", so another rulebook's ``cast`` of a
 different shape cannot clash with ours; the rules still read fields with ``getattr``
@@ -53,6 +53,34 @@ class Drive(Action):
 
     speed: float = 0.0
     wheels: tuple[tuple[float, float], ...] = ()
+
+
+@_register("embark")
+@dataclass(frozen=True)
+class Embark(Action):
+    """A figure (or every figure of a unit) gets into ``target``, a vehicle of its side
+    within its move; that is its move (GEM-3.1, GEM-I-EMBARK)."""
+
+    target: str = ""
+
+
+@_register("disembark")
+@dataclass(frozen=True)
+class Disembark(Action):
+    """A figure riding in a vehicle (or every one of a unit) gets out into base contact
+    with it, as near ``to`` as there is room (default: behind it) (GEM-I-EMBARK)."""
+
+    target: str = ""
+    to: tuple[float, float] | None = None
+
+
+@_register("replace_driver")
+@dataclass(frozen=True)
+class ReplaceDriver(Action):
+    """A figure inside ``target`` or within its move takes the place of its lost driver,
+    from the turn after he was lost; it takes the full turn (GEM-3.3, GEM-I-DRIVER)."""
+
+    target: str = ""
 
 
 @_register("plan")

@@ -80,13 +80,23 @@ def duel(a: dict[str, int], b: dict[str, int], seed: int, turn_limit: int = 30) 
     rs = load("gem")
     models = []
     for mid, side, x, facing, stats in (("A", "a", 34.0, 0.0, a), ("B", "b", 38.0, 180.0, b)):
-        m, problems = rs.build_model({"id": mid, "side": side, "x": x, "y": 24.0,
-                                      "facing": facing, "type": "heavy", "stats": stats})
+        m, problems = rs.build_model(
+            {
+                "id": mid,
+                "side": side,
+                "x": x,
+                "y": 24.0,
+                "facing": facing,
+                "type": "heavy",
+                "stats": stats,
+            }
+        )
         if m is None:
             raise ValueError(f"bad duel profile {stats}: {problems}")
         models.append(m)
-    game = new_game(Scenario("balance", "duel", "gem", seed, Battlefield(), models,
-                             turn_limit=turn_limit))
+    game = new_game(
+        Scenario("balance", "duel", "gem", seed, Battlefield(), models, turn_limit=turn_limit)
+    )
     n = 0
     while (side := game.to_act()) is not None and n < 2000:
         acts = [x for x in game.candidates(side) if isinstance(x, (Fight, Charge))]
@@ -118,8 +128,13 @@ def best_k(ps: list[Pairing]) -> float:
     return min((x / 100 for x in range(10, 801)), key=lambda k: rms(ps, k))
 
 
-def run(pairs: int = 60, duels: int = 40, jobs: int = 2, seed: int = 1,
-        out_dir: str | Path = "out/balance") -> str:
+def run(
+    pairs: int = 60,
+    duels: int = 40,
+    jobs: int = 2,
+    seed: int = 1,
+    out_dir: str | Path = "out/balance",
+) -> str:
     """Run the study; write gem.jsonl and gem.png into ``out_dir``; return the report."""
     from engine.chart import scatter_chart
     from engine.sim import Progress
@@ -143,24 +158,34 @@ def run(pairs: int = 60, duels: int = 40, jobs: int = 2, seed: int = 1,
     out.mkdir(parents=True, exist_ok=True)
     with (out / "gem.jsonl").open("w", encoding="utf-8") as fh:
         for p in done:
-            fh.write(json.dumps({**asdict(p), "win_rate": p.win_rate,
-                                 "predicted": predicted(p)}) + "\n")
+            fh.write(
+                json.dumps({**asdict(p), "win_rate": p.win_rate, "predicted": predicted(p)}) + "\n"
+            )
     k = best_k(done)
     xs = [p.log_ratio for p in done]
     lo, hi = min(xs), max(xs)
-    curve = [(lo + (hi - lo) * i / 60, 1 / (1 + 2 ** (-(lo + (hi - lo) * i / 60) * k)))
-             for i in range(61)]
-    scatter_chart(out / "gem.png", f"GEM points vs simulated duels (k = {k:.2f})", xs,
-                  [p.win_rate for p in done], curve,
-                  xlabel="log2 of point ratio A/B", ylabel="A wins")
+    curve = [
+        (lo + (hi - lo) * i / 60, 1 / (1 + 2 ** (-(lo + (hi - lo) * i / 60) * k)))
+        for i in range(61)
+    ]
+    scatter_chart(
+        out / "gem.png",
+        f"GEM points vs simulated duels (k = {k:.2f})",
+        xs,
+        [p.win_rate for p in done],
+        curve,
+        xlabel="log2 of point ratio A/B",
+        ylabel="A wins",
+    )
     even = [p for p in done if abs(p.log_ratio) < 0.25]
     lines = [
         f"GEM point study: {len(done)} pairings x {duels} duels (grid {GRID})",
         f"points-proportional prediction (k = 1): RMS error {rms(done, 1.0):.3f}",
         f"best fit k = {k:.2f}: RMS error {rms(done, k):.3f}",
         f"pairings within 19% in points: {len(even)}, mean win rate "
-        f"{sum(p.win_rate for p in even) / len(even):.2f}" if even else
-        "no pairings within 19% in points",
+        f"{sum(p.win_rate for p in even) / len(even):.2f}"
+        if even
+        else "no pairings within 19% in points",
         f"per-pairing results: {out / 'gem.jsonl'}; chart: {out / 'gem.png'}",
     ]
     return "\n".join(lines)

@@ -42,8 +42,8 @@ WEAPON_KEYS = (
     "pike",
     "side",
 )
-MODEL_KEYS = ("type", "fear", "power", "order", "mobilizer", "crew")
-STATE_KEYS = ("moved", "speed", "hp", "status", "disorganized", "power")
+MODEL_KEYS = ("type", "fear", "power", "order", "mobilizer", "crew", "capacity", "driver")
+STATE_KEYS = ("moved", "speed", "hp", "status", "disorganized", "power", "aboard")
 DEFAULTS = {"HIT": 1, "ATT": 1, "MOR": 0, "MAG": 2, "MOV": 4, "SIZ": 1}
 ONE_TO_TEN = ("OFF", "MAG", "ARM")
 
@@ -213,6 +213,16 @@ def build(
         or not all(_int(v) and v >= 0 for v in crew.values())
     ):
         probs.append(("crew", f"'{mid}': crew is {{ count = n, DEF = n, HIT = n }}"))
+    cap = spec.get("capacity", prof.get("capacity"))
+    if cap is not None and (not _int(cap) or cap < 0):
+        probs.append(("capacity", f"'{mid}': capacity is a whole number of figures >= 0"))
+    driver = spec.get("driver", prof.get("driver", False))
+    if not isinstance(driver, bool):
+        probs.append(("driver", f"'{mid}': driver must be true or false"))
+    if mtype != "vehicle":
+        for k, v in (("capacity", cap), ("driver", driver), ("crew", crew)):
+            if v not in (None, False) and k in spec:
+                probs.append((k, f"'{mid}': only vehicles have {k} (GEM-3.1)"))
     fear = spec.get("fear", prof.get("fear", False))
     if not isinstance(fear, bool):
         probs.append(("fear", f"'{mid}': fear must be true or false"))
@@ -220,6 +230,8 @@ def build(
     for k in st:
         if k not in STATE_KEYS:
             probs.append((f"state.{k}", f"unknown gem state key (known: {', '.join(STATE_KEYS)})"))
+    if "aboard" in st and (not isinstance(st["aboard"], str) or not st["aboard"]):
+        probs.append(("state.aboard", f"'{mid}': aboard names the vehicle it rides in"))
     hit = stats.get("HIT", 1)
     hp = st.get("hp", hit)
     if not _int(hp) or not 0 < hp <= (hit if _int(hit) else 1):
@@ -241,6 +253,10 @@ def build(
         vars_["speed"] = float(st.get("speed", 0.0))
         vars_["last_speed"] = float(st.get("speed", 0.0))
         vars_["damage"] = {}
+        if cap is not None:
+            vars_["capacity"] = int(cap)
+        if driver:
+            vars_["driver"] = True
         if crew:
             vars_["crew"] = {
                 "count": int(crew.get("count", 0)),
@@ -267,6 +283,11 @@ def build(
     )
     for s in st.get("status", []) or []:
         m.set_status(str(s))
+    if st.get("aboard"):
+        # GEM-I-EMBARK: it starts inside that vehicle (check_army checks the vehicle)
+        m.vars["aboard"] = str(st["aboard"])
+        m.removed = True
+        m.set_status("aboard")
     if st.get("disorganized"):
         m.set_status("disorganized")
     return m, []

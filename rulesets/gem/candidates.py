@@ -15,8 +15,8 @@ from engine.actions import Action, Charge, EndPhase, Fight, Move, Shoot
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import blocks, magic, measure, missile, vehicles
-from .actions import Cast, ChangeFrontage, Drive
+from . import blocks, magic, measure, missile, transport, vehicles
+from .actions import Cast, ChangeFrontage, Disembark, Drive, Embark, ReplaceDriver
 from .build import mtype
 from .gstate import foes_in_melee, is_block, unit_models
 from .rules import cards_current, check
@@ -129,13 +129,9 @@ def _moves(state: GameState, ctx: Context, unit: str) -> list[Action]:
         return out
     for m in ms[:4]:
         if mtype(m) == "vehicle":
-            lo, hi = vehicles.speed_range(m)
-            for sp in sorted({round(lo, 1), round((lo + hi) / 2, 1), round(hi, 1)}):
-                out.append(Drive(actor=m.id, speed=sp))
-                if sp > 0:
-                    out.append(Drive(actor=m.id, speed=sp, wheels=((0.0, 30.0),)))
-                    out.append(Drive(actor=m.id, speed=sp, wheels=((0.0, -30.0),)))
+            out += _drives(state, m)
             continue
+        out += _rides(state, m)
         mv = float(m.stat("MOV", 4))
         for t in _nearest(state, m, 2):
             gap = max(0.0, measure.distance(m, t) - 1.0)
@@ -176,3 +172,38 @@ def _shots(state: GameState, unit: str) -> list[Action]:
             for t in _nearest(state, m, 2):
                 out.append(Shoot(actor=m.id, target=t.id, weapon=str(w.get("name", ""))))
     return out
+
+
+def _drives(state: GameState, v: Model) -> list[Action]:
+    """A vehicle: three speeds straight or wheeling, a pivot, troops out, a new driver."""
+    out: list[Action] = []
+    lo, hi = vehicles.speed_range(v)
+    for sp in sorted({round(lo, 1), round((lo + hi) / 2, 1), round(hi, 1)}):
+        out.append(Drive(actor=v.id, speed=sp))
+        out.append(Drive(actor=v.id, speed=sp, wheels=((0.0, 30.0),)))
+        out.append(Drive(actor=v.id, speed=sp, wheels=((0.0, -30.0),)))
+    inside = transport.aboard(state, v)
+    for f in inside[:2]:
+        out.append(Disembark(actor=f.id))
+    if inside:
+        out.append(Disembark(actor=inside[0].unit))
+    if v.vars.get("driver_out") is not None:
+        mates = inside + sorted(
+            (f for f in state.live(v.side) if mtype(f) != "vehicle"),
+            key=lambda f: (math.dist(f.pos, v.pos), f.id),
+        )
+        out += [ReplaceDriver(actor=f.id, target=v.id) for f in mates[:2]]
+    return out
+
+
+def _rides(state: GameState, m: Model) -> list[Action]:
+    """A figure: get into the nearest friendly vehicle with room, when one is near."""
+    near = [
+        v
+        for v in state.live(m.side)
+        if mtype(v) == "vehicle"
+        and transport.room(state, v) > 0
+        and measure.distance(m, v) <= float(m.stat("MOV", 4))
+    ]
+    near.sort(key=lambda v: (measure.distance(m, v), v.id))
+    return [Embark(actor=m.id, target=v.id) for v in near[:1]]

@@ -17,7 +17,8 @@ state.vars["gem"]:
   plans_revealed, setup_done  (GEM-2.0.4; see deploy.py, plans.py)
   magic, deck, ...  (see magic.py, cards.py)
 model.vars (per model): type, order, fear; per turn: moved, fired, fought, rushed,
-  charged; disorganized_until (turn); obstacle_debt; vehicles: speed, last_speed, damage.
+  charged; disorganized_until (turn); obstacle_debt; aboard / driving (the vehicle a
+  figure rides in or drives, GEM-I-EMBARK); vehicles: see vstate.py.
 """
 
 from __future__ import annotations
@@ -85,8 +86,14 @@ def lost_percent(state: GameState, unit: str) -> float:
     start = g(state).get("strength", {}).get(unit, 0)
     if start <= 0:
         return 0.0
-    now = sum(m.hp for m in unit_models(state, unit))
+    now = sum(m.hp for m in unit_models(state, unit, live=False) if on_hand(m))
     return max(0.0, 100.0 * (start - now) / start)
+
+
+def on_hand(m: Model) -> bool:
+    """Still in the game: on the table, or riding in a vehicle (GEM-I-EMBARK) — a figure
+    inside is not a loss."""
+    return not m.removed or (bool(m.vars.get("aboard") or m.vars.get("driving")) and m.hp > 0)
 
 
 def disorganized(m: Model) -> bool:

@@ -11,7 +11,8 @@ answers in GEM's own terms:
 * the flank and rear lines of a whole block (GEM-2.3.3) and a block's corridor straight
   ahead (GEM-2.2.2), each as one rectangle handed to ``zone_of`` / ``overlaps``;
 * a base's width across the line of fire (Table 2's target size, GEM-2.2.4);
-* terrain along a path for movement costs (GEM-2.1.1).
+* terrain along a path for movement costs (GEM-2.1.1), overlapping pieces counted once
+  (GEM-I-OVERLAP).
 
 Everything is in inches; distances are base edge to base edge (SCENARIO_FORMAT.md).
 """
@@ -253,20 +254,70 @@ def path_length(path: Sequence[Point]) -> float:
 
 
 def path_in(bf: Battlefield, path: Sequence[Point], kinds: Iterable[str]) -> float:
-    """Length of the path inside features of ``kinds``: leg by leg, the features' lengths
-    summed but never more than the leg. The service gives each feature its own length, so
-    where two difficult features overlap that stretch is priced twice (capped by the leg);
-    tables rarely lay woods on rough ground."""
+    """Length of the path inside features of ``kinds``, where two features overlap counted
+    once (GEM-2.1.1 halves the move in difficult ground, not a quarter in woods on rough).
+
+    The service gives each feature its own length along a leg; where one piece covers the
+    leg that sum is the answer. Where two or more do, the leg is cut wherever it crosses
+    one of their edges: between two cuts every piece holds all of the stretch or none of
+    it, so the stretch is inside the union exactly when the longest piece length the
+    service reports for it is the stretch itself (see ``_union_on_leg``).
+    """
     ks = set(kinds)
     if not _any_of(bf, ks):
         return 0.0
-    kind = _kinds(bf)
+    pieces = {f.id: f for f in features(bf, ks)}
     total = 0.0
     for p, q in zip(path, path[1:]):
         inside = geometry.path_terrain_lengths([p, q], bf)
-        acc = sum(v for i, v in inside.items() if kind[i] in ks)
-        total += min(acc, math.dist(p, q))
+        hit = [pieces[i] for i, v in inside.items() if i in pieces and v > 1e-12]
+        leg = math.dist(p, q)
+        if len(hit) <= 1:
+            total += min(sum(inside.get(f.id, 0.0) for f in hit), leg)
+        else:
+            total += _union_on_leg(bf, p, q, hit)
     return total
+
+
+def _union_on_leg(bf: Battlefield, p: Point, q: Point, hit: list[TerrainFeature]) -> float:
+    """Length of the leg p-q inside the union of the ``hit`` features (exact: the cuts are
+    the leg's crossings with their outlines, the inside of each stretch the service's)."""
+    ts = {0.0, 1.0}
+    for f in hit:
+        ring = list(f.polygon)
+        for a, b in zip(ring, ring[1:] + ring[:1]):
+            ts.update(_cuts(p, q, a, b))
+    cuts = sorted(t for t in ts if 0.0 <= t <= 1.0)
+    leg = math.dist(p, q)
+    ids = [f.id for f in hit]
+    out = 0.0
+    for a, b in zip(cuts, cuts[1:]):
+        if (b - a) * leg < 1e-9:
+            continue
+        pa = (p[0] + (q[0] - p[0]) * a, p[1] + (q[1] - p[1]) * a)
+        pb = (p[0] + (q[0] - p[0]) * b, p[1] + (q[1] - p[1]) * b)
+        sub = geometry.path_terrain_lengths([pa, pb], bf)
+        out += min(max(sub.get(i, 0.0) for i in ids), (b - a) * leg)
+    return out
+
+
+def _cuts(p: Point, q: Point, a: Point, b: Point) -> list[float]:
+    """Where along p-q (0 at p, 1 at q) the segment a-b meets it: its crossing, or the
+    ends of a shared stretch when the two lie on one line."""
+    rx, ry = q[0] - p[0], q[1] - p[1]
+    sx, sy = b[0] - a[0], b[1] - a[1]
+    den = rx * sy - ry * sx
+    wx, wy = a[0] - p[0], a[1] - p[1]
+    rr = rx * rx + ry * ry
+    if rr < 1e-18:
+        return []
+    if abs(den) < 1e-12 * max(1.0, rr):
+        if abs(wx * ry - wy * rx) > 1e-9 * math.sqrt(rr):
+            return []  # parallel, apart
+        return [(wx * rx + wy * ry) / rr, ((b[0] - p[0]) * rx + (b[1] - p[1]) * ry) / rr]
+    t = (wx * sy - wy * sx) / den
+    u = (wx * ry - wy * rx) / den
+    return [t] if -1e-12 <= u <= 1 + 1e-12 else []
 
 
 def crossed(bf: Battlefield, path: Sequence[Point], kinds: Iterable[str]) -> list[str]:

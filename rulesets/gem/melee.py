@@ -17,7 +17,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from . import blocks, measure
-from .build import def_value
+from .build import def_value, mtype
 from .combat import Attack, roll_attack
 from .damage import apply_hits
 from .gstate import disorganized, engage, engagement, is_block, unit_models
@@ -267,6 +267,14 @@ def fight_problems(state: GameState, unit: str, actor: str, t: Model) -> list[st
         return out + [f"no figure {actor}"]
     if fighter.vars.get("fought"):
         out.append(f"{unit if is_block(state, unit) else actor} has already fought this turn")
+    if mtype(fighter) == "vehicle":
+        w = melee_weapon(fighter)
+        if w in fighter.weapons:
+            from .vehicles import weapon_problem
+
+            why = weapon_problem(fighter, w)
+            if why:
+                out.append(why)
     if not is_block(state, unit) and not is_block(state, t.unit):
         if measure.distance(fighter, t) > 0.05 and not any(
             measure.distance(fighter, o) <= 0.05 for o in unit_models(state, t.unit)
@@ -280,6 +288,12 @@ def fight(state: GameState, ctx: Context, unit: str, actor: str, t: Model) -> No
     fighters = blocks.live_order(state, unit) if is_block(state, unit) else [state.models[actor]]
     for m in fighters:
         m.vars["fought"] = True
+    arm = melee_weapon(fighters[0]).get("side") if mtype(fighters[0]) == "vehicle" else None
+    if arm:
+        from .vehicles import may_act
+
+        if not may_act(state, ctx, fighters[0], f"use its {arm} arm"):
+            return  # GEM-3.3: a jammed main body stalls the arm (GEM-I-ARMS)
     _, lines = attack_dice(state, unit, actor)
     hits, faces, text, chance = roll_attack(ctx, a, actor=actor, target=t.id, rule="GEM-2.3")
     ctx.log.emit(

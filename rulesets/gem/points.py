@@ -110,7 +110,8 @@ def value(
 
 
 def model_value(m: Model, full: bool = True) -> float:
-    crew = int((m.vars.get("crew") or {}).get("count", 0))
+    cap = m.vars.get("capacity")
+    crew = int(cap) if cap is not None else int((m.vars.get("crew") or {}).get("count", 0))
     return value(
         m.stats,
         m.weapons,
@@ -128,8 +129,16 @@ def entry_value(entry: Mapping[str, Any], profiles: Mapping[str, Any]) -> float:
         entry.get("weapons", prof.get("weapons", [])),
         entry.get("type", prof.get("type", "skirmisher")),
         entry.get("base", prof.get("base", 25)),
-        int((entry.get("crew", prof.get("crew")) or {}).get("count", 0)),
+        _capacity(entry, prof),
     )
+
+
+def _capacity(entry: Mapping[str, Any], prof: Mapping[str, Any]) -> int:
+    """GEM-4.3's carrying capacity: ``capacity``, else the crew record's count."""
+    cap = entry.get("capacity", prof.get("capacity"))
+    if cap is not None:
+        return int(cap)
+    return int((entry.get("crew", prof.get("crew")) or {}).get("count", 0))
 
 
 FORMATIONS = {
@@ -163,7 +172,9 @@ def points_report(path: str | Path) -> str:
             chk.add(where, "expected a table")
             continue
         chk.known_keys(
-            e, ("name", "profile", "count", "stats", "weapons", "type", "base", "crew"), where
+            e,
+            ("name", "profile", "count", "stats", "weapons", "type", "base", "crew", "capacity"),
+            where,
         )
         if e.get("profile") and e["profile"] not in profiles:
             chk.add(f"{where}.profile", f"unknown gem profile '{e['profile']}'")

@@ -2,8 +2,8 @@
 
 Why one dispatcher: the window, the runner and the AI all ask "may this be done now?"
 the same way; each verb's reasons come from the module that owns the rule (movement,
-missile, melee, magic, vehicles, deploy), and this module only adds "whose segment is
-it" and moves play on.
+missile, melee, magic, vehicles, transport, deploy), and this module only adds "whose
+segment is it" and moves play on.
 """
 
 from __future__ import annotations
@@ -22,13 +22,25 @@ from engine.actions import (
 from engine.ruleset import Context, Legality
 from engine.state import GameState, Model
 
-from . import blocks, magic, melee, missile, movement, turn, vehicles, victory
+from . import blocks, magic, melee, missile, movement, transport, turn, vehicles, victory
 from .actions import field_of
 from .build import mtype
 from .gstate import foes_in_melee, g, is_block, option, unit_models, unit_of
 
-MOVE_VERBS = ("move", "charge", "change_frontage", "change_order", "drive")
+MOVE_VERBS = (
+    "move",
+    "charge",
+    "change_frontage",
+    "change_order",
+    "drive",
+    "embark",
+    "disembark",
+    "replace_driver",
+)
 PHASE_OF = {
+    "embark": "movement",
+    "disembark": "movement",
+    "replace_driver": "movement",
     "move": "movement",
     "charge": "movement",
     "change_frontage": "movement",
@@ -111,6 +123,9 @@ def check(state: GameState, a: Action, ctx: Context) -> Legality:
         from . import deploy
 
         return deploy.check(state, a, ctx)
+    if kind in transport.VERBS:
+        probs = transport.problems(state, a, ctx, _timing)
+        return Legality.no(*probs) if probs else Legality.yes()
     unit, m, why = _live_actor(state, a.actor)
     if unit is None or m is None:
         return Legality.no(why)
@@ -191,7 +206,8 @@ def problems(state: GameState, a: Action, ctx: Context, unit: str, m: Model) -> 
         return vehicles.drive_problems(state, m, float(field_of(a, "speed", 0.0) or 0.0), legs)
     return [
         f"gem has no '{kind}' (verbs: move, charge, shoot, fight, cast, change_frontage, "
-        f"change_order, drive, choose, plan, deploy, end_phase)"
+        f"change_order, drive, embark, disembark, replace_driver, choose, plan, deploy, "
+        f"end_phase)"
     ]
 
 
@@ -211,6 +227,10 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
 
         deploy.apply(state, a, ctx)
         skip_idle(state, ctx)
+        return
+    if kind in transport.VERBS:
+        transport.apply(state, a, ctx)
+        _after(state, ctx)
         return
     unit, m, _ = _live_actor(state, a.actor)
     assert unit is not None and m is not None
@@ -258,11 +278,12 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
     elif kind == "drive":
         legs = [(float(x), float(y)) for x, y in (field_of(a, "wheels", ()) or ())]
         speed = float(field_of(a, "speed", 0.0) or 0.0)
-        if speed > float(m.vars.get("speed", 0)) / 2 and vehicles.has(m, "main_body", "jammed"):
-            if not vehicles.may_act(state, ctx, m, "move over half speed"):
-                speed = min(speed, float(m.vars.get("speed", 0)) / 2)
-                legs = []
-        vehicles.drive(state, ctx, m, speed, legs)
+        vehicles.drive_checked(state, ctx, m, speed, legs)
+    _after(state, ctx)
+
+
+def _after(state: GameState, ctx: Context) -> None:
+    """After an action: has anyone won, and whose decision is it now."""
     victory.check(state, ctx)
     if state.phase == "cards" and not state.over:
         _next_card(state, ctx)

@@ -91,8 +91,13 @@ def end_of_turn(state: GameState, ctx: Context) -> None:
 
 
 def kept_share(state: GameState, side: str) -> float:
+    from .gstate import on_hand
     from .points import model_value
 
     start = sum(model_value(m, full=True) for m in state.models.values() if m.side == side)
-    now = sum(model_value(m) * (m.hp / max(1, m.max_hp)) for m in state.live(side))
+    now = sum(
+        model_value(m) * (m.hp / max(1, m.max_hp))
+        for m in state.models.values()
+        if m.side == side and on_hand(m)
+    )
     return now / start if start else 0.0

@@ -83,3 +83,26 @@ def test_gem_deployment_golden():
     assert models["leg1"]["y"] == 36.5 and models["consul"]["y"] == 44.0
     assert all(m["status"] == [] for m in models.values())
     assert doc["turn"] == 1 and doc["phase"] == "movement"
+
+
+def test_gem_convoy_golden():
+    """tests/scenarios/gem_convoy.toml: a carrier drives (GEM-3.1), a squad gets out and a
+    trooper gets in (GEM-I-EMBARK), getting out the same turn is refused, and a torn-off
+    main body rolls a damage roll for the trooper inside at the attack's OFF (GEM-3.3)."""
+    doc = _run("tests/scenarios/gem_convoy.toml")
+    ev = doc["events"]
+
+    def of(i: int, kind: str) -> list[dict]:
+        return [e for e in ev if e.get("action") == i and e["kind"] == kind]
+
+    assert 'drives at 4" straight on to (20.00, 14.00)' in of(0, "move")[0]["text"]
+    assert len(of(1, "move")) == 2 and "in base contact" in of(1, "move")[0]["text"]
+    assert "gets into apc" in of(2, "move")[0]["text"]
+    assert "got in this turn" in of(3, "refused")[0]["reason"]
+    res = of(4, "resolution")
+    assert res[1]["outcome"] == "torn_off" and res[1]["rolls"] == [5, 5]
+    assert "OFF 5 vs DEF 5" in res[2]["text"] and res[2]["rolls"] == [20]
+    m = doc["models"]
+    assert m["apc"]["removed"] and m["tr3"]["status"] == ["slain"]
+    assert not m["tr1"]["removed"] and not m["tr2"]["removed"]
+    assert m["bike"]["hp"] == 1

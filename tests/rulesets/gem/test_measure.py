@@ -66,3 +66,46 @@ def test_difficult_ground_along_a_path():
     assert measure.path_in(bf, path, ["woods", "rough"]) == pytest.approx(5.0)
     assert measure.path_in(bf, path, ["road"]) == 0.0
     assert measure.crossed(bf, path, ["woods"]) == ["wd"]
+
+
+def test_overlapping_difficult_ground_is_paid_once():
+    """GEM-2.1.1: where woods lie on rough ground a path is in difficult terrain once: the
+    union of the pieces along each leg, not the sum of their lengths."""
+    rough = terrain("rough", [(0, 0), (10, 0), (10, 10), (0, 10)], "rg")
+    woods = terrain("woods", [(5, 2), (15, 2), (15, 8), (5, 8)], "wd")
+    marsh = terrain("water", [(7, 4), (9, 4), (9, 6), (7, 6)], "pond")  # inside both
+    bf = Battlefield(72, 48, (rough, woods, marsh))
+    kinds = ["woods", "rough", "water"]
+    assert measure.path_in(bf, [(-5, 5), (20, 5)], kinds) == pytest.approx(15.0)
+    # a bent path: two legs, each cut at the outlines it crosses
+    bent = [(-5, 5), (12, 5), (12, 20)]
+    assert measure.path_in(bf, bent, kinds) == pytest.approx(12.0 + 3.0)
+    # a leg running along a shared edge (y = 8 is the woods' top, inside the rough)
+    assert measure.path_in(bf, [(-5, 8), (20, 8)], kinds) == pytest.approx(15.0)
+    # a diagonal through the overlap
+    diag = [(-1, -1), (16, 16)]
+    want = 10 * 2**0.5  # the rough's diagonal; the woods' part lies inside it
+    assert measure.path_in(bf, diag, kinds) == pytest.approx(want)
+
+
+def test_overlap_priced_once_in_a_move():
+    """GEM-2.1.1: the cost of a move through woods lying on rough ground counts the
+    overlap double once, not four times."""
+    from engine.actions import Move
+
+    from .helpers import goto, make, model
+
+    rough = terrain("rough", [(11, 0), (20, 0), (20, 20), (11, 20)], "rg")
+    woods = terrain("woods", [(11, 0), (20, 0), (20, 20), (11, 20)], "wd")
+    g = make(
+        [
+            model("a", "blue", 10, 10, 0, profile="orc", type="skirmisher"),
+            model("z", "red", 60, 45, profile="archer"),
+        ],
+        terrain_=(rough, woods),
+    )
+    goto(g, "movement")
+    # 1" clear + 1.5" in both pieces = 1 + 3 = 4 (MOV 4); with the overlap paid twice it
+    # would have cost 1 + 1.5 x 3 = 5.5
+    assert g.check(Move(actor="a", to=(12.5, 10.0))).ok
+    assert not g.check(Move(actor="a", to=(12.6, 10.0))).ok
