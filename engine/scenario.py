@@ -444,6 +444,8 @@ def models_json(game: Game) -> dict[str, Any]:
             "removed": m.removed,
             "status": view.get("status", sorted(m.status)),
         }
+        # whatever else the ruleset shows of a model (speed, turn_radius...) rides along
+        out[mid].update({k: v for k, v in view.items() if k not in out[mid]})
     return out
 
 
