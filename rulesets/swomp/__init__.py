@@ -16,7 +16,7 @@ from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
 
 from . import actions as _actions  # noqa: F401  (registers SWOMP's verbs)
-from . import build, choices, core, rules
+from . import build, choices, core, flow, preview, rules, scoring, vehicles
 from .catalog import CATALOG
 
 
@@ -28,7 +28,7 @@ class Swomp(Ruleset):
     max_die = 10
     stat_keys = build.STAT_KEYS
     model_keys = build.MODEL_KEYS
-    verbs = ("overwatch", "wait", "retreat", "rally", "clear_jam", "ram", "deploy")
+    verbs = ("overwatch", "wait", "retreat", "rally", "clear_jam", "ram", "man", "deploy")
     unit_name = "in"
 
     def __init__(self) -> None:
@@ -42,10 +42,10 @@ class Swomp(Ruleset):
         return build.army_problems(models)
 
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
-        rules.setup(state, ctx, first)
+        flow.setup(state, ctx, first)
 
     def to_act(self, state: GameState) -> str | None:
-        return rules.to_act(state)
+        return flow.to_act(state)
 
     def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
         return rules.check(state, action, ctx)
@@ -60,17 +60,19 @@ class Swomp(Ruleset):
         return rules.advance(state, ctx)
 
     def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
-        return rules.odds(state, action, ctx)
+        return preview.odds(state, action, ctx)
 
     def score(self, state: GameState, side: str) -> float:
-        """Points of casualties inflicted minus suffered (the victory measure)."""
-        others = [s for s in state.sides if s != side]
-        return float(rules.casualty_points(state, side)
-                     - sum(rules.casualty_points(state, s) for s in others))
+        """Points-weighted HP taken less HP lost, broken units, and a small pull toward
+        targets (scoring.py): the measures the turn limit is decided by."""
+        return scoring.score(state, side)
 
     def model_view(self, model: Model) -> dict[str, Any]:
+        """HP and status for every model; a vehicle adds its speed, its locations and the
+        radius of its turning arc in inches (SWOMP-I-TURN-RADIUS)."""
         view: dict[str, Any] = {"hp": model.hp, "status": sorted(model.status)}
         if core.is_vehicle(model):
             view["speed"] = model.vars.get("speed", 0.0)
+            view["turn_radius"] = round(vehicles.turn_radius(model), 2)
             view["locations"] = dict(model.vars.get("loc", {}))
         return view

@@ -77,3 +77,15 @@ class SwompCharge(Charge):
     chargers go for (SWOMP "Close combat with vehicles")."""
 
     options: dict[str, Any] = field(default_factory=dict)
+
+
+@action("man", ruleset="swomp")
+@dataclass(frozen=True)
+class Man(Action):
+    """The model ``actor``, on foot and in base contact with its side's vehicle
+    ``target``, climbs into the empty gunner's hatch ``location`` (default: the first
+    empty one) as its action: another gunner takes his place (SWOMP "Exposed
+    crewmen/riders"; SWOMP-I-MAN)."""
+
+    target: str = ""
+    location: str = ""

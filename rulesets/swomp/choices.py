@@ -13,8 +13,21 @@ from engine.actions import Action, Choose, EndActivation, Fight, Move, Shoot, Tu
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import core, deploy, morale, reactions, rules, shooting, table, vehicle_cc, vehicles
-from .actions import ClearJam, Overwatch, Rally, Ram, Retreat, SwompCharge, Wait
+from . import (
+    core,
+    deploy,
+    hatch,
+    morale,
+    movement,
+    reactions,
+    rules,
+    shooting,
+    table,
+    vehicle_cc,
+    vehicles,
+)
+from .actions import ClearJam, Man, Overwatch, Rally, Ram, Retreat, SwompCharge, Wait
+from .flow import TURNS
 
 LIMIT = 60
 
@@ -28,8 +41,8 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
         out += reaction_options(state, ctx, p)
     else:
         out.append(EndActivation())
-        cur = rules.TURNS.current(state)
-        units = [cur] if cur else rules.TURNS.ready_units(state, side)
+        cur = TURNS.current(state)
+        units = [cur] if cur else TURNS.ready_units(state, side)
         for u in units[:6]:
             out += unit_options(state, ctx, u)
     legal = []
@@ -106,6 +119,7 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
     for m in ms:
         for name in m.vars.get("jammed", [])[:1]:
             out.append(ClearJam(actor=m.id, weapon=name))
+    out += man_options(state, ms)
     if core.is_vehicle(lead):
         out += vehicle_options(state, ctx, lead, enemies)
         return out
@@ -120,8 +134,8 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
         face = round(table.bearing(lead.pos, near.pos), 1)
         if abs(face - lead.facing) > 1:
             out.append(Turn(actor=actor, facing=face))
-    lim, _ = rules.allowance(lead)
-    for d in (lim, min(lim, rules.shoot_limit(lead))):
+    lim, _ = movement.allowance(lead)
+    for d in (lim, min(lim, movement.shoot_limit(lead))):
         dest = clamp(ctx, toward(lead.pos, near.pos, max(0.0, min(d, table.distance(lead, near)
                                                                     - 1.0))))
         if math.dist(dest, lead.pos) > 0.1:
@@ -131,6 +145,14 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
     out.append(Move(actor=actor, to=back))
     out.append(Overwatch(actor=actor))
     return out
+
+
+def man_options(state: GameState, ms: list[Model]) -> list[Action]:
+    """A model beside its side's vehicle whose gunner's hatch is empty may climb in
+    (SWOMP-I-MAN); rare, so the search stays cheap."""
+    empty = [v for v in state.live(ms[0].side) if core.is_vehicle(v) and hatch.open_hatches(v)]
+    return [Man(actor=m.id, target=v.id) for v in empty for m in ms
+            if not core.is_vehicle(m) and table.distance(m, v) <= hatch.CONTACT]
 
 
 def attack_options(state: GameState, lead: Model, actor: str, near: Model) -> list[Action]:

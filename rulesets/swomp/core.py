@@ -179,3 +179,8 @@ def remove(state: GameState, ctx: Context, m: Model, why: str, rule: str,
     info = unit_info(state, m.unit)
     info["lost"] = int(info.get("lost", 0)) + int(m.vars.get("points", 0))
     ctx.log.emit("removed", f"{m.id} is removed ({why})", actor=actor, target=m.id, rule=rule)
+    for x in list(state.models.values()):
+        if x.removed and x.vars.get("aboard") == m.id:  # a man in its hatch goes down with it
+            x.vars.pop("aboard")
+            x.removed = False
+            remove(state, ctx, x, f"lost with {m.id}", rule, actor)

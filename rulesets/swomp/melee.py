@@ -1,6 +1,6 @@
-"""Close combat: charges into base contact, the close combat contest, damage by margin,
-parrying, multiple attackers, the outnumbered model, pairing off, "get them off me",
-follow-up moves, retreats, and close combat against vehicles (SWOMP "Close Combat").
+"""Close combat: the close combat contest, damage by margin, parrying, multiple
+attackers, the outnumbered model, follow-up moves, retreats, and close combat against
+vehicles (SWOMP "Close Combat"); getting into base contact is charging.py's job.
 
 Why the engagement graph: who fights whom is what the rulebook's pairing-off rule
 constrains (no model both a multiple attacker and a multiple defender), so engagements
@@ -17,7 +17,7 @@ from engine.dice import percent
 from engine.ruleset import Context, Odds
 from engine.state import GameState, Model
 
-from . import contest, core, reach, table, vehicle_cc, vehicles
+from . import contest, core, table, vehicle_cc, vehicles
 
 R_CC = "SWOMP-CC"
 R_CC_DAMAGE = "SWOMP-CC-DAMAGE"
@@ -234,38 +234,10 @@ def strike(state: GameState, ctx: Context, group: dict) -> None:
                outnumbered=bool(group.get("outnumbered")), rule=str(group["rule"]))
 
 
-# --- charging --------------------------------------------------------------------------------
+# --- placing models (charges and retreats) ----------------------------------------------------
 
 def sync(state: GameState, ctx: Context) -> None:
     ctx.physics.sync({m.id: table.fp(m) for m in state.live()})
-
-
-def place(state: GameState, ctx: Context, target: Model, chargers: list[Model],
-          allowance: dict[str, float], via: dict[str, list[tuple[float, float]]] | None = None,
-          quiet: bool = False) -> dict[str, reach.Reach]:
-    """Base contact spots for chargers, packed by the physics service, each with the
-    path that gets it there; a charger whose path is blocked or costs more than its
-    allowance (difficult ground double) is left out (SWOMP-I-CHARGE)."""
-    if not chargers:
-        return {}
-    via = via or {}
-    sync(state, ctx)
-    order = sorted(chargers, key=lambda c: (table.distance(c, target), c.id))
-    ids = [c.id for c in order]
-    came = {c.id: tuple(via[c.id][-1]) if via.get(c.id) else c.pos for c in order}
-    poses = ctx.physics.place_in_contact(target.id, ids, came)
-    out = {}
-    for c in order:
-        p = poses.get(c.id)
-        if p is None:
-            continue
-        r = reach.reach(state, ctx, c, target, allowance[c.id], via.get(c.id, ()), spot=p,
-                        movers=[i for i in ids if i != c.id])
-        if r.ok:
-            out[c.id] = r
-        elif not quiet:
-            ctx.log.emit("note", r.why, actor=c.id, target=target.id, rule=R_CHARGE)
-    return out
 
 
 def put(m: Model, p: tuple[float, float], facing_to: tuple[float, float],
@@ -281,80 +253,6 @@ def put(m: Model, p: tuple[float, float], facing_to: tuple[float, float],
     a["moves"] = int(a["moves"]) + 1
     m.vars["moved"] = a["moved"]
     return d
-
-
-def charge(state: GameState, ctx: Context, chargers: list[Model], target: Model,
-           allowance: dict[str, float],
-           via: dict[str, list[tuple[float, float]]] | None = None) -> dict[str, str]:
-    """Move chargers into base contact along their paths (SWOMP "Charging"); those that
-    find no room pair off with the nearest other model of the target's unit they can
-    reach (SWOMP "The gang fight"). Returns charger -> the model it now fights."""
-    out: dict[str, str] = {}
-    if core.is_vehicle(target):
-        for c, r in place(state, ctx, target, chargers, allowance, via).items():
-            assert r.spot is not None
-            put(state.models[c], r.spot, target.pos, r.cost)
-            out[c] = target.id
-        return out
-    off_me = _off_me_drop(state, chargers, target)
-    for a, b in off_me:
-        core.disengage(state.models[a], state.models[b])
-        ctx.log.emit("note", f"{a} leaves its fight with {b} to face its new attacker (no "
-                     f"retreat needed)", actor=a, rule=R_OFF_ME)
-    placed = place(state, ctx, target, chargers, allowance, via)
-    for cid, r in placed.items():
-        c = state.models[cid]
-        assert r.spot is not None
-        put(c, r.spot, target.pos, r.cost)
-        core.engage(c, target)
-        out[cid] = target.id
-    rest = [c for c in chargers if c.id not in placed]
-    others = [m for m in core.unit_models(state, target.unit) if m.id != target.id
-              and not core.is_vehicle(m)]
-    for c in rest:
-        for o in sorted(others, key=lambda o: (table.distance(c, o), o.id)):
-            if not core.star_ok(state, [(c.id, o.id)]):
-                continue
-            got = place(state, ctx, o, [c], allowance, quiet=True)
-            if c.id in got:
-                spot = got[c.id].spot
-                assert spot is not None
-                put(c, spot, o.pos, got[c.id].cost)
-                core.engage(c, o)
-                out[c.id] = o.id
-                ctx.log.emit("note", f"{c.id} finds no room on {target.id} and pairs off with "
-                             f"{o.id}", actor=c.id, target=o.id, rule=R_GANG)
-                break
-        else:
-            ctx.log.emit("note", f"{c.id} cannot reach base contact with {target.id}: it stays "
-                         f"where it is", actor=c.id, target=target.id, rule=R_CHARGE)
-    for cid, tid in out.items():
-        ctx.log.emit("move", f"{cid} charges into base contact with {tid}", actor=cid,
-                     target=tid, rule=R_CHARGE, data={"to": list(state.models[cid].pos)})
-    return out
-
-
-def _off_me_drop(state: GameState, chargers: list[Model], target: Model) -> list[tuple[str, str]]:
-    """"Get them off me": charging one of several attackers ganging up on a friend pulls
-    it out of that fight (SWOMP "The Get them off me! rule")."""
-    if len(chargers) != 1:
-        return []
-    c = chargers[0]
-    fs = core.foes(state, target)
-    if len(fs) == 1 and fs[0].side == c.side and len(core.foes(state, fs[0])) > 1:
-        return [(target.id, fs[0].id)]
-    return []
-
-
-def charge_problem(state: GameState, chargers: list[Model], target: Model) -> str:
-    if core.is_vehicle(target):
-        return ""
-    drop = _off_me_drop(state, chargers, target)
-    extra = [(c.id, target.id) for c in chargers]
-    if not core.star_ok(state, extra[:6], drop):
-        return (f"charging {target.id} would make a model both a multiple attacker and a "
-                f"multiple defender ({R_GANG})")
-    return ""
 
 
 # --- retreating --------------------------------------------------------------------------------

@@ -50,6 +50,11 @@ def slack(t: Model) -> float:
     return 0.5 * base_radius_in(t.base) + 0.02
 
 
+def short_by(gap: float) -> str:
+    """The shortfall as a tape measure reads it: a hair's breadth still shows."""
+    return f"{gap:.2f}" if gap < 0.05 else f"{gap:.1f}"
+
+
 def sync(state: GameState, ctx: Context) -> None:
     ctx.physics.sync({m.id: table.fp(m) for m in state.live()})
 
@@ -87,5 +92,49 @@ def reach(state: GameState, ctx: Context, c: Model, t: Model, limit: float,
         return Reach(spot, pts, cost,
                      f"{c.id} cannot reach {t.id}: the way into contact costs {cost:.1f}\" "
                      f"(difficult ground counts double) and it may charge {limit:g}\": "
-                     f"{cost - room:.1f}\" short ({R_CHARGE})")
+                     f"{short_by(cost - room)}\" short ({R_CHARGE})")
     return Reach(spot, pts, cost)
+
+
+def lerp(a: Point, b: Point, k: float) -> Point:
+    return (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k)
+
+
+def within(ctx: Context, pts: Sequence[Point], budget: float) -> list[Point]:
+    """The start of the path ``pts`` that costs at most ``budget`` inches (difficult
+    ground double, as ``table.path_cost`` counts it): how far a charger that cannot
+    reach its spot gets on its way there (SWOMP-I-CHARGE)."""
+    diff = TERRAIN["difficult"]
+    out = [tuple(pts[0])]
+    spent = 0.0
+    for a, b in zip(pts, pts[1:]):
+        leg = table.path_cost(ctx, [a, b], diff)
+        if spent + leg <= budget + 1e-9:
+            out.append(tuple(b))
+            spent += leg
+            continue
+        lo, hi = 0.0, 1.0
+        for _ in range(24):
+            mid = (lo + hi) / 2
+            if spent + table.path_cost(ctx, [a, lerp(a, b, mid)], diff) <= budget + 1e-9:
+                lo = mid
+            else:
+                hi = mid
+        q = lerp(a, b, lo)
+        out.append((round(q[0], 2), round(q[1], 2)))
+        break
+    return out
+
+
+def prefix(pts: Sequence[Point], length: float) -> list[Point]:
+    """The start of the path ``pts`` that is ``length`` inches long (straight measure)."""
+    out = [tuple(pts[0])]
+    left = length
+    for a, b in zip(pts, pts[1:]):
+        seg = math.dist(a, b)
+        if seg >= left - 1e-9:
+            out.append(lerp(a, b, left / seg) if seg > 0 else tuple(b))
+            return out
+        out.append(tuple(b))
+        left -= seg
+    return out

@@ -21,19 +21,16 @@ from typing import Any
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import core
+from . import core, hatch
+from .hatch import crew_out, crewman_out
+from .table import fp
 
 R_VEH_CC = "SWOMP-VEH-CC"
-R_CREW = "SWOMP-VEH-CREW"
+R_CREW = hatch.R_CREW
 
 
 def locations(v: Model) -> list[str]:
     return list(v.vars["veh"]["locations"])
-
-
-def crew_out(v: Model) -> list[str]:
-    """Exposed crew locations whose crewman has jumped out."""
-    return list(v.vars.get("crew_out", []))
 
 
 def crewmen(v: Model) -> list[str]:
@@ -102,33 +99,10 @@ def jump_offers(state: GameState, group: dict[str, Any]) -> list[dict[str, Any]]
     return out
 
 
-def gunner_id(v: Model, crew: str) -> str:
-    return f"{v.id}_{crew}"
-
-
-def gunner_model(v: Model, crew: str, at: tuple[float, float]) -> Model:
-    """The crewman on the ground: his own DR, armour and field from the card, the
-    location's HP left as his HP, a combat knife (SWOMP-I-VEH-CC)."""
-    c = v.vars["veh"].get("crew", {})
-    hp = int(v.vars["loc"][crew])
-    stats = {"MR": int(c.get("MR", 4)), "SR": int(c.get("SR", core.stat(v, "SR"))),
-             "DR": int(c.get("DR", 3)), "CR": int(c.get("CR", 3)),
-             "PR": int(c.get("PR", core.stat(v, "PR"))), "HP": hp,
-             "AR": int(c.get("AR", 0)), "FR": int(c.get("FR", 0))}
-    knife = {"name": "combat knife", "kind": "melee", "WR": 0, "Dam": 1, "parry": False}
-    return Model(id=gunner_id(v, crew), side=v.side, unit=v.unit, x=round(at[0], 2),
-                 y=round(at[1], 2), facing=v.facing, base=25.0, stats=stats, weapons=[knife],
-                 hp=hp, max_hp=hp,
-                 vars={"size": "medium", "type": "troop", "points": 0, "arms": 2,
-                       "moved": 0.0, "crew_of": v.id, "act": dict(core.FRESH_ACT, fired=[])})
-
-
 def jump_spot(state: GameState, ctx: Context, v: Model, crew: str,
               attacker: Model) -> tuple[float, float] | None:
     """Where the crewman lands: in base contact with his attacker, clear of everything."""
-    from .table import fp
-
-    ghost = gunner_model(v, crew, v.pos)
+    ghost = crewman_out(state, v, crew, v.pos)
     bodies = {m.id: fp(m) for m in state.live()}
     bodies[ghost.id] = fp(ghost)
     ctx.physics.sync(bodies)
@@ -146,13 +120,10 @@ def jump_out(state: GameState, ctx: Context, entry: dict[str, Any],
     crew = entry["gunner"]
     spot = jump_spot(state, ctx, v, crew, a)
     assert spot is not None  # check() refused a jump with no room
-    g = gunner_model(v, crew, spot)
+    g = crewman_out(state, v, crew, spot)
     g.facing = round(math.degrees(math.atan2(a.y - g.y, a.x - g.x)) % 360, 1)
     state.models[g.id] = g
-    v.vars["crew_out"] = sorted(set(crew_out(v)) | {crew})
-    v.vars["loc"][crew] = 0
-    v.hp = sum(int(x) for x in v.vars["loc"].values())
-    v.set_status("gunner_out")
+    hatch.left(state, v, crew)
     core.engage(a, g)
     for glist in groups:
         for group in list(glist):
@@ -176,25 +147,3 @@ def turret_silent(v: Model, weapon: dict) -> str:
     return ""
 
 
-def climb_back(state: GameState, ctx: Context, m: Model) -> None:
-    """A gunner who ends a move in base contact with his vehicle, out of close combat,
-    climbs back into his hatch: he leaves the table (not a casualty) and the turret may
-    fire again (SWOMP-I-VEH-CC: he is the gunner who takes his place)."""
-    from .table import distance
-
-    v = state.models.get(str(m.vars.get("crew_of", "")))
-    if v is None or v.removed or m.removed or core.engaged(m):
-        return
-    crew = next((c for c in crew_out(v) if gunner_id(v, c) == m.id), None)
-    if crew is None or distance(m, v) > 0.05:
-        return
-    v.vars["crew_out"] = [c for c in crew_out(v) if c != crew]
-    if not v.vars["crew_out"]:
-        v.vars.pop("crew_out")
-        v.set_status("gunner_out", False)
-    v.vars["loc"][crew] = m.hp
-    v.hp = sum(int(x) for x in v.vars["loc"].values())
-    m.removed = True
-    m.vars["aboard"] = True
-    ctx.log.emit("move", f"{m.id} climbs back into {v.id}'s {crew} hatch: the turret may fire "
-                 f"again", actor=m.id, target=v.id, rule=R_CREW)

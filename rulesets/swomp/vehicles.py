@@ -14,7 +14,7 @@ from typing import Any
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import contest, core, table
+from . import contest, core, hatch, table
 from .catalog import CONTROL, DAMAGE, EXPLOSION
 
 R_DAMAGE = "SWOMP-VEH-DAMAGE"
@@ -58,6 +58,18 @@ def turn_allowance(v: Model, spd: float) -> float:
         if spd <= mult * m + 1e-9:
             return float(deg)
     return float(CONTROL["turn_bands"][-1][1])
+
+
+def turn_radius(v: Model, spd: float | None = None) -> float:
+    """The radius in inches of the tightest steady turn at ``spd`` (default: the
+    vehicle's speed), for the window's turning arcs (SWOMP-I-TURN-RADIUS): a move of
+    ``spd`` inches that spends its whole allowance turning evenly is an arc of length
+    ``spd`` through that many degrees, so r = spd / allowance in radians. Stopped (or
+    immobile), it has no arc: 0."""
+    s = speed(v) if spd is None else float(spd)
+    if s <= 0 or "immobile" in v.vars.get("effects", []):
+        return 0.0
+    return s / math.radians(turn_allowance(v, s))
 
 
 def heading_change(facing: float, pts: list[tuple[float, float]]) -> float:
@@ -154,6 +166,8 @@ def damage(state: GameState, ctx: Context, v: Model, dmg: int, location: str | N
     left = max(0, before - dmg)
     locs[location] = left
     v.hp = sum(int(x) for x in locs.values())
+    if left <= 0:
+        hatch.killed_in(state, ctx, v, location, actor)
     row = band(location, left, full)
     pct = round(100 * left / full) if full else 0
     ctx.log.emit("status", f"{v.id} {location} takes {dmg} damage ({why}): {left} of {full} "

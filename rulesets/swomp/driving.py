@@ -1,0 +1,141 @@
+"""Vehicles on the move: driving a path at a new speed, turning beyond the allowance,
+coasting, and ramming whatever is met first (SWOMP "Movement, turning, and
+acceleration"; "Ramming and Collisions"; SWOMP-I-TURNS, SWOMP-I-RAM).
+
+Why apart: a vehicle's move is not a trooper's (its length is its new speed, it turns
+only as it moves, and the first base it meets is rammed); the move verb, the ram verb
+and the end of an action (a vehicle that did not move coasts) all drive through here.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.battlefield import base_radius_in, base_size_in
+from engine.ruleset import Context
+from engine.state import GameState, Model
+
+from . import contest, core, melee, shooting, table, vehicles
+
+R_RAM = "SWOMP-RAM"
+
+
+def poses_along(v: Model, pts: list[tuple[float, float]]) -> list[tuple[float, float, float]]:
+    """Poses for the physics sweep: at each waypoint the vehicle turns to the new leg."""
+    poses = [(v.x, v.y, v.facing)]
+    h = v.facing
+    for a, b in zip(pts, pts[1:]):
+        if math.dist(a, b) < 1e-9:
+            continue
+        h = table.bearing(a, b)
+        poses.append((a[0], a[1], h))
+        poses.append((b[0], b[1], h))
+    return poses
+
+
+def drive(state: GameState, ctx: Context, v: Model, pts: list[tuple[float, float]],
+          why: str = "moves") -> list[Model]:
+    """Drive a vehicle along a path at the path's length as its new speed; a turn beyond
+    the speed's allowance needs a control test; the first model met is rammed, the
+    first terrain or table edge stops it (SWOMP "Ramming and Collisions")."""
+    spd = round(sum(math.dist(p, q) for p, q in zip(pts, pts[1:])), 2)
+    turned = vehicles.heading_change(v.facing, pts)
+    allowed = vehicles.turn_allowance(v, spd)
+    a = core.act(v)
+    a["moves"] = int(a["moves"]) + 1
+    v.vars["speed"] = spd
+    v.vars["moved"] = spd
+    a["moved"] = spd
+    lost = ""
+    if turned > allowed + 0.5:
+        lost = vehicles.control_test(state, ctx, v, f"turned {turned:.0f}\u00b0, {allowed:g}\u00b0 "
+                                     f"allowed at {spd:g}\"",
+                                     vehicles.control_need(v, turned - allowed))
+        if v.removed:
+            return []
+        if lost in ("skid", "crash", "stall"):
+            pts = [pts[0], table.offset(pts[0], v.facing, vehicles.speed(v))]
+        elif lost == "spin":
+            ctx.log.emit("move", f"{v.id} spins in place", actor=v.id, rule=vehicles.R_CONTROL)
+            return [v]
+    melee.sync(state, ctx)
+    poses = poses_along(v, pts)
+    if len(poses) < 2:
+        return [v]
+    res = ctx.physics.sweep(v.id, poses)
+    v.x, v.y, v.facing = round(res.pose[0], 2), round(res.pose[1], 2), round(res.pose[2], 2)
+    ctx.log.emit("move", f"{v.id} {why} at {spd:g}\" to ({v.x:.2f}, {v.y:.2f})"
+                 + (f", meeting {res.hit}" if res.hit else ""), actor=v.id,
+                 rule=vehicles.R_MOVE, data={"to": [v.x, v.y], "speed": spd})
+    if res.hit_kind == "model":
+        ram(state, ctx, v, state.models[res.hit], spd)
+    elif res.hit is not None:
+        v.vars["speed"] = 0.0
+        ctx.log.emit("status", f"{v.id} hits {res.hit} and stops", actor=v.id, target=v.id,
+                     rule=R_RAM, outcome="stopped")
+        vehicles.control_test(state, ctx, v, f"collision with {res.hit}", core.stat(v, "SR"))
+    return [v]
+
+
+def ram(state: GameState, ctx: Context, v: Model, t: Model, spd: float) -> None:
+    """The ramming contest: the vehicle's DR plus speed / 10 against the target's DR and
+    modifiers; a win does 1 damage per 5 points; a trooper who wins dives aside; two
+    vehicles end touching and both test for control."""
+    att = contest.side(("DR", core.stat(v, "DR")), ("speed", contest.speed_bonus(spd)))
+    if core.is_vehicle(t):
+        dfn = contest.side(("DR", core.stat(t, "DR")),
+                           ("speed", contest.speed_bonus(vehicles.speed(t))))
+    else:
+        dfn = contest.side(("DR", core.stat(t, "DR")), ("armour", core.stat(t, "AR")),
+                           ("field", core.stat(t, "FR")), ("moving", shooting.move_bonus(t)))
+    res = contest.roll(ctx, att, dfn, "ramming contest", R_RAM, v.id, t.id)
+    dmg = contest.ram_damage(res.margin) if res.won else 0
+    ctx.log.emit("resolution", f"{v.id} rams {t.id} at {spd:g}\": {res.text}: "
+                 f"{'won by ' + str(max(0, res.margin)) + f', {dmg} damage' if res.won else 'no damage'}",
+                 actor=v.id, target=t.id, rule=R_RAM, chance=float(res.chance), rolls=res.rolls,
+                 outcome="hit" if res.won else "miss", data={"damage": dmg})
+    if core.is_vehicle(t):
+        if res.won:
+            vehicles.damage(state, ctx, t, dmg, None, "rammed", v.id)
+        v.vars["speed"] = 0.0
+        for x in (v, t):
+            if not x.removed:
+                vehicles.control_test(state, ctx, x, "collision", core.stat(x, "SR"))
+        return
+    if res.won:
+        core.wound(state, ctx, t, dmg, f"rammed by {v.id}", R_RAM, v.id)
+        return
+    dive_aside(state, ctx, v, t)
+
+
+def dive_aside(state: GameState, ctx: Context, v: Model, t: Model) -> None:
+    """The trooper jumps to the side of the vehicle's path."""
+    h = math.radians(v.facing)
+    ux, uy = math.cos(h), math.sin(h)
+    side = (t.x - v.x) * -uy + (t.y - v.y) * ux
+    sgn = 1.0 if side >= 0 else -1.0
+    half = base_size_in(v.base)[0] / 2 if isinstance(v.base, tuple) else base_radius_in(v.base)
+    need = half + base_radius_in(t.base) + 0.1 - abs(side)
+    if need <= 0:
+        return
+    dest = (t.x - uy * sgn * need, t.y + ux * sgn * need)
+    melee.sync(state, ctx)
+    r = ctx.physics.move(t.id, [dest], ignore=[v.id])
+    t.x, t.y = round(r.end[0], 2), round(r.end[1], 2)
+    ctx.log.emit("move", f"{t.id} dives aside to ({t.x:.2f}, {t.y:.2f})", actor=t.id,
+                 rule=R_RAM)
+
+
+def coast(state: GameState, ctx: Context, v: Model) -> None:
+    """A vehicle that did not move this action slows as hard as it can, straight on."""
+    lo, _ = vehicles.speed_range(v)
+    if lo <= 0:
+        v.vars["speed"] = 0.0
+        v.vars["moved"] = 0.0
+        return
+    drive(state, ctx, v, [v.pos, table.offset(v.pos, v.facing, lo)], why="coasts")
+
+
+def ram_path(v: Model, t: Model, spd: float) -> list[tuple[float, float]]:
+    h = table.bearing(v.pos, t.pos)
+    return [v.pos, table.offset(v.pos, h, spd)]

@@ -1,0 +1,149 @@
+"""A trooper's move: how far it may go this action, what stops it, and moving it with
+the physics service (SWOMP "Actions"; "Heavy weapons"; "Movement"; SWOMP-I-TERRAIN,
+SWOMP-I-COHERENCY, SWOMP-I-BROKEN).
+
+Why apart: the move verb, the AI's list of choices and the shooting check all ask the
+same questions (how far may this model still move, how far may it have moved and
+still shoot); a vehicle's speed rules are checked here too so one ``move_problems``
+answers for any model, while its driving lives in driving.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.actions import Move
+from engine.ruleset import Context
+from engine.state import GameState, Model
+
+from . import core, hatch, melee, morale, table, vehicles
+from .catalog import TERRAIN
+
+R_ACTIONS = "SWOMP-ACTIONS"
+R_HEAVY = "SWOMP-HEAVY"
+R_OVERWATCH = "SWOMP-OVERWATCH"
+R_BROKEN = "SWOMP-BROKEN"
+EPS = 1e-6
+
+
+def allowance(m: Model) -> tuple[float, str]:
+    """How far a trooper may still move this action, and why (SWOMP "Actions")."""
+    a = core.act(m)
+    base = core.mr(m)
+    if a["follow"] > 0:
+        return float(a["follow"]), "follow-up move, half MR"
+    if a["shot"] or a["clearing"]:
+        if core.heavy(m):
+            return base / 2, "heavy weapon after shooting, half MR"
+        return base, "after shooting, 1 x MR"
+    if core.heavy(m):
+        return base, "heavy weapon, Move only: 1 x MR"
+    return 2 * base, "Move only: 2 x MR (no shooting after more than 1 x MR)"
+
+
+def shoot_limit(m: Model) -> float:
+    """The farthest a trooper may have moved and still shoot this action."""
+    return core.mr(m) / 2 if core.heavy(m) else core.mr(m)
+
+
+def nearest_enemy(state: GameState, m: Model, at: tuple[float, float] | None = None) -> float:
+    ghost = m if at is None else Model.from_dict({**m.to_dict(), "x": at[0], "y": at[1]})
+    ds = [table.distance(ghost, e) for e in state.live() if e.side != m.side]
+    return min(ds) if ds else math.inf
+
+
+def move_problems(state: GameState, ctx: Context, m: Model, pts: list[tuple[float, float]],
+                  unit_move: bool = False) -> list[str]:
+    a = core.act(m)
+    if core.is_vehicle(m):
+        return vehicle_move_problems(state, ctx, m, pts)
+    if core.engaged(m):
+        return [f"{m.id} is in close combat: it may fight or retreat ({melee.R_CC})"]
+    if m.vars.get("overwatch"):
+        return [f"{m.id} is on overwatch and may not move ({R_OVERWATCH})"]
+    r: list[str] = []
+    if a["follow"] <= 0:
+        if a["moves"]:
+            r.append(f"{m.id} has already moved this action")
+        if a["stood"]:
+            r.append(f"{m.id} stood still to shoot (+1 PR): it may not move this action "
+                     f"({R_ACTIONS})")
+        if a["fought"]:
+            r.append(f"{m.id} fought this action")
+    if r:
+        return r
+    cost = table.path_cost(ctx, pts, TERRAIN["difficult"])
+    lim, why = allowance(m)
+    if cost > lim + EPS:
+        r.append(f"{m.id} may move {lim:g}\" ({why}), not {cost:.1f}\" "
+                 f"({R_HEAVY if core.heavy(m) else R_ACTIONS})")
+    end = pts[-1]
+    if not table.on_table(ctx, end):
+        r.append(f"({end[0]:g}, {end[1]:g}) is off the table")
+    if morale.broken(state, m.unit) and nearest_enemy(state, m, end) < nearest_enemy(state, m) - EPS:
+        r.append(f"{m.unit} is broken: it may not move closer to the enemy ({R_BROKEN})")
+    if not unit_move and not r:
+        why_not = morale.coherency_problem(state, m, end)
+        if why_not:
+            r.append(why_not)
+    return r
+
+
+def vehicle_move_problems(state: GameState, ctx: Context, v: Model,
+                          pts: list[tuple[float, float]]) -> list[str]:
+    a = core.act(v)
+    if a["moves"]:
+        return [f"{v.id} has already moved this action"]
+    if "crew_out" in v.vars.get("effects", []):
+        return [f"{v.id}'s crew is out of action: it coasts ({vehicles.R_DAMAGE})"]
+    lo, hi = vehicles.speed_range(v)
+    length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
+    r = []
+    if length < lo - 0.05 or length > hi + 0.05:
+        r.append(f"{v.id} is moving at {vehicles.speed(v):g}\": this action it must move "
+                 f"{lo:g}\" to {hi:g}\" (speed changes by its acceleration), not {length:.1f}\" "
+                 f"({vehicles.R_MOVE})")
+    if not table.on_table(ctx, pts[-1]):
+        r.append(f"({pts[-1][0]:g}, {pts[-1][1]:g}) is off the table")
+    return r
+
+
+def do_move(state: GameState, ctx: Context, m: Model, pts: list[tuple[float, float]],
+            facing: float | None) -> None:
+    """Move along the path with the physics service: the base stops at its first
+    contact; the inches spent (difficult ground counted twice) are what it moved."""
+    melee.sync(state, ctx)
+    r = ctx.physics.move(m.id, pts[1:])
+    full = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
+    cost = table.path_cost(ctx, pts, TERRAIN["difficult"])
+    spent = cost * (r.travelled / full) if full > 0 else 0.0
+    start = m.pos
+    m.x, m.y = round(r.end[0], 2), round(r.end[1], 2)
+    if facing is not None:
+        m.facing = float(facing) % 360
+    elif math.dist(start, m.pos) > 1e-6:
+        m.facing = round(table.bearing(pts[-2] if len(pts) > 1 else start, pts[-1]), 1)
+    a = core.act(m)
+    if a["follow"] > 0:
+        a["follow"] = 0.0
+    else:
+        a["moves"] = int(a["moves"]) + 1
+    a["moved"] = round(float(a["moved"]) + spent, 2)
+    m.vars["moved"] = a["moved"]
+    stop = "" if r.complete else f", stopped by {r.blocked_by}"
+    ctx.log.emit("move", f"{m.id} moves {r.travelled:.1f}\" to ({m.x:.2f}, {m.y:.2f}){stop}",
+                 actor=m.id, rule=R_ACTIONS, data={"to": [m.x, m.y], "moved": a["moved"]})
+    if "crew_of" in m.vars:
+        hatch.climb_back(state, ctx, m)
+
+
+def unit_paths(ms: list[Model], action: Move) -> dict[str, list[tuple[float, float]]]:
+    """A unit moving as one: every model follows the leader's path at its own offset."""
+    lead = ms[0]
+    lp = list(action.waypoints(lead.pos))
+    out = {}
+    for m in ms:
+        dx, dy = m.x - lead.x, m.y - lead.y
+        out[m.id] = [(round(x + dx, 2), round(y + dy, 2)) for x, y in lp]
+    out[lead.id][0] = lead.pos
+    return out

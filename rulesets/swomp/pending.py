@@ -1,0 +1,99 @@
+"""Raising reactions and running what waits on them: overwatch fire when enemy models
+end a move in view (SWOMP-I-OVERWATCH), the defender's chance to retreat and the
+exposed gunner's chance to jump out before a close combat is rolled (SWOMP-I-RETREAT,
+SWOMP-I-VEH-CC), and the continuations (a charge's fight, planned strikes) that run
+once nothing is owed.
+
+Why apart: every verb that moves or attacks ends by raising these; the answers to them
+(answers.py) and the verbs both call in here, and nothing here knows any verb.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.ruleset import Context
+from engine.state import GameState, Model
+
+from . import core, melee, reactions, shooting, vehicle_cc
+
+R_OVERWATCH = "SWOMP-OVERWATCH"
+
+
+def can_fire_at(state: GameState, ctx: Context, w: Model, t: Model) -> bool:
+    for wpn in core.ranged(w):
+        if wpn["name"] in w.vars.get("jammed", []):
+            continue
+        if shooting.target_problem(state, ctx, w, t, wpn) == "":
+            return True
+    return False
+
+
+def trigger_overwatch(state: GameState, ctx: Context, movers: list[Model],
+                      after: dict[str, Any] | None) -> None:
+    """Enemy models ending a move where an overwatching model could fire at them hand
+    play to the overwatching side; ``after`` (e.g. the charge's close combat) runs once
+    every reaction is answered."""
+    entries = []
+    movers = [m for m in movers if not m.removed]
+    for side in state.sides:
+        if not movers or side == movers[0].side:
+            continue
+        watchers = [w.id for w in state.live(side) if w.vars.get("overwatch")
+                    and not core.engaged(w) and any(can_fire_at(state, ctx, w, t) for t in movers)]
+        if watchers:
+            entries.append({"kind": "overwatch", "side": side, "watchers": watchers,
+                            "targets": [m.id for m in movers]})
+            ctx.log.emit("note", f"{', '.join(watchers)} on overwatch may fire at "
+                         f"{', '.join(m.id for m in movers)} ({side} shoots or passes)",
+                         rule=R_OVERWATCH)
+    reactions.defer(state, after)
+    reactions.push(state, entries)
+    settle(state, ctx)
+
+
+def settle(state: GameState, ctx: Context) -> None:
+    """Run the continuations of interrupted actions while nothing is owed."""
+    while not state.over:
+        cont = reactions.next_continuation(state)
+        if cont is None:
+            return
+        run_continuation(state, ctx, cont)
+
+
+def run_continuation(state: GameState, ctx: Context, cont: dict[str, Any]) -> None:
+    if cont["kind"] == "charge_fight":
+        open_combat(state, ctx, melee.charge_groups(cont["pairs"], cont.get("location", "")))
+    elif cont["kind"] == "strike":
+        for group in cont["groups"]:
+            if state.over:
+                return
+            melee.strike(state, ctx, group)
+
+
+def open_combat(state: GameState, ctx: Context, groups: list[dict[str, Any]]) -> None:
+    """A close combat is about to be rolled: each trooper defender may first try to
+    retreat at -2 CR (SWOMP "Retreating from close combat", SWOMP-I-RETREAT), and an
+    exposed gunner may jump out to meet an attack he could not otherwise defend
+    (SWOMP "Exposed crewmen/riders"). The strikes wait until those are answered."""
+    entries: list[dict[str, Any]] = []
+    for g in groups:
+        d = state.models[g["defender"]]
+        if d.removed:
+            continue
+        if core.is_vehicle(d):
+            entries += vehicle_cc.jump_offers(state, g)
+            continue
+        held = [a for a in g["attackers"] if a in d.vars.get("foes", [])]
+        if held:
+            entries.append({"kind": "retreat", "side": d.side, "defender": d.id,
+                            "attackers": held})
+    reactions.defer(state, {"kind": "strike", "groups": groups})
+    reactions.push(state, entries)
+
+
+def pending_done(state: GameState, ctx: Context) -> None:
+    sw = core.sw(state)
+    sw["pending"] = [p for p in sw["pending"]
+                     if reactions.kind(p) != "overwatch" or p["watchers"]]
+    settle(state, ctx)

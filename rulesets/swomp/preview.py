@@ -1,0 +1,92 @@
+"""The odds preview: exact chances for a shot, a charge or fight, a retreat, a rally or
+a ram, before anything is rolled (the ``odds`` call of the ruleset interface).
+
+Why apart: read-only arithmetic over the contest distributions that the window and the
+AI ask for; it never touches the state and shares nothing with apply but the sides of
+each contest (shooting.py, melee.py, contest.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action, Charge, Fight, Shoot
+from engine.dice import percent
+from engine.ruleset import Context, Odds
+from engine.state import GameState
+
+from . import contest, core, melee, morale, reactions, shooting, vehicle_cc, vehicles
+from .actions import Rally, Ram, Retreat
+from .flow import resolve_actor
+
+
+def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
+    if isinstance(action, Shoot):
+        m, t = state.models.get(action.actor), state.models.get(action.target)
+        if m is None or t is None:
+            return None
+        w = shooting.weapon_of(m, action.weapon)
+        if w is None:
+            return None
+        a = core.act(m)
+        owed = reactions.owed(state)
+        pend = owed is not None and reactions.kind(owed) == "overwatch"
+        stance = "overwatch" if pend else (
+            "stood" if not core.is_vehicle(m) and float(a["moved"]) == 0
+            and not action.options.get("then_move") else "moving")
+        return shooting.odds(state, ctx, m, t, w, action.options, stance,
+                             bool(action.options.get("second")))
+    if isinstance(action, (Charge, Fight)):
+        ms, _ = resolve_actor(state, action.actor)
+        t = state.models.get(action.target)
+        if not ms:
+            return None
+        if t is None and ms[0].vars.get("foes"):
+            t = state.models[ms[0].vars["foes"][0]]
+        if t is None:
+            return None
+        charging = isinstance(action, Charge)
+        dfn = melee.defence(t)
+        if core.is_vehicle(t):
+            terms = melee.attack_value(ms[0], charging)
+            if vehicles.speed(t) == 0:
+                terms.append(("vehicle stopped", melee.STOPPED_VEHICLE))
+            att = contest.side(*terms)
+            loc = str(getattr(action, "options", {}).get("location", "")) \
+                or vehicle_cc.default_location(ms[0], t)
+            if loc in vehicle_cc.crewmen(t):
+                dfn = melee.crew_defence(t)
+        else:
+            att = melee.group_side([(m.id, melee.attack_value(m, charging)) for m in ms])
+        return melee.odds(att, dfn, melee.weapon_extra(ms[0]), "close combat")
+    if isinstance(action, Retreat):
+        m = state.models.get(action.actor)
+        if m is None or not core.engaged(m):
+            return None
+        att, dfn = melee.retreat_sides(state, m, False)
+        p = contest.p_win(att.value, dfn.value)
+        return Odds(chance=p, lines=[f"retreat: {att.value} + d10 against {dfn.value} + d10: "
+                                     f"{percent(p)}"])
+    if isinstance(action, Rally):
+        ms, unit = resolve_actor(state, action.actor)
+        _, need = morale.break_need(state, unit)
+        p = contest.d10_under(need)
+        return Odds(chance=p, lines=[f"rally: d10 at or under SR + 2 = {need}: {percent(p)}"])
+    if isinstance(action, Ram):
+        v, t = state.models.get(action.actor), state.models.get(action.target)
+        if v is None or t is None:
+            return None
+        _, hi = vehicles.speed_range(v)
+        spd = hi if action.speed is None else float(action.speed)
+        a = core.stat(v, "DR") + contest.speed_bonus(spd)
+        d = core.stat(t, "DR") + (contest.speed_bonus(vehicles.speed(t)) if core.is_vehicle(t)
+                                  else core.stat(t, "AR") + core.stat(t, "FR")
+                                  + shooting.move_bonus(t))
+        dist: dict[int, Any] = {}
+        for k, p in contest.margin_dist(a, d).items():
+            dmg = 0 if k < 0 else contest.ram_damage(k)
+            dist[dmg] = dist.get(dmg, 0) + p
+        ch = 1 - dist.get(0, 0)
+        return Odds(chance=ch, dist=dist, lines=[f"ram: DR + speed {a} + d10 against {d} + d10: "
+                                                 f"{percent(ch)}"])
+    return None

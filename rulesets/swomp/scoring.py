@@ -1,0 +1,92 @@
+"""The AI's view of a position (``Ruleset.score``): what wins SWOMP games, cheaply.
+
+Why these terms: at the turn limit the game goes to casualties, then damage, then units
+broken, then ground taken (victory.py), so the score counts the same things on the
+same scale: the points of every model times the share of its HP removed (a casualty
+counts in full), and a quarter of a broken unit's points. A one-step agent also needs
+a reason to move before anything dies, so each of the side's own models adds a little
+for an enemy within its weapon's range (fading linearly over two feet short of it, so
+advancing is worth something), for watching such an enemy from overwatch, and for
+being within charge reach of an enemy it out-fights in close combat (SWOMP
+"Charging"). These are worth less than one likely wound, so they never outweigh real
+damage. Cover is not counted: the score sees the models, not the table (a cover term
+fed from a per-model note made no measurable difference against the random agent),
+and cover is already priced into every shot the agent samples. Everything is
+arithmetic on centre distances less base radii: a few hundred operations.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.battlefield import base_radius_in
+from engine.state import GameState, Model
+
+from . import core, melee, morale, victory
+
+BROKEN_SHARE = 0.25  # a broken unit costs its side a quarter of its points
+IN_RANGE = 1.0  # per model with an enemy in range of a working weapon
+APPROACH_SPAN = 24.0  # ...less a share for every inch short, none at this far short
+OVERWATCH = 0.5  # per model on overwatch with an enemy in range (it may fire first)
+CHARGE_REACH = 1.5  # per model within charge reach of an enemy it out-fights
+
+
+def lost_value(state: GameState, side: str) -> float:
+    """Points-weighted HP the side has lost (casualties in full) plus its broken units."""
+    own = [m for m in state.models.values() if m.side == side]
+    value = sum(int(m.vars.get("points", 0)) * victory.lost_share(m) for m in own)
+    for unit, info in core.sw(state)["units"].items():
+        ms = core.unit_models(state, unit)
+        if info.get("broken") and ms and ms[0].side == side:
+            value += BROKEN_SHARE * int(info.get("points", 0))
+    return value
+
+
+def gap(a: Model, b: Model) -> float:
+    """Base edge to base edge, near enough for a heuristic (round bases assumed)."""
+    return max(0.0, math.dist(a.pos, b.pos) - base_radius_in(a.base) - base_radius_in(b.base))
+
+
+def reach(m: Model) -> float:
+    """How far a model's working ranged weapons reach (0 without one)."""
+    jammed = m.vars.get("jammed", [])
+    return max((float(w.get("range", 0)) for w in core.ranged(m) if w["name"] not in jammed),
+               default=0.0)
+
+
+def fights_better(m: Model, e: Model) -> bool:
+    """Would ``m`` charging ``e`` have the better of the close combat contest?"""
+    if core.is_vehicle(m) or core.is_vehicle(e):
+        return False
+    att = sum(v for _, v in melee.attack_value(m, charging=True))
+    return att > melee.defence(e).value
+
+
+def position(state: GameState, side: str) -> float:
+    """The small pull toward targets: in range to shoot (and closing on range), on
+    overwatch with a target in range, or in reach to charge."""
+    foes = [e for e in state.live() if e.side != side]
+    if not foes:
+        return 0.0
+    value = 0.0
+    for m in state.live(side):
+        if core.engaged(m) or morale.broken(state, m.unit):
+            continue
+        d = min(gap(m, e) for e in foes)
+        rng = reach(m)
+        if rng > 0:
+            value += IN_RANGE * max(0.0, 1.0 - max(0.0, d - rng) / APPROACH_SPAN)
+            if d <= rng and m.vars.get("overwatch"):
+                value += OVERWATCH
+        lim = core.mr(m) if core.heavy(m) else 2 * core.mr(m)
+        if any(gap(m, e) <= lim and fights_better(m, e) for e in foes):
+            value += CHARGE_REACH
+    return value
+
+
+def score(state: GameState, side: str) -> float:
+    """What the side has taken from its enemies less what it has lost, plus its pull
+    toward targets."""
+    others = [s for s in state.sides if s != side]
+    taken = sum(lost_value(state, s) for s in others)
+    return taken - lost_value(state, side) + position(state, side)
