@@ -53,6 +53,7 @@ from typing import NamedTuple
 import pymunk
 
 from engine.battlefield import Battlefield, Footprint, base_is_round, base_radius_in, base_size_in
+from engine.polygons import point_in_polygon
 
 Pose = tuple[float, float, float]
 Point = tuple[float, float]
@@ -175,20 +176,6 @@ def _local_corners(base: float | tuple[float, float], grow: float = 0.0) -> list
 def _world_corners(fp: Footprint) -> list[Point]:
     c, s = math.cos(math.radians(fp.facing)), math.sin(math.radians(fp.facing))
     return [(fp.x + c * u - s * v, fp.y + s * u + c * v) for u, v in _local_corners(fp.base)]
-
-
-def _point_in_polygon(x: float, y: float, poly: Sequence[Point]) -> bool:
-    """Even-odd rule; enough for the simple polygons maps are made of."""
-    inside = False
-    n = len(poly)
-    for i in range(n):
-        x1, y1 = poly[i]
-        x2, y2 = poly[(i + 1) % n]
-        if (y1 > y) != (y2 > y):
-            xc = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
-            if x < xc:
-                inside = not inside
-    return inside
 
 
 def _convex_hull(points: Iterable[Point]) -> list[Point]:
@@ -423,7 +410,7 @@ class Physics:
 
     def _inside_impassable(self, x: float, y: float) -> str | None:
         for fid, poly in self._impassable:
-            if _point_in_polygon(x, y, poly):
+            if point_in_polygon(x, y, poly):
                 return fid
         return None
 

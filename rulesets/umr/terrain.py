@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.battlefield import Battlefield, TerrainFeature
+from engine.polygons import point_in_polygon
 
 Point = tuple[float, float]
 
@@ -52,20 +53,6 @@ class Readings:
     def height_of(self, f: TerrainFeature) -> float:
         """A tall feature's height in inches: its own ``height`` or the kind's default."""
         return float(f.height) if f.height > 0 else float(self.height.get(f.kind, self.floor))
-
-
-def point_in_polygon(x: float, y: float, poly: Sequence[Point]) -> bool:
-    """Even-odd rule over the polygon's edges."""
-    inside = False
-    n = len(poly)
-    for i in range(n):
-        x1, y1 = poly[i]
-        x2, y2 = poly[(i + 1) % n]
-        if (y1 > y) != (y2 > y):
-            xc = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
-            if x < xc:
-                inside = not inside
-    return inside
 
 
 def _cross_t(a: Point, b: Point, c: Point, d: Point) -> float | None:
