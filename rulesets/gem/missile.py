@@ -238,29 +238,17 @@ def area_fire(state: GameState, ctx: Context, m: Model, t: Model, w: dict[str, A
             f"; the template moves {dist.total}\" towards {clock.total} o'clock "
             f"to ({centre[0]:.1f}, {centre[1]:.1f})"
         )
-        ctx.log.emit(
-            "scatter",
-            text,
-            actor=m.id,
-            target=t.id,
-            rule="GEM-2.2.6",
-            chance=float(p_direct),
-            rolls=rolls,
-            outcome="deviates",
-            data={"centre": [round(centre[0], 2), round(centre[1], 2)]},
-        )
-    else:
-        ctx.log.emit(
-            "scatter",
-            text,
-            actor=m.id,
-            target=t.id,
-            rule="GEM-2.2.6",
-            chance=float(p_direct),
-            rolls=rolls,
-            outcome="direct hit",
-            data={"centre": [round(centre[0], 2), round(centre[1], 2)]},
-        )
+    ctx.log.emit(
+        "scatter",
+        text,
+        actor=m.id,
+        target=t.id,
+        rule="GEM-2.2.6",
+        chance=float(p_direct),
+        rolls=rolls,
+        outcome=str(r.result),
+        data={"centre": [round(centre[0], 2), round(centre[1], 2)]},
+    )
     under = template_victims(state, centre, radius)
     for vid, share in under:
         v = state.models[vid]
