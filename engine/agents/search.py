@@ -7,8 +7,8 @@ each root action is tried in many *determinizations* — clones of the game with
 own forked dice, never the real stream — and followed by a short rollout in which both
 sides play a cheap odds-guided policy (attack with the best expected damage from
 ``Ruleset.odds()``, otherwise a random action) until play has passed to the opponent
-and back. Root actions are chosen for more samples by UCB1, seeded by a one-step
-greedy look. The action played has the best mean value; ties go to the most sampled.
+and back. Root actions are chosen for more samples by UCB1, seeded by the greedy
+agent's own sampled evaluation counted as virtual playouts. The action played has the best mean value; ties go to the most sampled.
 A rollout algorithm of this kind provably does at least as well as its base policy in
 expectation, and its horizon lets it see the opponent's reply. No ruleset-specific code.
 """
@@ -19,7 +19,7 @@ import math
 import time
 
 from engine.actions import Action
-from engine.agents.greedy import Option
+from engine.agents.greedy import GreedyAgent, Option
 from engine.dice import Dice
 from engine.game import Game
 
@@ -37,6 +37,7 @@ class SearchAgent:
         self.width = width
         self.last: list[Option] = []
         self.iterations = 0
+        self.greedy = GreedyAgent(seed=seed, samples=4)
 
     # --- the rollout policy -------------------------------------------------------
     def _policy(self, game: Game, side: str) -> Action:
@@ -90,27 +91,20 @@ class SearchAgent:
             self.last = [Option(roots[0], 0.0)]
             return roots[0]
         base = game.ruleset.score(game.state, side)
-        start = time.perf_counter()
-        deadline = start + self.budget
-        # cheap ordering first (expected damage from the exact odds), so that when time
-        # is short the actions most likely to matter are the ones looked at
-        quick = []
-        for a in roots:
-            odds = game.odds(a)
-            quick.append(float(odds.expected or 0) if odds is not None else 0.0)
-        ranked0 = sorted(range(len(roots)), key=lambda i: -quick[i])
-        # one-step prior: the value right after each action, one determinization each,
-        # for as many actions as half the budget allows
+        deadline = time.perf_counter() + self.budget
+        # Prior: greedy's own evaluation (score after the action, averaged over forked
+        # dice), counted as that many virtual playouts. Rollouts can then only move the
+        # choice away from greedy's with evidence, so search does not fall below greedy
+        # when its playouts are few or uninformative.
         prior: dict[int, float] = {}
-        for i in ranked0:
-            if prior and time.perf_counter() > start + self.budget / 2:
-                break
-            c = game.clone(dice_seed=self.dice.face(1 << 30))
-            c.apply(roots[i])
-            prior[i] = self._value(c, side, base)
+        weight: dict[int, int] = {}
+        for i, a in enumerate(roots):
+            opt = self.greedy.evaluate(game, side, a)
+            prior[i] = math.tanh((opt.value - base) / 10.0)
+            weight[i] = opt.samples
         order = sorted(prior, key=lambda i: -prior[i])[: self.width]
-        visits = {i: 1 for i in order}
-        total = {i: prior[i] for i in order}
+        visits = {i: weight[i] for i in order}
+        total = {i: prior[i] * weight[i] for i in order}
         it = 0
         while it < self.max_iterations and time.perf_counter() < deadline:
             it += 1
