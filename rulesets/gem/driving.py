@@ -15,6 +15,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from .vstate import (
+    d6_check,
     forced_move,
     has,
     in_place_only,
@@ -33,24 +34,8 @@ def may_act(state: GameState, ctx: Context, m: Model, what: str) -> bool:
     mechanical arm or turn (one roll per action, GEM-I-JAMBODY)."""
     if not has(m, "main_body", "jammed"):
         return True
-    r = ctx.dice.roll(
-        6,
-        f"{m.id} jammed main body: {what}",
-        need="3+",
-        actor=m.id,
-        rule="GEM-3.3",
-        result=lambda t, _f: "works" if t >= 3 else "stalls",
-    )
-    ctx.log.emit(
-        "resolution",
-        r.explain() + " (jammed main body, GEM-3.3)",
-        actor=m.id,
-        rule="GEM-3.3",
-        rolls=list(r.faces),
-        chance=4 / 6,
-        outcome=str(r.result),
-    )
-    return r.result == "works"
+    return d6_check(ctx, m, f"{m.id} jammed main body: {what}", 3, "GEM-3.3", "works",
+                    "stalls", " (jammed main body, GEM-3.3)")
 
 
 # ------------------------------------------------------------------ the path

@@ -16,7 +16,7 @@ from engine.state import GameState, Model
 
 from . import transport
 from .tables import vehicle as vtable
-from .vstate import damage, has, has_driver, max_speed
+from .vstate import d6_check, damage, has, has_driver, max_speed
 
 
 def vehicle_hit(state: GameState, ctx: Context, m: Model, off: int) -> None:
@@ -134,23 +134,7 @@ def lose_driver(state: GameState, ctx: Context, m: Model, how: str) -> None:
 
 def frame_roll(state: GameState, ctx: Context, m: Model) -> None:
     """GEM-3.3 broken main body: a d6 now and each turn, 5+ and the frame is broken."""
-    r = ctx.dice.roll(
-        6,
-        f"{m.id} broken main body",
-        need="5+ breaks the frame",
-        actor=m.id,
-        rule="GEM-3.3",
-        result=lambda t, _f: "frame broken" if t >= 5 else "holds",
-    )
-    ctx.log.emit(
-        "resolution",
-        r.explain(),
-        actor=m.id,
-        rule="GEM-3.3",
-        rolls=list(r.faces),
-        outcome=str(r.result),
-    )
-    if r.result == "frame broken":
+    if d6_check(ctx, m, f"{m.id} broken main body", 5, "GEM-3.3", "frame broken", "holds"):
         damage(m).setdefault("main_body", []).append("frame_broken")
 
 
@@ -196,23 +180,7 @@ def sudden_deceleration(
     for i in range(dist):
         if m.removed:
             return
-        r = ctx.dice.roll(
-            6,
-            f"{m.id} skid inch {i + 1}",
-            need="5+",
-            actor=m.id,
-            rule="GEM-3.4",
-            result=lambda t, _f: "damage" if t >= 5 else "safe",
-        )
-        ctx.log.emit(
-            "resolution",
-            r.explain(),
-            actor=m.id,
-            rule="GEM-3.4",
-            rolls=list(r.faces),
-            outcome=str(r.result),
-        )
-        if r.result == "damage":
+        if d6_check(ctx, m, f"{m.id} skid inch {i + 1}", 5, "GEM-3.4", "damage", "safe"):
             damage_roll(state, ctx, m, off)
 
 

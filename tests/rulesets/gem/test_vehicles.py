@@ -261,3 +261,22 @@ def test_frame_broken_at_the_start_of_a_turn_is_a_new_top_speed():
     start_of_turn(g.state, g.ctx, v)
     assert "frame_broken" in damage(v)["main_body"] and max_speed(v) == 0.0
     assert v.y == pytest.approx(14.0) and v.vars["speed"] == 0.0
+
+
+def test_vehicle_d6_checks_carry_their_exact_chance():
+    """GEM-3.3 broken main body: a d6 of 5+ breaks the frame; the event states 2/6."""
+    from engine.battlefield import Battlefield
+    from engine.dice import Dice
+    from engine.events import EventLog
+    from engine.ruleset import Context
+    from engine.state import Model
+    from rulesets.gem.vstate import d6_check
+
+    ctx = Context(Battlefield(), Dice(1), EventLog())
+    m = Model(id="tank", side="a", unit="tank", x=1.0, y=1.0)
+    ctx.dice.force([5, 4])
+    assert d6_check(ctx, m, "tank broken main body", 5, "GEM-3.3", "frame broken", "holds")
+    assert not d6_check(ctx, m, "tank broken main body", 5, "GEM-3.3", "frame broken", "holds")
+    events = [e for e in ctx.log.events if e.kind == "resolution"]
+    assert [e.outcome for e in events] == ["frame broken", "holds"]
+    assert all(abs(e.chance - 2 / 6) < 1e-12 and e.rule == "GEM-3.3" for e in events)
