@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.dice import Dice, Fraction, Modifier
+from engine.dice import Dice, Modifier
 from engine.events import EventLog
 from engine.state import GameState
 
@@ -66,11 +66,6 @@ def roll_off(
                 )
             )
     return order
-
-
-def p_first_d(faces: int) -> Fraction:
-    """Chance to win a two-side roll-off with rerolled ties: exactly one half."""
-    return Fraction(1, 2)
 
 
 class Alternating:
