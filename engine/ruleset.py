@@ -53,10 +53,6 @@ class Legality:
         return "; ".join(self.reasons)
 
 
-class IllegalAction(ValueError):
-    """Raised inside ``apply`` when the dice reveal the action cannot go on (rare)."""
-
-
 @dataclass
 class Odds:
     """The exact result distribution of an action before it is taken.
