@@ -10,3 +10,8 @@ caches), ``overlays`` (plain data saying what to draw on top of the table), ``me
 proposed actions), ``hud`` (pygame_gui widgets), ``newgame`` (the start screen) and
 ``app`` (the loop, the agents, ``run_app``).
 """
+
+import os
+
+# pygame prints a banner on import; a player launching the game does not need it
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
