@@ -26,6 +26,7 @@ from .combat import Attack, roll_attack
 from .damage import apply_hits
 from .gstate import g, unit_models
 from .tables import clamp10, rng, table1
+from .tables import data as tables
 
 PAIRS = {
     "Indolence of Beavis": "Vigor of Hrothgar",
@@ -239,27 +240,11 @@ def _effect(state: GameState, ctx: Context, c: dict[str, Any]) -> None:
     unit, p, sp = c["target"], int(c["power"]), c["spell"]
     half, third = math.ceil(p / 2), math.ceil(p / 3)
     text = ""
-    if sp == "Haste of Gygax":
-        _bump(state, unit, "mov", p)
-        text = f"+{p} MOV this turn"
-    elif sp == "Sloth of Grimgut":
-        _bump(state, unit, "mov", -p)
-        text = f"-{p} MOV this turn"
-    elif sp == "Vigor of Hrothgar":
-        _bump(state, unit, "off", half)
-        text = f"+{half} OFF in melee this turn"
-    elif sp == "Indolence of Beavis":
-        _bump(state, unit, "off", -half)
-        text = f"-{half} OFF in melee this turn"
-    elif sp == "Peace of Jude":
-        _bump(state, unit, "morale", half)
-        text = f"+{half} on morale checks this turn"
-    elif sp == "Defense of St. George":
-        _bump(state, unit, "def", third)
-        text = f"+{third} DEF this turn"
-    elif sp == "Eye of Smaug":
-        _bump(state, unit, "to_hit", third)
-        text = f"missile fire at it +{third} this turn"
+    factor = tables().get("spells", {}).get(sp)
+    if factor is not None:
+        v = factor["sign"] * math.ceil(p / factor["per"])
+        _bump(state, unit, factor["factor"], v)
+        text = f"{v:+d} {factor['text']}"
     elif sp == "Benevolence of Angeline":
         healed = 0
         for m in unit_models(state, unit):

@@ -1,5 +1,7 @@
 """Area weapons (GEM-2.2.6), magic (GEM-3.5) and vehicles (GEM-3.1 to GEM-3.4)."""
 
+import pytest
+
 from engine.actions import EndPhase, Shoot
 from rulesets.gem.actions import Cast, Drive
 
@@ -180,3 +182,20 @@ def test_spell_power_is_hidden_from_the_other_side():
     mine = redact(g.state, "blue")["vars"]["gem"]["magic"]["cards"][0]
     theirs = redact(g.state, "red")["vars"]["gem"]["magic"]["cards"][0]
     assert mine["power"] == 4 and theirs["power"] is None and theirs["spell"] == "Sloth of Grimgut"
+
+
+@pytest.mark.parametrize("spell, factor, change", [
+    ("Haste of Gygax", "mov", 5), ("Sloth of Grimgut", "mov", -5),
+    ("Vigor of Hrothgar", "off", 3), ("Indolence of Beavis", "off", -3),
+    ("Peace of Jude", "morale", 3), ("Defense of St. George", "def", 2),
+    ("Eye of Smaug", "to_hit", 2),
+])
+def test_factor_spells_read_their_effect_from_the_table(spell, factor, change):
+    """GEM-3.5.4 (Haste) and GEM-I-SPELLS: power 5 gives the whole, half or a third of
+    the power (rounded up) to one factor of the target unit for the turn."""
+    from rulesets.gem import magic
+
+    g = _wizards()
+    magic._effect(g.state, g.ctx, {"target": "r", "power": 5, "spell": spell, "wizard": "w"})
+    assert magic.effects(g.state, "r") == {factor: change}
+    assert g.log.events[-1].text.startswith(f"{spell} takes effect on r: {change:+d} ")
