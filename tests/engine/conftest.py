@@ -12,7 +12,7 @@ from tests.engine import toy  # noqa: F401  (registers the toy ruleset)
 
 
 def make_toy_game(seed: int = 1, first: str | None = "blue", n: int = 2,
-                  turn_limit: int = 0) -> Game:
+                  turn_limit: int = 0, battlefield: Battlefield | None = None) -> Game:
     rs = load("toy")
     models = {}
     for i in range(n):
@@ -23,7 +23,7 @@ def make_toy_game(seed: int = 1, first: str | None = "blue", n: int = 2,
     state = GameState(ruleset="toy", sides=["blue", "red"], models=models)
     if turn_limit:
         state.vars["turn_limit"] = turn_limit
-    game = Game(rs, Battlefield(), state, Dice(seed=seed))
+    game = Game(rs, battlefield or Battlefield(), state, Dice(seed=seed))
     rs.setup(state, game.ctx, first)
     mark_start(game)
     return game

@@ -16,12 +16,9 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from engine.battlefield import Battlefield, TerrainFeature  # noqa: E402
-from engine.dice import Dice  # noqa: E402
 from engine.game import Game  # noqa: E402
-from engine.persistence import mark_start  # noqa: E402
-from engine.ruleset import load  # noqa: E402
-from engine.state import GameState, Model  # noqa: E402
 from tests.engine import toy  # noqa: E402,F401  (registers the toy ruleset)
+from tests.engine.conftest import make_toy_game
 
 SIZE = (1280, 800)
 
@@ -43,17 +40,8 @@ def toy_battlefield() -> Battlefield:
 
 
 def make_game(seed: int = 1, n: int = 2) -> Game:
-    rs = load("toy")
-    models = {}
-    for i in range(n):
-        for side, y in (("blue", 5.0), ("red", 40.0)):
-            mid = f"{side[0]}{i}"
-            models[mid] = Model(id=mid, side=side, unit=mid, x=10.0 + 5 * i, y=y, hp=2,
-                                max_hp=2, stats={"SK": 1})
-    state = GameState(ruleset="toy", sides=["blue", "red"], models=models)
-    game = Game(rs, toy_battlefield(), state, Dice(seed=seed))
-    rs.setup(state, game.ctx, "blue")
-    mark_start(game)
+    """The engine tests' toy game on a table with a piece of each terrain class."""
+    game = make_toy_game(seed=seed, n=n, battlefield=toy_battlefield())
     game.scenario["path"] = "toy.toml"
     return game
 
