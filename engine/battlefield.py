@@ -58,21 +58,35 @@ def base_is_round(base: float | tuple[float, float]) -> bool:
     return not isinstance(base, (tuple, list))
 
 
+_SIZE: dict[float | tuple[float, float], tuple[float, float]] = {}
+_RADIUS: dict[float | tuple[float, float], float] = {}
+
+
 def base_size_in(base: float | tuple[float, float]) -> tuple[float, float]:
-    """(width, depth) of a base in inches; a round base gives (diameter, diameter)."""
-    if base_is_round(base):
-        d = float(base) / MM_PER_INCH  # type: ignore[arg-type]
-        return d, d
-    w, d = base  # type: ignore[misc]
-    return float(w) / MM_PER_INCH, float(d) / MM_PER_INCH
+    """(width, depth) of a base in inches; a round base gives (diameter, diameter).
+    Memoised: a game has a handful of base sizes and measuring asks millions of times."""
+    key = tuple(base) if isinstance(base, list) else base
+    got = _SIZE.get(key)
+    if got is None:
+        if base_is_round(base):
+            d = float(base) / MM_PER_INCH  # type: ignore[arg-type]
+            got = (d, d)
+        else:
+            w, d = base  # type: ignore[misc]
+            got = (float(w) / MM_PER_INCH, float(d) / MM_PER_INCH)
+        _SIZE[key] = got
+    return got
 
 
 def base_radius_in(base: float | tuple[float, float]) -> float:
     """Radius of the base's bounding circle in inches (half the diagonal for rectangles)."""
-    w, d = base_size_in(base)
-    if base_is_round(base):
-        return w / 2
-    return ((w / 2) ** 2 + (d / 2) ** 2) ** 0.5
+    key = tuple(base) if isinstance(base, list) else base
+    got = _RADIUS.get(key)
+    if got is None:
+        w, d = base_size_in(base)
+        got = w / 2 if base_is_round(base) else ((w / 2) ** 2 + (d / 2) ** 2) ** 0.5
+        _RADIUS[key] = got
+    return got
 
 
 @dataclass(frozen=True)

@@ -150,23 +150,56 @@ def _seg_dist(p: tuple[float, float], a: tuple[float, float], b: tuple[float, fl
     return math.dist(p, (ax + t * dx, ay + t * dy))
 
 
+Box = tuple[float, float, float, float]
+_POLYS: dict[int, tuple[object, dict]] = {}
+
+
+def _difficult_polys(ctx: Context, kinds: frozenset[str]
+                     ) -> list[tuple[Box, tuple[tuple[float, float], ...]]]:
+    """The battlefield's polygons of these kinds with their bounding boxes, built once
+    per battlefield: terrain is static, and path_cost runs for every candidate move."""
+    field = ctx.battlefield
+    held = _POLYS.get(id(field))
+    if held is None or held[0] is not field:  # keyed by identity: hashing it is slow
+        if len(_POLYS) > 32:
+            _POLYS.clear()
+        held = _POLYS[id(field)] = (field, {})
+    per_field = held[1]
+    got = per_field.get(kinds)
+    if got is None:
+        got = []
+        for f in ctx.battlefield.terrain:
+            if f.kind in kinds:
+                xs = [x for x, _ in f.polygon]
+                ys = [y for _, y in f.polygon]
+                got.append(((min(xs), min(ys), max(xs), max(ys)), tuple(f.polygon)))
+        per_field[kinds] = got
+    return got
+
+
 def path_cost(ctx: Context, pts: list[tuple[float, float]], difficult: Iterable[str]) -> float:
     """Length of a path, each inch inside difficult ground counted twice (SWOMP-I-TERRAIN).
-    Sampled every 0.25 in, which is as fine as a tape measure."""
-    kinds = set(difficult)
-    polys = [f.polygon for f in ctx.battlefield.terrain if f.kind in kinds]
+    Sampled every 0.25 in, which is as fine as a tape measure. Only polygons whose
+    bounding box meets a leg's are sampled (the same answer, far fewer tests)."""
+    polys = _difficult_polys(ctx, frozenset(difficult))
     total = 0.0
     for a, b in zip(pts, pts[1:]):
         seg = math.dist(a, b)
         total += seg
         if not polys or seg == 0:
             continue
+        x0, x1 = min(a[0], b[0]), max(a[0], b[0])
+        y0, y1 = min(a[1], b[1]), max(a[1], b[1])
+        near = [poly for (px0, py0, px1, py1), poly in polys
+                if px0 <= x1 and x0 <= px1 and py0 <= y1 and y0 <= py1]
+        if not near:
+            continue
         n = max(1, int(seg / 0.25))
         inside = 0
         for k in range(n):
             t = (k + 0.5) / n
             q = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-            if any(_inside(q, poly) for poly in polys):
+            if any(_inside(q, poly) for poly in near):
                 inside += 1
         total += seg * inside / n
     return total
