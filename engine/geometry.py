@@ -207,19 +207,28 @@ def _base_area(fp: Footprint) -> float:
     return w * d
 
 
-def _sight_cone(observer: Footprint, target: Footprint) -> shapely.Geometry:
-    """Convex hull of the eye and the target's base (a round base by a circumscribed
-    polygon, so that the hull contains the whole disc): terrain outside it cannot hide
-    any part of the target."""
+def _cone_vertices(target: Footprint) -> np.ndarray:
+    """The target's side of the sight cone: its base, a round one by a circumscribed
+    polygon (so that the hull contains the whole disc)."""
     if base_is_round(target.base):
         n = 32
         v = _fp_vertices([target], n)[0]
         c = np.array([target.x, target.y])
-        v = c + (v - c) / math.cos(math.pi / n)
-    else:
-        v = _fp_vertices([target], 4)[0]
+        return c + (v - c) / math.cos(math.pi / n)
+    return _fp_vertices([target], 4)[0]
+
+
+def _hull_with_eye(v: np.ndarray, observer: Footprint) -> shapely.Geometry:
+    """Convex hull of the target's cone vertices ``v`` and the observer's eye."""
     pts = np.vstack([v, [[observer.x, observer.y]]])
     return shapely.convex_hull(shapely.multipoints(pts))
+
+
+def _sight_cone(observer: Footprint, target: Footprint) -> shapely.Geometry:
+    """Convex hull of the eye and the target's base (a round base by a circumscribed
+    polygon, so that the hull contains the whole disc): terrain outside it cannot hide
+    any part of the target."""
+    return _hull_with_eye(_cone_vertices(target), observer)
 
 
 def footprint_outline(fp: Footprint, n: int = 32) -> list[Point]:
@@ -980,6 +989,8 @@ class Geometry:
         self._build_edges()
         self._build_pieces()
         self._tcache: dict[tuple[Footprint, ...], _Targets] = {}
+        # per target base: cone vertices, sample points, ground elevation (see _target_parts)
+        self._pcache: dict[Footprint, tuple[np.ndarray, np.ndarray | None, float]] = {}
         self._sight_cache: dict[tuple, Sight] = {}
         # terrain that can matter to a shot: blocks sight, hides, or gives cover
         self._sight_relevant = np.array(
@@ -1621,20 +1632,22 @@ class Geometry:
         whose depth hides samples).
         """
         E = np.array([observer.x, observer.y], dtype=float)
-        cone = _sight_cone(observer, target)
+        cv, lev_t0 = self._target_parts(target)
+        cone = _hull_with_eye(cv, observer)
         area_t = _base_area(target)
         lev_o = self.elevation_at((observer.x, observer.y)) + ho
-        lev_t = self.elevation_at((target.x, target.y)) + ht
+        lev_t = lev_t0 + ht
         blk = self._active_blockers(observer, target, lev_o, lev_t, cone)
         area_hid = None
         area_feats: list[int] = []
-        S = _fp_samples([target])[0]
+        S = np.zeros((0, 2))  # the target's sample points, once area terrain is in play
         if self._area:
             hit = shapely.intersects(self._idx.geoms[self._area], cone)
             ais = [ai for ai in np.flatnonzero(hit)]
             pcs = (np.concatenate([self._area_pieces[ai] for ai in ais]) if ais
                    else np.zeros(0, dtype=np.intp))
             if pcs.size:
+                S = self._target_samples(target)
                 with np.errstate(all="ignore"):
                     L = self._piece_lengths(np.repeat(E[None], pcs.size, 0),
                                             np.repeat(S[None], pcs.size, 0), pcs)
@@ -1665,6 +1678,41 @@ class Geometry:
         visible = min(max(1.0 - total / area_t, 0.0), 1.0)
         hiders = [k for k, v in per.items() if v > 1e-9 * area_t]
         return visible, hiders, area_feats
+
+    def _target_parts(self, target: Footprint) -> tuple[np.ndarray, float]:
+        """(sight-cone vertices, ground elevation) of a target base, cached: every
+        observer on the table asks about the same few target bases."""
+        hit = self._target_hit(target)
+        if hit is None:
+            return _cone_vertices(target), self.elevation_at((target.x, target.y))
+        return hit[0], hit[2]
+
+    def _target_samples(self, target: Footprint) -> np.ndarray:
+        """The target's area-terrain sample points (``_fp_samples``), cached likewise."""
+        hit = self._target_hit(target)
+        if hit is None:
+            return _fp_samples([target])[0]
+        if hit[1] is None:
+            S = _fp_samples([target])[0]
+            S.setflags(write=False)
+            hit = self._pcache[target] = (hit[0], S, hit[2])
+        assert hit[1] is not None
+        return hit[1]
+
+    def _target_hit(self, target: Footprint) -> tuple[np.ndarray, np.ndarray | None, float] | None:
+        """The cache entry of a target base (made on first use; samples come lazily, as
+        only pairs near area terrain need them), or None for an unhashable base."""
+        try:
+            hit = self._pcache.get(target)
+        except TypeError:  # a base given as a list: unhashable, so not cached
+            return None
+        if hit is None:
+            cv = _cone_vertices(target)
+            cv.setflags(write=False)
+            if len(self._pcache) > 4096:
+                self._pcache.clear()
+            hit = self._pcache[target] = (cv, None, self.elevation_at((target.x, target.y)))
+        return hit
 
     def sight(self, observer: Footprint, target: Footprint, observer_height: float = 0.0,
               target_height: float = 0.0) -> Sight:

@@ -9,6 +9,7 @@ the activation. Every candidate is passed through check() before it is offered.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from engine import actions as act
 from engine.battlefield import base_radius_in
@@ -34,16 +35,29 @@ def _toward(m: Model, p: tuple[float, float], run: float) -> tuple[float, float]
     return (round(m.x + (p[0] - m.x) * k, 2), round(m.y + (p[1] - m.y) * k, 2))
 
 
-_COVER: dict[int, tuple[object, list[tuple[tuple[float, float, float, float], tuple]]]] = {}
 NEAR_COVER = 1.5
 
 
-def _cover_pieces(ctx: Context) -> list[tuple[tuple[float, float, float, float], tuple]]:
-    """Terrain that hides or covers a model, with bounding boxes grown by NEAR_COVER."""
+class _Cover:
+    """Terrain that hides or covers a model, with bounding boxes grown by NEAR_COVER, and
+    the cover spots found so far per position (most models stand still between two
+    candidate lists, and the terrain never changes)."""
+
+    def __init__(self, bf: object, pieces: list[tuple[tuple[float, float, float, float], tuple]]
+                 ) -> None:
+        self.bf = bf
+        self.pieces = pieces
+        self.spots: dict[tuple[float, float], list[tuple[float, float]]] = {}
+
+
+_COVER: dict[int, _Cover] = {}
+
+
+def _cover_of(ctx: Context) -> _Cover:
     bf = ctx.battlefield
     hit = _COVER.get(id(bf))
-    if hit is not None and hit[0] is bf:
-        return hit[1]
+    if hit is not None and hit.bf is bf:
+        return hit
     out = []
     for f in bf.terrain:
         if f.cls in ("tall", "area", "line"):
@@ -54,22 +68,28 @@ def _cover_pieces(ctx: Context) -> list[tuple[tuple[float, float, float, float],
             out.append((box, f.polygon))
     if len(_COVER) > 64:
         _COVER.clear()
-    _COVER[id(bf)] = (bf, out)
-    return out
+    hit = _COVER[id(bf)] = _Cover(bf, out)
+    return hit
 
 
 def _cover_spots(ctx: Context, m: Model) -> list[tuple[float, float]]:
     """Points a step away that lie next to terrain that blocks sight or gives cover."""
-    pieces = _cover_pieces(ctx)
+    cover = _cover_of(ctx)
+    hit = cover.spots.get(m.pos)
+    if hit is not None:
+        return hit
     out = []
     for k in range(8):
         ang = k * math.pi / 4
         p = (round(m.x + STEP * math.cos(ang), 2), round(m.y + STEP * math.sin(ang), 2))
         if any(b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3]
-               and dist_to_polygon(p, poly) < NEAR_COVER for b, poly in pieces):
+               and dist_to_polygon(p, poly) < NEAR_COVER for b, poly in cover.pieces):
             out.append(p)
         if len(out) == 2:
             break
+    if len(cover.spots) > 4096:
+        cover.spots.clear()
+    cover.spots[m.pos] = out
     return out
 
 
@@ -94,46 +114,68 @@ def _climbs_and_jumps(ctx: Context, m: Model, near: list[Model]) -> list[act.Act
     return out
 
 
-def _model_options(state: GameState, ctx: Context, m: Model, foes: list[Model]) -> list:
-    out: list[act.Action] = []
+def _model_options(state: GameState, ctx: Context, m: Model, foes: list[Model]
+                   ) -> Iterator[act.Action]:
+    """One model's options, best kinds first, unchecked. A generator: the caller stops
+    once its budget of legal options is full, so the later (costlier) ones such as cover
+    spots are only worked out when they can still make the list."""
     if m.vars.get("climb"):
-        return [Climb(actor=m.id)]
+        yield Climb(actor=m.id)
+        return
     near = sorted(foes, key=lambda e: math.dist(m.pos, e.pos))
     touching = measure.foes_in_contact(state, m)
-    out += [act.Fight(actor=m.id, target=e.id) for e in touching]
+    for e in touching:
+        yield act.Fight(actor=m.id, target=e.id)
     if not touching:
-        out += [act.Shoot(actor=m.id, target=e.id) for e in near[:SHOTS]]
-        out += [act.Charge(actor=m.id, target=e.id) for e in near[:CHARGES]]
+        for e in near[:SHOTS]:
+            yield act.Shoot(actor=m.id, target=e.id)
+        for e in near[:CHARGES]:
+            yield act.Charge(actor=m.id, target=e.id)
     reach = 6 + int(m.stats.get("MOVE", 0))
     if near:
         e = near[0]
         p = _toward(m, e.pos, min(reach, measure.gap(m, e) - 0.5))
         if p:
-            out.append(act.Move(actor=m.id, to=p))
+            yield act.Move(actor=m.id, to=p)
         away = (2 * m.x - e.x, 2 * m.y - e.y)
         p = _toward(m, away, 4.0)
         if p:
-            out.append(act.Move(actor=m.id, to=p))
-    out += [act.Move(actor=m.id, to=p) for p in _cover_spots(ctx, m)]
-    out += _climbs_and_jumps(ctx, m, near)
+            yield act.Move(actor=m.id, to=p)
+    for p in _cover_spots(ctx, m):
+        yield act.Move(actor=m.id, to=p)
+    yield from _climbs_and_jumps(ctx, m, near)
     if support.can_lead(state, m):
-        out += [Lead(actor=m.id, target=t.id) for t in support.lead_targets(state, m)[:2]]
-    return out
+        for t in support.lead_targets(state, m)[:2]:
+            yield Lead(actor=m.id, target=t.id)
 
 
 def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
     if state.over or side != state.active:
         return []
+    # check() is read-only, so the state is frozen while the list is built: live models,
+    # units and base contacts are worked out once instead of in every check
+    with measure.frozen(state):
+        return _candidates(state, side, ctx)
+
+
+def _candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
     cur = rounds.current(state)
     units = [cur] if cur is not None else rounds.ready(state, side)
-    foes = [e for e in state.live() if e.side != side]
+    foes = [e for e in measure.live(state) if e.side != side]
     budget = max(4, (LIMIT - len(units)) // max(1, len(units)))
     out: list[act.Action] = []
     for unit in units:
-        opts: list[act.Action] = []
+        # checked lazily: only the first ``budget`` legal options are kept, so checking
+        # the rest (each shot a sight measurement) would be wasted work
+        legal: list[act.Action] = []
         for m in rounds.unit_models(state, unit):
-            opts += _model_options(state, ctx, m, foes)
-        legal = [a for a in opts if not rules.check(state, a, ctx)][:budget]
+            for a in _model_options(state, ctx, m, foes):
+                if not rules.check(state, a, ctx, quick=True):
+                    legal.append(a)
+                    if len(legal) >= budget:
+                        break
+            if len(legal) >= budget:
+                break
         out += legal
         out.append(act.EndActivation(actor=unit))
     return out[:LIMIT] if len(out) > LIMIT else out

@@ -57,7 +57,9 @@ def _common(state: GameState, ctx: Context, actor_id: str, target_id: str, group
     return m, t, why
 
 
-def check_shoot(state: GameState, a: Shoot, ctx: Context) -> list[str]:
+def check_shoot(state: GameState, a: Shoot, ctx: Context, quick: bool = False) -> list[str]:
+    """Why the shot is illegal ([] when legal). ``quick`` (the AI's candidate list): the
+    same verdict, but a blocked view is not traced to the features that block it."""
     m, t, why = _common(state, ctx, a.actor, a.target, "shoot")
     if m is None or (why and t is None):
         return why or ["name a target to shoot"]
@@ -75,9 +77,11 @@ def check_shoot(state: GameState, a: Shoot, ctx: Context) -> list[str]:
                    f"(UMR-BALLISTIC)")
     if why:
         return why
-    fire = measure.line_of_fire(ctx, m, t, sniper=_is(m, "sniper"))
-    if fire.reason:
-        why.append(fire.reason)
+    sniper = _is(m, "sniper")
+    reason = measure.no_shot(ctx, m, t, sniper) if quick else \
+        measure.line_of_fire(ctx, m, t, sniper).reason
+    if reason:
+        why.append(reason)
     return why
 
 

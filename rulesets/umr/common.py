@@ -10,12 +10,18 @@ from __future__ import annotations
 from engine.dice import Modifier
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.umr import pool, rounds
+from rulesets.umr import measure, pool, rounds
 from rulesets.umr.terrain import table
 
 
 def actor(state: GameState, actor_id: str) -> tuple[Model | None, list[str]]:
-    """The acting model and, if it may not act now, why."""
+    """The acting model and, if it may not act now, why (asked once per model while the
+    state is frozen for the AI's candidate list: every option of a model asks it)."""
+    m, why = measure.remember(state, ("actor", actor_id), lambda: _actor(state, actor_id))
+    return m, list(why)
+
+
+def _actor(state: GameState, actor_id: str) -> tuple[Model | None, list[str]]:
     if state.over:
         return None, ["the game is over"]
     m = state.models.get(actor_id)
@@ -43,6 +49,12 @@ def dice_for(state: GameState, m: Model, group: str) -> int:
 
 
 def need_die(state: GameState, m: Model, group: str, n: int = 1) -> list[str]:
+    """Why ``m`` cannot pay ``n`` dice for an action of ``group`` ([] when it can)."""
+    return list(measure.remember(state, ("need", m.id, group, n),
+                                 lambda: _need_die(state, m, group, n)))
+
+
+def _need_die(state: GameState, m: Model, group: str, n: int) -> list[str]:
     have = dice_for(state, m, group)
     if have >= n:
         return []

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.turns import Alternating, roll_off
-from rulesets.umr import pool
+from rulesets.umr import measure, pool
 from rulesets.umr.abilities import DRONE
 
 TURNS = Alternating()
@@ -45,11 +45,12 @@ def current(state: GameState) -> str | None:
 
 
 def unit_models(state: GameState, unit: str) -> list[Model]:
-    return state.units().get(unit, [])
+    return measure.units(state).get(unit, [])
 
 
 def ready(state: GameState, side: str) -> list[str]:
-    return TURNS.ready_units(state, side)
+    """Units of ``side`` still to activate this round (answered once while frozen)."""
+    return measure.remember(state, ("ready", side), lambda: TURNS.ready_units(state, side))
 
 
 def begin(state: GameState, unit: str) -> None:

@@ -14,8 +14,11 @@ from rulesets.umr import attacks, movement, pool, rounds, support
 from rulesets.umr.actions import Climb, Jump, Lead, RpgTest
 
 
-def check(state: GameState, a: act.Action, ctx: Context) -> list[str]:
-    """Every reason ``a`` is illegal now ([] when legal). Rolls no dice."""
+def check(state: GameState, a: act.Action, ctx: Context, quick: bool = False) -> list[str]:
+    """Every reason ``a`` is illegal now ([] when legal). Rolls no dice.
+
+    ``quick`` is for the AI's candidate list, which only needs the verdict: the same
+    verdict, but a shot's reasons may be terser (see ``attacks.check_shoot``)."""
     if state.over:
         return ["the game is over"]
     if isinstance(a, act.Move):
@@ -23,7 +26,7 @@ def check(state: GameState, a: act.Action, ctx: Context) -> list[str]:
     if isinstance(a, act.Charge):
         return movement.check_charge(state, a, ctx)
     if isinstance(a, act.Shoot):
-        return attacks.check_shoot(state, a, ctx)
+        return attacks.check_shoot(state, a, ctx, quick)
     if isinstance(a, act.Fight):
         return attacks.check_fight(state, a, ctx)
     if isinstance(a, Jump):

@@ -13,7 +13,7 @@ from fractions import Fraction
 from engine.dice import Modifier, add, die, percent, prob, shift
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.umr import common, pool
+from rulesets.umr import common, measure, pool
 from rulesets.umr.abilities import DRONE, ability_of
 from rulesets.umr.actions import Lead, RpgTest
 from rulesets.umr.build import DRONE_DICE, DRONE_HEALTH, DRONES_PER_OPERATOR, RPG_STATS
@@ -31,8 +31,8 @@ def lead_targets(state: GameState, m: Model) -> list[Model]:
     """Teammates who could still use a die this round: characters (not drones) whose
     activation has not ended."""
     done = set(state.vars.get("act", {}).get("done", []))
-    return [o for o in state.live(m.side)
-            if o.id != m.id and o.unit not in done and o.stats.get("ability") != DRONE]
+    return [o for o in measure.live(state) if o.side == m.side
+            and o.id != m.id and o.unit not in done and o.stats.get("ability") != DRONE]
 
 
 def can_lead(state: GameState, m: Model) -> bool:

@@ -86,3 +86,42 @@ def test_charge_follows_the_players_waypoints():
     act(g, c, [6])  # 5.5" to the corner, then on toward x: not enough
     act(g, Charge(actor="a", target="x"), [5])  # now the straight line is clear
     assert any(e.outcome == "contact" for e in g.log.events)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_the_quick_shot_check_gives_the_full_verdict(path):
+    """UMR-BALLISTIC / UMR-RANGE: the candidate list checks shots the quick way (the
+    visible share and the range only, no cover, no blocker names); it must allow exactly
+    the shots the full check allows, at every point of a random game."""
+    from rulesets.umr import rules
+
+    g = new_game(load_scenario(path))
+    agent = RandomAgent(3)
+    for step in range(25):
+        side = g.to_act()
+        if side is None:
+            break
+        for m in g.state.live(side):
+            for t in g.state.live():
+                if t.side != side:
+                    a = Shoot(actor=m.id, target=t.id)
+                    quick = rules.check(g.state, a, g.ctx, quick=True)
+                    assert bool(quick) == bool(rules.check(g.state, a, g.ctx)), (a, quick)
+        g.apply(agent.choose(g.clone(dice_seed=step), side))
+
+
+def test_frozen_answers_do_not_outlive_the_candidate_list():
+    """UMR-MELEE: contacts are remembered only while the candidate list is built; a base
+    moved afterwards is seen at once."""
+    from rulesets.umr import measure
+
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10))
+    st = g.state
+    a = st.models["a"]
+    with measure.frozen(st):
+        assert measure.foes_in_contact(st, a) == []
+        assert measure.live(st) is measure.live(st)
+        st.models["x"].x = 10.99  # a frozen state must not change: the answer stays
+        assert measure.foes_in_contact(st, a) == []
+    assert [o.id for o in measure.foes_in_contact(st, a)] == ["x"]
+    assert ("fight", "x") in {(c.KIND, getattr(c, "target", "")) for c in g.candidates("blue")}
