@@ -1,16 +1,20 @@
-"""The search agent: determinized Monte Carlo search over the ruleset's candidates, with
-a time budget.
+"""The search agent: determinized rollouts of the greedy policy, with a time budget.
 
 Why this shape: games here are long strings of small decisions (one unit's dice, then
-the enemy's), so a deep tree with random rollouts drowns the signal in noise. Instead
-each root action is tried in many *determinizations* — clones of the game with their
-own forked dice, never the real stream — and followed by a short rollout in which both
-sides play a cheap odds-guided policy (attack with the best expected damage from
-``Ruleset.odds()``, otherwise a random action) until play has passed to the opponent
-and back. Root actions are chosen for more samples by UCB1, seeded by the greedy
-agent's own sampled evaluation counted as virtual playouts. The action played has the best mean value; ties go to the most sampled.
-A rollout algorithm of this kind provably does at least as well as its base policy in
-expectation, and its horizon lets it see the opponent's reply. No ruleset-specific code.
+the enemy's), and the greedy agent's one weakness is that it never sees the reply — it
+walks a model into the open because nothing is lost *yet*. So the search is a rollout
+algorithm over greedy (Bertsekas' "rollout"): greedy first ranks every candidate by its
+sampled score; the best few are then each followed, in several *determinizations* —
+clones of the game with their own forked dice, never the real stream — by both sides
+playing a one-sample greedy policy until the opponent has answered and play has come
+back. The action with the best mean value after those rollouts is played.
+
+Two things keep the estimates sharp at a small budget: every root action in one round
+is rolled out on the *same* determinization (common random numbers, so a difference in
+value is the action's and not the dice's), and greedy's own evaluation is counted as a
+few virtual rollouts, so the search only leaves greedy's choice on evidence. A rollout
+algorithm does at least as well as its base policy in expectation; its horizon is what
+lets it take cover and hold back. No ruleset-specific code.
 """
 
 from __future__ import annotations
@@ -27,48 +31,61 @@ from engine.game import Game
 class SearchAgent:
     name = "search"
 
-    def __init__(self, seed: int = 0, budget: float = 0.4, horizon: int = 12,
-                 max_iterations: int = 100_000, c: float = 0.6, width: int = 12) -> None:
+    def __init__(self, seed: int = 0, budget: float = 0.4, horizon: int = 8,
+                 max_iterations: int = 100_000, width: int = 4, prior_weight: float = 1.0
+                 ) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
         self.horizon = horizon
         self.max_iterations = max_iterations
-        self.c = c
         self.width = width
+        self.prior_weight = prior_weight
         self.last: list[Option] = []
         self.iterations = 0
         self.greedy = GreedyAgent(seed=seed, samples=4)
 
-    # --- the rollout policy -------------------------------------------------------
-    def _policy(self, game: Game, side: str) -> Action:
-        """Best expected damage among attacks; otherwise a random action."""
-        opts = game.candidates(side)
-        best, best_v = None, 0.0
+    # --- the rollout policy: greedy with one sample -------------------------------------
+    def _policy(self, sim: Game, side: str, seed: int) -> Action | None:
+        """The rollout policy, cheap and near-deterministic: the attack with the best
+        exact expected damage (``Ruleset.odds``); with none on offer, the action whose
+        one forked-dice sample scores best (the ruleset's position score). Ties go to
+        the rollout's own seed, so a rollout is reproducible from it."""
+        opts = sim.candidates(side)
+        if not opts:
+            return None
+        if len(opts) == 1:
+            return opts[0]
+        best: Action | None = None
+        best_v = 0.0
         for a in opts:
-            odds = game.odds(a)
+            odds = sim.odds(a)
             if odds is not None and odds.expected is not None:
-                v = float(odds.expected) * (1.0 + float(odds.chance or 0))
+                v = float(odds.expected)
                 if v > best_v:
                     best, best_v = a, v
-        if best is not None and self.dice.face(10) > 2:
+        if best is not None:
             return best
-        return opts[self.dice.face(len(opts)) - 1]
+        ties: list[Action] = []
+        top = -math.inf
+        for a in opts:
+            c = sim.clone(dice_seed=seed)
+            c.apply(a)
+            v = c.ruleset.score(c.state, side)
+            if v > top + 1e-9:
+                ties, top = [a], v
+            elif v >= top - 1e-9:
+                ties.append(a)
+        return ties[(seed >> 7) % len(ties)]
 
-    def _value(self, game: Game, side: str, base: float) -> float:
-        st = game.state
-        if st.over:
-            w = st.over.get("winner")
-            return 1.0 if w == side else (-1.0 if w else 0.0)
-        return math.tanh((game.ruleset.score(st, side) - base) / 10.0)
-
-    def _rollout(self, game: Game, side: str, action: Action, base: float,
-                 deadline: float = math.inf) -> float | None:
-        """Value after ``action`` and a short odds-guided playout; None if out of time."""
-        sim = game.clone(dice_seed=self.dice.face(1 << 30))
+    def _rollout(self, game: Game, side: str, action: Action, seed: int,
+                 deadline: float) -> float | None:
+        """Score for ``side`` after ``action`` and a greedy playout until the opponent
+        has answered and play has come back and passed again; None if out of time."""
+        sim = game.clone(dice_seed=seed)
         sim.apply(action)
         switches = 0
         last = side
-        for _ in range(self.horizon):
+        for step in range(self.horizon):
             if time.perf_counter() > deadline:
                 return None
             to_act = sim.to_act()
@@ -77,50 +94,56 @@ class SearchAgent:
             if to_act != last:
                 switches += 1
                 last = to_act
-                if switches > 2:  # the opponent has answered and play came back
+                if switches > 2:
                     break
-            if not sim.candidates(to_act):
+            a = self._policy(sim, to_act, seed * 31 + step)
+            if a is None:
                 break
-            sim.apply(self._policy(sim, to_act))
-        return self._value(sim, side, base)
+            sim.apply(a)
+        st = sim.state
+        value = sim.ruleset.score(st, side)
+        if st.over:
+            w = st.over.get("winner")
+            value += 1000.0 if w == side else (-1000.0 if w else 0.0)
+        return value
 
-    # --- choosing -----------------------------------------------------------------
+    # --- choosing -----------------------------------------------------------------------
     def choose(self, game: Game, side: str) -> Action:
         roots = game.candidates(side)
         if len(roots) == 1:
             self.last = [Option(roots[0], 0.0)]
+            self.iterations = 0
             return roots[0]
-        base = game.ruleset.score(game.state, side)
         deadline = time.perf_counter() + self.budget
-        # Prior: greedy's own evaluation (score after the action, averaged over forked
-        # dice), counted as that many virtual playouts. Rollouts can then only move the
-        # choice away from greedy's with evidence, so search does not fall below greedy
-        # when its playouts are few or uninformative.
-        prior: dict[int, float] = {}
-        weight: dict[int, int] = {}
-        for i, a in enumerate(roots):
-            opt = self.greedy.evaluate(game, side, a)
-            prior[i] = math.tanh((opt.value - base) / 10.0)
-            weight[i] = opt.samples
-        order = sorted(prior, key=lambda i: -prior[i])[: self.width]
-        visits = {i: weight[i] for i in order}
-        total = {i: prior[i] * weight[i] for i in order}
+        # greedy's sampled evaluation ranks every candidate and is the prior
+        options = [self.greedy.evaluate(game, side, a) for a in roots]
+        order = sorted(range(len(roots)), key=lambda i: -options[i].value)[: self.width]
+        sums = {i: 0.0 for i in order}
+        rounds = 0
         it = 0
-        while it < self.max_iterations and time.perf_counter() < deadline:
-            it += 1
-            n = sum(visits.values())
-            i = max(order, key=lambda k: total[k] / visits[k]
-                    + self.c * math.sqrt(math.log(n + 1) / visits[k]))
-            v = self._rollout(game, side, roots[i], base, deadline)
-            if v is None:
-                break
-            total[i] += v
-            visits[i] += 1
+        while it + len(order) <= self.max_iterations and time.perf_counter() < deadline:
+            seed = self.dice.face(1 << 30)
+            got: dict[int, float] = {}
+            for i in order:
+                v = self._rollout(game, side, roots[i], seed, deadline)
+                if v is None:
+                    break
+                got[i] = v
+            if len(got) < len(order):
+                break  # an unfinished round would compare actions on different dice
+            for i, v in got.items():
+                sums[i] += v
+            rounds += 1
+            it += len(order)
         self.iterations = it
-        ranked = sorted(order, key=lambda k: (-total[k] / visits[k], -visits[k]))
+        w = self.prior_weight
+
+        def mean(i: int) -> float:
+            return (sums[i] + w * options[i].value) / (rounds + w)
+
+        ranked = sorted(order, key=lambda i: (-mean(i), order.index(i)))
         self.last = []
-        for k in ranked[:5]:
-            odds = game.odds(roots[k])
-            self.last.append(Option(roots[k], total[k] / visits[k],
-                                    float(odds.chance) if odds else None, visits[k]))
+        for i in ranked:
+            o = options[i]
+            self.last.append(Option(o.action, mean(i), o.chance, rounds + o.samples))
         return roots[ranked[0]]
