@@ -2,7 +2,11 @@
 swapped every other game, on both cores. Prints the win-rate table with 95% intervals
 and the median decision time of each agent (the baseline is the random agent's).
 
-    python bench/ai_strength.py [--games 200] [--rulesets umr,swomp,gem] [--budget 0.05]
+    python bench/ai_strength.py [--games 200] [--rulesets umr,swomp,gem] [--budget 0.4]
+                                [--max-iterations N] [--turn-limit 6] [--jobs 2]
+
+``--max-iterations`` caps the search's rollouts per decision, which makes a run
+reproducible whatever else the machine is doing (the time budget alone depends on load).
 """
 
 from __future__ import annotations
@@ -41,15 +45,22 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rulesets", default=",".join(available()))
-    ap.add_argument("--budget", type=float, default=0.05, help="search seconds per decision")
+    ap.add_argument("--budget", type=float, default=0.4, help="search seconds per decision")
+    ap.add_argument("--max-iterations", type=int, default=0,
+                    help="cap on the search's rollouts per decision (0: the clock only)")
+    ap.add_argument("--pairings", default="greedy-random,search-greedy")
     ap.add_argument("--turn-limit", type=int, default=6)
     args = ap.parse_args()
-    opts = {"search": {"budget": args.budget}}
+    search = {"budget": args.budget}
+    if args.max_iterations:
+        search["max_iterations"] = args.max_iterations
+    opts = {"search": search}
+    pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
     print(f"{'ruleset':8} {'pairing':18} {'games':>5} {'first wins':>10} {'rate':>7} "
           f"{'95% interval':>15} {'draws':>5}")
     for key in args.rulesets.split(","):
         path = str(bench_scenario(key))
-        for a, b in (("greedy", "random"), ("search", "greedy")):
+        for a, b in pairings:
             jobs = jobs_for(path, args.games, (a, b), seed=11, turn_limit=args.turn_limit,
                             options=opts)
             results, _ = run_batch(jobs, args.jobs)
@@ -60,7 +71,7 @@ def main() -> None:
                   f"{s['win_rate']:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d}", flush=True)
         base = decision_times(path, "random")
         for agent in ("greedy", "search"):
-            t = decision_times(path, agent, **({"budget": 0.4} if agent == "search" else {}))
+            t = decision_times(path, agent, **(search if agent == "search" else {}))
             print(f"{key:8} median decision {agent:7} {t * 1000:8.1f} ms "
                   f"({t / base if base else 0:.0f}x random)")
 

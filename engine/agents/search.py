@@ -6,8 +6,9 @@ walks a model into the open because nothing is lost *yet*. So the search is a ro
 algorithm over greedy (Bertsekas' "rollout"): greedy first ranks every candidate by its
 sampled score; the best few are then each followed, in several *determinizations* —
 clones of the game with their own forked dice, never the real stream — by both sides
-playing a one-sample greedy policy until the opponent has answered and play has come
-back. The action with the best mean value after those rollouts is played.
+playing a cheap greedy policy (the attack with the best exact expected damage, else the
+action whose one-sample score is best) until the opponent has answered and play has
+come back. The action with the best mean value after those rollouts is played.
 
 Two things keep the estimates sharp at a small budget: every root action in one round
 is rolled out on the *same* determinization (common random numbers, so a difference in
