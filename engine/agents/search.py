@@ -33,14 +33,15 @@ class SearchAgent:
     name = "search"
 
     def __init__(self, seed: int = 0, budget: float = 0.4, horizon: int = 8,
-                 max_iterations: int = 100_000, width: int = 4, prior_weight: float = 1.0
-                 ) -> None:
+                 max_iterations: int = 100_000, width: int = 4, prior_weight: float = 1.0,
+                 reply_samples: int = 6) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
         self.horizon = horizon
         self.max_iterations = max_iterations
         self.width = width
         self.prior_weight = prior_weight
+        self.reply_samples = reply_samples
         self.last: list[Option] = []
         self.iterations = 0
         self.greedy = GreedyAgent(seed=seed, samples=4)
@@ -78,35 +79,40 @@ class SearchAgent:
                 ties.append(a)
         return ties[(seed >> 7) % len(ties)]
 
-    def _rollout(self, game: Game, side: str, action: Action, seed: int,
-                 deadline: float) -> float | None:
-        """Score for ``side`` after ``action`` and a greedy playout until the opponent
-        has answered and play has come back and passed again; None if out of time."""
-        sim = game.clone(dice_seed=seed)
-        sim.apply(action)
-        switches = 0
-        last = side
-        for step in range(self.horizon):
-            if time.perf_counter() > deadline:
-                return None
-            to_act = sim.to_act()
-            if to_act is None:
-                break
-            if to_act != last:
-                switches += 1
-                last = to_act
-                if switches > 2:
-                    break
-            a = self._policy(sim, to_act, seed * 31 + step)
-            if a is None:
-                break
-            sim.apply(a)
+    def _final(self, sim: Game, side: str) -> float:
         st = sim.state
         value = sim.ruleset.score(st, side)
         if st.over:
             w = st.over.get("winner")
             value += 1000.0 if w == side else (-1000.0 if w else 0.0)
         return value
+
+    def _rollout(self, game: Game, side: str, action: Action, seed: int,
+                 deadline: float) -> float | None:
+        """Value for ``side`` of ``action``: play on with the rollout policy to the
+        opponent's first answer, and score that answer in expectation (the mean over
+        ``reply_samples`` forked-dice outcomes) rather than on one roll — the answer's
+        dice are the noisiest part of a short rollout. None if out of time."""
+        sim = game.clone(dice_seed=seed)
+        sim.apply(action)
+        for step in range(self.horizon):
+            if time.perf_counter() > deadline:
+                return None
+            to_act = sim.to_act()
+            if to_act is None:
+                break
+            a = self._policy(sim, to_act, seed * 31 + step)
+            if a is None:
+                break
+            if to_act != side:  # the opponent's answer: its value in expectation
+                total = 0.0
+                for k in range(self.reply_samples):
+                    c = sim.clone(dice_seed=seed * 131 + k)
+                    c.apply(a)
+                    total += self._final(c, side)
+                return total / self.reply_samples
+            sim.apply(a)
+        return self._final(sim, side)
 
     # --- choosing -----------------------------------------------------------------------
     def choose(self, game: Game, side: str) -> Action:

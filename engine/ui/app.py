@@ -1040,7 +1040,7 @@ WAITING_HTML = ("<font color='#9aa3b2'>After each computer move, its best option
 _METHOD = {
     "random": "picks at random among the legal actions",
     "greedy": "one action ahead, position score over sampled dice",
-    "search": "tree search over sampled dice, most visited action",
+    "search": "greedy's best few, each played on past the enemy's answer",
 }
 
 
@@ -1054,7 +1054,8 @@ def decision_html(g: Game, side: str, level: str, agent: Any, action: Action,
     name = str(getattr(agent, "name", "computer"))
     how = _METHOD.get(name, name)
     if name == "search" and getattr(agent, "iterations", 0):
-        how = f"tree search, {agent.iterations} playouts in {getattr(agent, 'budget', 0):g} s"
+        how = (f"{agent.iterations} rollouts past the enemy's answer "
+               f"in {getattr(agent, 'budget', 0):g} s")
     who = f"computer, {level}" if level and level != "human" else name
     head = (f"<font color='{hx}'><b>{esc(side.upper())}</b></font> chose "
             f"<b>{esc(action.describe())}</b> "
