@@ -17,7 +17,7 @@ from typing import Any
 from engine.battlefield import base_size_in
 from engine.state import GameState, Model
 
-from .gstate import g, unit_models
+from .gstate import g, roster_memo, unit_models
 
 Point = tuple[float, float]
 GAP = 0.02
@@ -33,6 +33,17 @@ def slot_size(models: list[Model]) -> tuple[float, float]:
     w = max(base_size_in(m.base)[0] for m in models)
     d = max(base_size_in(m.base)[1] for m in models)
     return w + GAP, d + GAP
+
+
+def unit_slot(state: GameState, unit: str) -> tuple[float, float]:
+    """``slot_size`` of all the unit's models, removed ones included: the size its slots
+    keep all game (bases never change), so it is worked out once per roster."""
+    memo = roster_memo(state)
+    key = ("slot", unit)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = slot_size(unit_models(state, unit, live=False))
+    return hit
 
 
 def derive(models: list[Model]) -> dict[str, Any]:
@@ -134,7 +145,7 @@ def place(
     ms = live_order(state, unit)
     rec = record(state, unit)
     files = files or rec["files"]
-    w, d = slot_size(unit_models(state, unit, live=False))
+    w, d = unit_slot(state, unit)
     pts = layout(front, facing, len(ms), files, w, d)
     return list(zip(ms, pts, strict=True))
 
@@ -154,5 +165,5 @@ def apply_place(
 
 def frontage_width(state: GameState, unit: str) -> float:
     ms = live_order(state, unit)
-    w, _ = slot_size(unit_models(state, unit, live=False))
+    w, _ = unit_slot(state, unit)
     return min(len(ms), record(state, unit)["files"]) * w

@@ -23,6 +23,7 @@ model.vars (per model): type, order, fear; per turn: moved, fired, fought, rushe
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 from engine.state import GameState, Model
@@ -51,24 +52,94 @@ def option(state: GameState, name: str) -> bool:
     return bool(g(state).get("options", {}).get(name, False))
 
 
+_Entry = tuple[
+    dict[str, Model],
+    tuple[str, ...],
+    tuple[Model, ...],
+    list[Model],
+    dict[str, list[Model]],
+    dict[Any, Any],
+]
+#: models dict id -> (the dict, its ids, its models, the models in id order, unit -> its
+#: models in id order, memo of facts about the roster). See ``_roster``.
+_ROSTERS: dict[int, _Entry] = {}
+
+
+def roster_memo(state: GameState) -> dict[Any, Any]:
+    """A memo that lives as long as the roster (see ``_roster``): for facts that follow
+    from which models there are, their units and their bases alone (none of which ever
+    changes in a game), such as a block's slot size."""
+    return _roster_entry(state)[5]
+
+
+def _roster(state: GameState) -> tuple[list[Model], dict[str, list[Model]]]:
+    """(every model in id order, unit -> its models in id order), removed ones included."""
+    entry = _roster_entry(state)
+    return entry[3], entry[4]
+
+
+def _roster_entry(state: GameState) -> _Entry:
+    """The cached roster of ``state`` (see ``_roster``), built anew when it is not there.
+
+    Why cached: ``check`` asks "which models make up this unit" hundreds of times per
+    candidate list, and sorting the whole roster each time was a good share of its cost.
+    Which models exist and which unit each belongs to never change during a game (only
+    positions and ``removed`` do, and callers filter those on every call), so the grouping
+    is kept per models dict and rebuilt whenever its keys or model objects differ (the
+    entry holds the dict itself, so its id cannot be reused meanwhile).
+    """
+    models = state.models
+    keys = tuple(models)
+    hit = _ROSTERS.get(id(models))
+    if (
+        hit is not None
+        and hit[0] is models
+        and hit[1] == keys
+        and all(map(is_, hit[2], models.values()))
+    ):
+        return hit
+    ordered = [m for _, m in sorted(models.items())]
+    by_unit: dict[str, list[Model]] = {}
+    for m in ordered:
+        by_unit.setdefault(m.unit, []).append(m)
+    if len(_ROSTERS) > 64:
+        _ROSTERS.clear()
+    entry: _Entry = (models, keys, tuple(models.values()), ordered, by_unit, {})
+    _ROSTERS[id(models)] = entry
+    return entry
+
+
 def unit_models(state: GameState, unit: str, live: bool = True) -> list[Model]:
-    return [
-        m for _, m in sorted(state.models.items()) if m.unit == unit and (not live or not m.removed)
-    ]
+    ms = _roster(state)[1].get(unit, ())
+    return [m for m in ms if not live or not m.removed]
+
+
+def roster(state: GameState) -> list[Model]:
+    """Every model, removed ones included, in id order (the cached list: do not change
+    it)."""
+    return _roster(state)[0]
+
+
+def live_models(state: GameState, side: str | None = None) -> list[Model]:
+    """``state.live(side)`` (models on the table, id order) from the cached roster."""
+    return [m for m in _roster(state)[0] if not m.removed and (side is None or m.side == side)]
 
 
 def unit_of(state: GameState, actor: str) -> str | None:
     """A model id or a unit id -> the unit id (None if neither)."""
     if actor in state.models:
         return state.models[actor].unit
-    if any(m.unit == actor for m in state.models.values()):
+    if actor in _roster(state)[1]:
         return actor
     return None
 
 
 def is_block(state: GameState, unit: str) -> bool:
-    ms = unit_models(state, unit, live=False)
-    return bool(ms) and unit in g(state).get("blocks", {}) and in_block_order(ms[0])
+    gem = state.vars.get("gem")
+    if gem is not None and unit not in gem.get("blocks", {}):
+        return False  # the usual answer, without looking the unit up
+    ms = _roster(state)[1].get(unit)
+    return ms is not None and unit in g(state).get("blocks", {}) and in_block_order(ms[0])
 
 
 def unit_type(state: GameState, unit: str) -> str:

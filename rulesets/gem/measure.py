@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Any
 
 from engine import geometry
 from engine.battlefield import (
@@ -33,6 +33,7 @@ from engine.battlefield import (
     Footprint,
     TerrainFeature,
     base_is_round,
+    base_radius_in,
     base_size_in,
 )
 from engine.ruleset import Context
@@ -48,6 +49,68 @@ BEHIND_FROM = 0.25
 FAR = 1000.0
 #: Width (mm) of the hair-thin base that stands for a straight segment (see segment_fp).
 _HAIR_MM = 1e-6
+#: How far (inches) the service's measure of a base against a segment may stray from the
+#: plain arithmetic used to skip it (the hair is 2e-8 in, float error far less): a
+#: comparison this close to its limit is left to the service (see ``segment_within``).
+_SLACK = 1e-6
+#: Entries a memo keeps before it starts afresh (a few megabytes at most).
+_MEMO_MAX = 20_000
+
+
+# ------------------------------------------------------------------ memos
+# Why memos: ``check`` is asked about every option the AI weighs, and again when the
+# chosen one is applied in each clone, so the same measurements (a base against a base,
+# a path against the terrain) come up over and over. Every memo below holds a pure
+# function of plain values (footprints, points, the frozen battlefield), so its answer
+# is the very float or list the service gave the first time.
+_DIST: dict[tuple[Footprint, Footprint], float] = {}
+_ARC: dict[tuple[Footprint, Footprint, float], bool] = {}
+_ZONE: dict[tuple[Any, ...], str] = {}
+_AHEAD: dict[tuple[Any, ...], bool] = {}
+_BF: dict[int, tuple[Battlefield, dict[Hashable, Any]]] = {}
+
+
+def _remember(memo: dict, key: Hashable, value: Any) -> Any:
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def _bf_memo(bf: Battlefield) -> dict[Hashable, Any]:
+    """The memo of one battlefield, found by identity: hashing a frozen battlefield walks
+    every terrain polygon, which cost more than most questions asked about it."""
+    hit = _BF.get(id(bf))
+    if hit is None or hit[0] is not bf:
+        if len(_BF) > 16:
+            _BF.clear()
+        hit = _BF[id(bf)] = (bf, {})
+    return hit[1]
+
+
+_RADIUS: dict[Any, float] = {}
+
+
+def radius_in(base: float | tuple[float, float]) -> float:
+    """``base_radius_in`` (the bounding circle), memoised: a game has a handful of base
+    sizes, and the cheap tests that spare the services ask it of every figure."""
+    try:
+        hit = _RADIUS.get(base)
+    except TypeError:  # a base given as a list
+        return base_radius_in(base)
+    if hit is None:
+        hit = _RADIUS[base] = base_radius_in(base)
+    return hit
+
+
+def _fps_key(models: Iterable[Model]) -> tuple[Footprint, ...] | None:
+    """The footprints of models as a memo key, None when a base is unhashable (a list)."""
+    key = tuple(fp(m) for m in models)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 # ------------------------------------------------------------------ bases and segments
@@ -69,8 +132,64 @@ def segment_fp(a: Point, b: Point) -> Footprint:
 
 
 def distance(a: Model, b: Model) -> float:
-    """Base edge to base edge, 0 when touching or overlapping."""
-    return geometry.distance(fp(a), fp(b))
+    """Base edge to base edge, 0 when touching or overlapping (memoised: see _DIST)."""
+    fa, fb = fp(a), fp(b)
+    key = (fa, fb)
+    try:
+        hit = _DIST.get(key)
+    except TypeError:  # a base given as a list
+        return geometry.distance(fa, fb)
+    if hit is None:
+        hit = _remember(_DIST, key, geometry.distance(fa, fb))
+    return hit
+
+
+def _centre_to_segment(p: Point, a: Point, b: Point) -> float:
+    """Plain distance from a point to the segment a-b (for bounds only, see below)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    px, py = p[0] - a[0], p[1] - a[1]
+    ll = dx * dx + dy * dy
+    if ll > 0.0:
+        t = min(1.0, max(0.0, (px * dx + py * dy) / ll))
+        px, py = px - t * dx, py - t * dy
+    return math.hypot(px, py)
+
+
+def segment_within(m: Model, a: Point, b: Point, limit: float) -> bool:
+    """``segment_distance(m, a, b) < limit``, without the service when plain arithmetic
+    settles it.
+
+    Why: the 1" friendly-fire gap (GEM-2.2.2) asks this of every friendly figure for
+    every shot, and nearly all of them stand far from the line of fire. The distance from
+    the base's centre to the segment bounds the answer: it is at least that less the
+    radius of the base's bounding circle and at most that (a round base: exactly that
+    less its radius). Only when the limit falls within ``_SLACK`` of those bounds is the
+    exact measure taken, so the answer is always the exact measure's.
+    """
+    d = _centre_to_segment(m.pos, a, b)
+    if base_is_round(m.base):
+        r = base_size_in(m.base)[0] / 2
+        lo = hi = max(d - r, 0.0)
+    else:
+        w, dep = base_size_in(m.base)
+        lo, hi = max(d - math.hypot(w, dep) / 2, 0.0), d
+    if hi + _SLACK < limit:
+        return True
+    if lo - _SLACK >= limit:
+        return False
+    return segment_distance(m, a, b) < limit
+
+
+def point_within(p: Point, a: Point, b: Point, limit: float) -> bool:
+    """``point_segment_distance(p, a, b) < limit``, by plain arithmetic unless within
+    ``_SLACK`` of the limit (why: see ``segment_within``; a block's sweep asks it of every
+    figure on the table for every leg)."""
+    d = _centre_to_segment(p, a, b)
+    if d + _SLACK < limit:
+        return True
+    if d - _SLACK >= limit:
+        return False
+    return point_segment_distance(p, a, b) < limit
 
 
 def segment_distance(m: Model, a: Point, b: Point) -> float:
@@ -156,6 +275,17 @@ def zone_of(targets: Sequence[Model], attackers: Sequence[Model], facing: float)
     "none": straddling the front line. The service's zones are read on the unit's band,
     and once more on the band stretched far back, whose "flank" is "behind the front line".
     """
+    tk, ak = _fps_key(targets), _fps_key(attackers)
+    key = None if tk is None or ak is None else (tk, ak, facing)
+    if key is not None:
+        hit = _ZONE.get(key)
+        if hit is None:
+            hit = _remember(_ZONE, key, _zone_of(targets, attackers, facing))
+        return hit
+    return _zone_of(targets, attackers, facing)
+
+
+def _zone_of(targets: Sequence[Model], attackers: Sequence[Model], facing: float) -> str:
     band = band_fp(targets, facing)
     zones = [geometry.zone_of(band, fp(a)) for a in attackers]
     if all(z == "rear" for z in zones):
@@ -181,15 +311,34 @@ def angle_diff(a: float, b: float) -> float:
 
 def in_arc(shooter: Model, target: Model, arc_deg: float) -> bool:
     """GEM-2.2.2: is any part of the target's base inside the arc centred on the facing?"""
-    return geometry.in_arc(fp(shooter), fp(target), arc_deg)
+    if arc_deg >= 360.0:
+        return True  # the service's own first answer, without building footprints
+    a, b = fp(shooter), fp(target)
+    key = (a, b, arc_deg)
+    try:
+        hit = _ARC.get(key)
+    except TypeError:
+        return geometry.in_arc(a, b, arc_deg)
+    if hit is None:
+        hit = _remember(_ARC, key, geometry.in_arc(a, b, arc_deg))
+    return hit
 
 
 def straight_ahead(front: Sequence[Model], facing: float, target: Model) -> bool:
     """GEM-2.2.2 (GEM-I-BLOCKFIRE): is the target wholly ahead of a block's front line and
-    at least partly in the corridor as wide as the front rank running straight ahead?"""
+    at least partly in the corridor as wide as the front rank running straight ahead?
+
+    Memoised on the footprints: a block's volley asks it once per front-rank figure."""
+    fps = _fps_key([*front, target])
+    key = None if fps is None else (fps, facing)
+    hit = None if key is None else _AHEAD.get(key)
+    if hit is not None:
+        return hit
     if geometry.zone_of(band_fp(front, facing), fp(target)) != "front":
-        return False
-    return geometry.overlaps(_corridor(front, facing), fp(target), tol=1e-9)
+        ok = False
+    else:
+        ok = geometry.overlaps(_corridor(front, facing), fp(target), tol=1e-9)
+    return ok if key is None else _remember(_AHEAD, key, ok)
 
 
 def _corridor(front: Sequence[Model], facing: float) -> Footprint:
@@ -215,38 +364,105 @@ def width_across(target: Model, frm: Point) -> float:
 
 # ------------------------------------------------------------------ terrain
 def features(bf: Battlefield, kinds: Iterable[str]) -> list[TerrainFeature]:
-    ks = set(kinds)
-    return [f for f in bf.terrain if f.kind in ks]
+    ks = frozenset(kinds)
+    memo = _bf_memo(bf)
+    key = ("features", ks)
+    hit = memo.get(key)
+    if hit is None:
+        hit = _remember(memo, key, [f for f in bf.terrain if f.kind in ks])
+    return list(hit)
 
 
-@lru_cache(maxsize=16)
 def _kinds(bf: Battlefield) -> dict[str, str]:
     """Feature id -> kind (the battlefield is frozen for the whole game)."""
-    return {f.id: f.kind for f in bf.terrain}
+    memo = _bf_memo(bf)
+    hit = memo.get("kinds")
+    if hit is None:
+        hit = memo["kinds"] = {f.id: f.kind for f in bf.terrain}
+    return hit
 
 
-def _any_of(bf: Battlefield, ks: set[str] | None) -> bool:
+#: Slack (inches) on the box tests below: a box this near a feature's counts as touching.
+_BOX_SLACK = 1e-9
+
+
+def _clear_of(
+    bf: Battlefield, ks: frozenset[str] | None, x0: float, y0: float, x1: float, y1: float
+) -> bool:
+    """Is the box (x0, y0)-(x1, y1) apart from the bounding box of every feature of
+    ``ks`` (every feature for None)? Then nothing inside the box can touch, cross or lie in
+    one of them, and the service need not be asked (its answer would be "none").
+
+    Why: most paths and bases on most tables are nowhere near the terrain a question is
+    about, and each question about a new path cost a shapely query."""
+    memo = _bf_memo(bf)
+    key = ("boxes", ks)
+    boxes = memo.get(key)
+    if boxes is None:
+        boxes = []
+        for f in bf.terrain:
+            if (ks is None or f.kind in ks) and f.polygon:
+                xs, ys = [float(p[0]) for p in f.polygon], [float(p[1]) for p in f.polygon]
+                boxes.append((min(xs), min(ys), max(xs), max(ys)))
+        _remember(memo, key, boxes)
+    s = _BOX_SLACK
+    return all(
+        bx0 > x1 + s or bx1 < x0 - s or by0 > y1 + s or by1 < y0 - s for bx0, by0, bx1, by1 in boxes
+    )
+
+
+def _any_of(bf: Battlefield, ks: frozenset[str] | set[str] | None) -> bool:
     """Is there any feature of these kinds? (Spares the service a question it would
     answer with nothing: most moves on most tables meet no obstacle.)"""
-    return ks is None or any(k in ks for k in _kinds(bf).values())
+    if ks is None:
+        return True
+    memo = _bf_memo(bf)
+    key = ("any", frozenset(ks))
+    hit = memo.get(key)
+    if hit is None:
+        hit = _remember(memo, key, any(k in ks for k in _kinds(bf).values()))
+    return hit
 
 
 def features_at(bf: Battlefield, p: Point, kinds: Iterable[str] | None = None) -> list[str]:
     """Ids of the features (of ``kinds``) containing the point, boundary included."""
-    ks = set(kinds) if kinds is not None else None
-    if not _any_of(bf, ks):
+    ks = frozenset(kinds) if kinds is not None else None
+    if not _any_of(bf, ks) or _clear_of(bf, ks, p[0], p[1], p[0], p[1]):
         return []
-    kind = _kinds(bf)
-    return [i for i in geometry.features_at(p, bf) if ks is None or kind[i] in ks]
+    memo = _bf_memo(bf)
+    key: Hashable = ("at", p, ks)
+    try:
+        hit = memo.get(key)
+    except TypeError:  # a point given as a list
+        hit, key = None, None
+    if hit is None:
+        kind = _kinds(bf)
+        hit = [i for i in geometry.features_at(p, bf) if ks is None or kind[i] in ks]
+        if key is not None:
+            _remember(memo, key, hit)
+    return list(hit)
 
 
 def features_under(bf: Battlefield, f: Footprint, kinds: Iterable[str] | None = None) -> list[str]:
     """Ids of the features (of ``kinds``) a base overlaps (touching is not overlapping)."""
-    ks = set(kinds) if kinds is not None else None
+    ks = frozenset(kinds) if kinds is not None else None
     if not _any_of(bf, ks):
         return []
-    kind = _kinds(bf)
-    return [i for i in geometry.features_under(f, bf) if ks is None or kind[i] in ks]
+    r = base_radius_in(f.base)  # the base lies within this of its centre
+    if _clear_of(bf, ks, f.x - r, f.y - r, f.x + r, f.y + r):
+        return []
+    memo = _bf_memo(bf)
+    key = ("under", f, ks)
+    try:
+        hit = memo.get(key)
+    except TypeError:  # a base given as a list
+        hit, key = None, None
+    if hit is None:
+        kind = _kinds(bf)
+        hit = [i for i in geometry.features_under(f, bf) if ks is None or kind[i] in ks]
+        if key is not None:
+            _remember(memo, key, hit)
+    return list(hit)
 
 
 def path_length(path: Sequence[Point]) -> float:
@@ -263,12 +479,26 @@ def path_in(bf: Battlefield, path: Sequence[Point], kinds: Iterable[str]) -> flo
     it, so the stretch is inside the union exactly when the longest piece length the
     service reports for it is the stretch itself (see ``_union_on_leg``).
     """
-    ks = set(kinds)
+    ks = frozenset(kinds)
     if not _any_of(bf, ks):
         return 0.0
+    memo = _bf_memo(bf)
+    try:
+        key: Hashable = ("in", tuple(path), ks)
+        hit = memo.get(key)
+    except TypeError:  # points given as lists
+        return _path_in(bf, path, ks)
+    if hit is None:
+        hit = _remember(memo, key, _path_in(bf, path, ks))
+    return hit
+
+
+def _path_in(bf: Battlefield, path: Sequence[Point], ks: frozenset[str]) -> float:
     pieces = {f.id: f for f in features(bf, ks)}
     total = 0.0
     for p, q in zip(path, path[1:]):
+        if _clear_of(bf, ks, min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1])):
+            continue  # no piece near the leg: it adds nothing
         inside = geometry.path_terrain_lengths([p, q], bf)
         hit = [pieces[i] for i, v in inside.items() if i in pieces and v > 1e-12]
         leg = math.dist(p, q)
@@ -322,8 +552,24 @@ def _cuts(p: Point, q: Point, a: Point, b: Point) -> list[float]:
 
 def crossed(bf: Battlefield, path: Sequence[Point], kinds: Iterable[str]) -> list[str]:
     """Ids of the features of ``kinds`` whose inside the path crosses or enters."""
-    ks = set(kinds)
-    return geometry.crossings(path, bf, ks) if _any_of(bf, ks) else []
+    ks = frozenset(kinds)
+    if not _any_of(bf, ks):
+        return []
+    try:
+        xs, ys = [float(p[0]) for p in path], [float(p[1]) for p in path]
+        if xs and _clear_of(bf, ks, min(xs), min(ys), max(xs), max(ys)):
+            return []
+    except (TypeError, ValueError):
+        pass  # let the service judge what it makes of such a path
+    memo = _bf_memo(bf)
+    try:
+        key: Hashable = ("cross", tuple(path), ks)
+        hit = memo.get(key)
+    except TypeError:  # points given as lists
+        return geometry.crossings(path, bf, set(ks))
+    if hit is None:
+        hit = _remember(memo, key, geometry.crossings(path, bf, set(ks)))
+    return list(hit)
 
 
 def elevation_at(ctx: Context, p: Point) -> float:

@@ -68,7 +68,7 @@ def charge_plan(
         _ignore_target_unit(state, ctx, unit, path, facing, t, plan)
         return plan, path, facing, zone
     m = state.models[actor]
-    from .movement import _phys, allowance, can_move_problems
+    from .movement import _move, allowance, can_move_problems
 
     allow, _ = allowance(state, ctx, m, [m.pos, t.pos], False)
     gap = measure.distance(m, t)
@@ -81,8 +81,7 @@ def charge_plan(
             or [f'{t.id} is {gap:.1f}" away but {m.id} may move {allow:g}" (GEM-2.1.1)'],
         )
         return plan, [m.pos, t.pos], measure.bearing(m.pos, t.pos), zone
-    ph = _phys(ctx, state)
-    res = ph.move(m.id, [t.pos])
+    res = _move(ctx, state, m.id, [t.pos])
     path = [m.pos, res.end]
     plan = plan_model(state, ctx, m, path, False, charge_target=t.id)
     hit = res.blocked_by

@@ -20,7 +20,7 @@ from . import blocks, measure
 from .build import def_value, mtype, parse_dice
 from .combat import Attack, roll_attack
 from .damage import apply_hits
-from .gstate import disorganized, in_melee, is_block
+from .gstate import disorganized, in_melee, is_block, live_models
 from .tables import area, rng, table2, terrain
 
 
@@ -91,10 +91,10 @@ def problems(
         out.append(f"{t.id} cannot be seen: {s.why}")
     gap = rng("friendly_fire_gap")
     own_block = is_block(state, m.unit)
-    for f in state.live(m.side):
+    for f in live_models(state, m.side):
         if f.id in (m.id, t.id) or (own_block and f.unit == m.unit):
             continue
-        if measure.segment_distance(f, m.pos, t.pos) < gap - 1e-9:
+        if measure.segment_within(f, m.pos, t.pos, gap - 1e-9):
             out.append(f'the fire path passes within 1" of friendly {f.id} (GEM-2.2.2)')
             break
     return out

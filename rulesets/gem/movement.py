@@ -11,9 +11,11 @@ woods and a hedge be priced in one sum that the player sees.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from engine.battlefield import Footprint, base_size_in
+from engine.battlefield import Battlefield, Footprint, base_size_in
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
@@ -26,9 +28,16 @@ from .gstate import (
     g,
     in_melee,
     is_block,
+    live_models,
+    roster,
+    roster_memo,
     unit_models,
 )
+from .magic import mov_bonus
 from .tables import terrain, units
+
+if TYPE_CHECKING:  # the physics service (pymunk) is imported only when first used
+    from engine.physics import MoveResult
 
 Point = tuple[float, float]
 EPS = 1e-6
@@ -47,8 +56,6 @@ class Plan:
 
 def mov(state: GameState, m: Model) -> float:
     """MOV with this turn's spells (GEM-3.5.4: Haste adds, Sloth takes away)."""
-    from .magic import mov_bonus
-
     return max(0.0, float(m.stat("MOV", 4)) + mov_bonus(state, m.unit))
 
 
@@ -61,15 +68,7 @@ def allowance(
     if rush:
         base *= 2
         lines.append(f'rush: twice MOV = {base:g}" (GEM-I-RUSH)')
-    bf, roads = ctx.battlefield, terrain("road")
-    if (
-        measure.features(bf, roads)
-        and len(path) > 1
-        and all(
-            measure.path_in(bf, [p, q], roads) >= math.dist(p, q) - 0.05
-            for p, q in zip(path, path[1:])
-        )
-    ):
+    if _all_on_road(ctx.battlefield, path):
         base = float(math.ceil(base * float(units()["terrain"]["road_factor"])))
         lines.append(f'all on a road: x1.5 rounded up = {base:g}" (GEM-2.1.1)')
     debt = float(m.vars.get("obstacle_debt", 0) or 0)
@@ -79,10 +78,63 @@ def allowance(
     return max(0.0, base), lines
 
 
+_KINDS: dict[str, frozenset[str]] = {}
+
+
+def _kinds_of(cls: str) -> frozenset[str]:
+    """``terrain(cls)`` as a set, read once (units.toml does not change while running)."""
+    hit = _KINDS.get(cls)
+    if hit is None:
+        hit = _KINDS[cls] = frozenset(terrain(cls))
+    return hit
+
+
+def _all_on_road(bf: Battlefield, path: list[Point]) -> bool:
+    """GEM-2.1.1: does every leg of the path run along a road (within 0.05")? Memoised
+    per table like ``price``: it depends on the path and the terrain alone."""
+    roads = _kinds_of("road")
+    if not measure._any_of(bf, roads):
+        return False  # no road on this table
+    memo = measure._bf_memo(bf)
+    try:
+        key: Hashable = ("road", tuple(path))
+        hit = memo.get(key)
+    except TypeError:  # points given as lists
+        key, hit = None, None
+    if hit is None:
+        hit = bool(
+            measure.features(bf, roads)
+            and len(path) > 1
+            and all(
+                measure.path_in(bf, [p, q], roads) >= math.dist(p, q) - 0.05
+                for p, q in zip(path, path[1:])
+            )
+        )
+        if key is not None:
+            measure._remember(memo, key, hit)
+    return hit
+
+
 def price(ctx: Context, path: list[Point], m: Model | None = None) -> tuple[float, list[str], str]:
     """GEM-2.1.1: cost of a path: 1 per inch, 2 per inch of difficult terrain, 2 per line
     obstacle crossed; a path that ends on an obstacle pays what it has left and carries
-    the rest over (returns the obstacle id)."""
+    the rest over (returns the obstacle id).
+
+    The price depends on the path and the (frozen) terrain only, so it is memoised per
+    battlefield: the AI prices the same moves again in every clone it applies them in."""
+    memo = measure._bf_memo(ctx.battlefield)
+    try:
+        key: Hashable = ("price", tuple(path))
+        hit = memo.get(key)
+    except TypeError:  # points given as lists
+        return _price(ctx, path)
+    if hit is None:
+        hit = measure._remember(memo, key, _price(ctx, path))
+    cost, lines, on = hit
+    return cost, list(lines), on
+
+
+def _price(ctx: Context, path: list[Point]) -> tuple[float, list[str], str]:
     bf = ctx.battlefield
     length = measure.path_length(path)
     diff = measure.path_in(bf, path, terrain("difficult"))
@@ -109,13 +161,56 @@ def price(ctx: Context, path: list[Point], m: Model | None = None) -> tuple[floa
 
 
 def _phys(ctx: Context, state: GameState, lift: set[str] = frozenset()):  # type: ignore[assignment]
+    """The physics space synced to the table (only when a base differs from last time).
+
+    The signature is plain (id, x, y, facing, base) tuples, compared as the footprints
+    were; building footprints for every figure on every check cost more than the check.
+    """
     ph = ctx.physics
-    fps = {m.id: Footprint(m.x, m.y, m.facing, m.base) for m in state.live() if m.id not in lift}
-    sig = tuple(fps.items())
+    sig = tuple((m.id, m.x, m.y, m.facing, m.base) for m in live_models(state) if m.id not in lift)
     if getattr(ph, "_gem_sig", None) != sig:
-        ph.sync(fps)
+        ph.sync({k: Footprint(x, y, f, b) for k, x, y, f, b in sig})
         ph._gem_sig = sig  # type: ignore[attr-defined]
     return ph
+
+
+#: How far (inches) beyond the mover's bounding circle another base may stand from its
+#: path and still play a part in ``Physics.move``'s answer, with room to spare: the
+#: service only probes the mover's base at poses along the path (its start, the sweep
+#: with probes grown by at most half an inch, the 0.01" snapping at the stop and the
+#: backing off along the path), so nothing farther can touch a probe. See ``_move``.
+_MOVE_REACH = 2.0
+
+
+def _move(ctx: Context, state: GameState, mover: str, path: list[Point]) -> MoveResult:
+    """``Physics.move`` of ``mover`` through the waypoints ``path``, memoised per table on
+    the mover's base, the path and every base near that path.
+
+    Why: a blocked move (a general behind his own block) is asked again in every new
+    position of the game, where most figures have not moved, and the service's sweep is
+    the dearest part of a move check. Its answer depends only on the bases within its
+    probes' reach of the path (``_MOVE_REACH``; the terrain and the table are frozen), so
+    while those stand where they stood the answer is the one it gave before.
+    """
+    m = state.models[mover]
+    try:
+        pts = [(m.x, m.y), *((float(p[0]), float(p[1])) for p in path)]
+        reach = measure.radius_in(m.base) + _MOVE_REACH
+        x0, x1 = min(p[0] for p in pts) - reach, max(p[0] for p in pts) + reach
+        y0, y1 = min(p[1] for p in pts) - reach, max(p[1] for p in pts) + reach
+        legs = list(zip(pts, pts[1:]))
+        near = []
+        for o, r in _bases_in_box(state, mover, x0, y0, x1, y1):
+            if any(measure._centre_to_segment(o.pos, a, b) <= reach + r for a, b in legs):
+                near.append((o.id, o.x, o.y, o.facing, o.base))
+        key: Hashable = ("move", mover, m.x, m.y, m.facing, m.base, tuple(pts), tuple(near))
+        memo = measure._bf_memo(ctx.battlefield)
+        hit = memo.get(key)
+    except TypeError:  # a base or points given as lists
+        return _phys(ctx, state).move(mover, path)
+    if hit is None:
+        hit = measure._remember(memo, key, _phys(ctx, state).move(mover, path))
+    return hit  # frozen: safe to hand out again
 
 
 def can_move_problems(state: GameState, unit: str, m: Model) -> list[str]:
@@ -133,6 +228,119 @@ def can_move_problems(state: GameState, unit: str, m: Model) -> list[str]:
     return out
 
 
+#: How far (inches) beyond touching everything must stay for ``_surely_clear`` to vouch
+#: for a move: five times the physics service's contact tolerance, and far more than any
+#: float error in either measure.
+_CLEAR_MARGIN = 0.05
+
+
+def _bases_in_box(
+    state: GameState, skip: str, x0: float, y0: float, x1: float, y1: float
+) -> Iterator[tuple[Model, float]]:
+    """(model, bounding radius) of each live model but ``skip`` whose bounding circle
+    reaches into the box (x0, y0)-(x1, y1), in id order. The largest radius on the
+    table rules out most figures before their own is looked up."""
+    memo = roster_memo(state)
+    rmax = memo.get("rmax")
+    if rmax is None:
+        rmax = memo["rmax"] = max((measure.radius_in(o.base) for o in roster(state)), default=0.0)
+    for o in roster(state):
+        if o.removed or o.id == skip:
+            continue
+        x, y = o.x, o.y
+        if x + rmax < x0 or x - rmax > x1 or y + rmax < y0 or y - rmax > y1:
+            continue
+        r = measure.radius_in(o.base)
+        if x + r < x0 or x - r > x1 or y + r < y0 or y - r > y1:
+            continue
+        yield o, r
+
+
+def _surely_clear(ctx: Context, state: GameState, m: Model, path: list[Point]) -> bool:
+    """True only when nothing can stop ``m`` going through the waypoints ``path``, so
+    the physics service's move would report it complete (plan_model needs no more).
+
+    Why: asking the service means syncing every base and sweeping this one, the largest
+    cost of most move checks, while most moves the AI weighs cross open ground. A move
+    stops only on contact with another base, an impassable feature's outline or a table
+    edge; the base lies within its bounding circle (radius R) of its centre's path, so
+    when every other base's bounding circle, every impassable feature's bounding box and
+    every edge stay more than R + ``_CLEAR_MARGIN`` from that path there is no contact.
+    Anything nearer is left to the service, so the answer is always the service's.
+    """
+    bf = ctx.battlefield
+    memo = measure._bf_memo(bf)
+    impassable = memo.get("physics impassable")
+    if impassable is None:  # what the service stops at: the same for every space it makes
+        impassable = memo["physics impassable"] = frozenset(ctx.physics.impassable_kinds)
+    pts = [(m.x, m.y), *((float(p[0]), float(p[1])) for p in path)]
+    reach = measure.radius_in(m.base) + _CLEAR_MARGIN
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    x0, y0, x1, y1 = min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach
+    if x0 <= 0.0 or y0 <= 0.0 or x1 >= bf.width or y1 >= bf.depth:
+        return False
+    if not measure._clear_of(bf, impassable, x0, y0, x1, y1):
+        return False
+    legs = list(zip(pts, pts[1:]))
+    for o, r in _bases_in_box(state, m.id, x0, y0, x1, y1):
+        lim = r + reach
+        pos = o.pos
+        for a, b in legs:
+            if measure._centre_to_segment(pos, a, b) <= lim and (
+                _swept_gap(m, a, b, o) <= _CLEAR_MARGIN
+            ):
+                return False
+    return True
+
+
+def _shape(
+    base: float | tuple[float, float], x: float, y: float, facing: float
+) -> tuple[list[Point], float, list[Point]]:
+    """A base as (corner points, radius, its own axes): a rectangle's 4 corners, radius 0
+    and its two edge normals; a round base its centre, its radius and no axes."""
+    if not isinstance(base, (tuple, list)):
+        return [(x, y)], base_size_in(base)[0] / 2, []
+    w, d = base_size_in(base)
+    ux, uy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+    lx, ly = -uy, ux
+    corners = [
+        (x + sx * d / 2 * ux + sy * w / 2 * lx, y + sx * d / 2 * uy + sy * w / 2 * ly)
+        for sx, sy in ((1, 1), (1, -1), (-1, -1), (-1, 1))
+    ]
+    return corners, 0.0, [(ux, uy), (lx, ly)]
+
+
+def _swept_gap(m: Model, a: Point, b: Point, o: Model) -> float:
+    """A lower bound (inches) on how near ``m``'s base comes to ``o``'s as its centre
+    slides from a to b without turning (what ``Physics.move`` does on one leg).
+
+    The base sweeps the convex hull of itself at a and at b; two convex shapes are at
+    least as far apart as their shadows on any line, so the largest gap between the
+    shadows on a few lines (the bases' edge normals, the leg's normal, the line from the
+    leg to ``o``'s centre) is a lower bound on their distance, exact enough to tell
+    neighbours a hair apart from ones in the way.
+    """
+    pa, rm, axes = _shape(m.base, a[0], a[1], m.facing)
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    swept = pa + [(x + dx, y + dy) for x, y in pa]
+    po, ro, axes_o = _shape(o.base, o.x, o.y, o.facing)
+    cands = axes + axes_o
+    ll = math.hypot(dx, dy)
+    if ll > 0.0:
+        cands.append((-dy / ll, dx / ll))
+    t = 0.0 if ll == 0.0 else min(1.0, max(0.0, ((o.x - a[0]) * dx + (o.y - a[1]) * dy) / ll**2))
+    cx, cy = o.x - (a[0] + t * dx), o.y - (a[1] + t * dy)
+    cl = math.hypot(cx, cy)
+    if cl > 0.0:
+        cands.append((cx / cl, cy / cl))
+    best = -math.inf
+    for nx, ny in cands:
+        s = [x * nx + y * ny for x, y in swept]
+        q = [x * nx + y * ny for x, y in po]
+        best = max(best, min(q) - max(s), min(s) - max(q))
+    return best - rm - ro
+
+
 # ------------------------------------------------------------------ single figures
 def plan_model(
     state: GameState, ctx: Context, m: Model, path: list[Point], rush: bool, charge_target: str = ""
@@ -146,9 +354,13 @@ def plan_model(
         p.ends_on_obstacle = on
     if cost > allow + 0.01:
         p.problems.append(f'too far: costs {cost:.1f}" but {m.id} may move {allow:g}" (GEM-2.1.1)')
-    if not charge_target and len(path) > 1 and not p.problems:
-        ph = _phys(ctx, state)
-        res = ph.move(m.id, path[1:])
+    if (
+        not charge_target
+        and len(path) > 1
+        and not p.problems
+        and not _surely_clear(ctx, state, m, path[1:])
+    ):
+        res = _move(ctx, state, m.id, path[1:])
         if not res.complete:
             p.problems.append(
                 f"the path is blocked by {res.blocked_by} at ({res.end[0]:.2f}, {res.end[1]:.2f})"
@@ -224,20 +436,56 @@ def block_corridor(state: GameState, unit: str, path: list[Point], facing: float
     new position covers, nearest first."""
     half = blocks.frontage_width(state, unit) / 2
     end_slots = [p for _, p in blocks.place(state, unit, path[-1], facing)]
-    w, d = blocks.slot_size(unit_models(state, unit, live=False))
+    w, d = blocks.unit_slot(state, unit)
     r_slot = max(w, d) / 2
+    legs = list(zip(path, path[1:]))
+    # The legs' box: a figure whose reach stays off it is swept by none of them.
+    px0, px1 = min(p[0] for p in path), max(p[0] for p in path)
+    py0, py1 = min(p[1] for p in path), max(p[1] for p in path)
+    # Every end slot lies within ``spread`` of ``mid``, so a figure farther than that
+    # plus its reach from ``mid`` is under none of them (the triangle inequality, with a
+    # hair to spare for rounding): most of the table is ruled out without a slot loop.
+    mid = (
+        sum(x for x, _ in end_slots) / max(len(end_slots), 1),
+        sum(y for _, y in end_slots) / max(len(end_slots), 1),
+    )
+    spread = max((math.dist(mid, sl) for sl in end_slots), default=0.0)
+    memo = roster_memo(state)
+    ro_max = memo.get("half_span")
+    if ro_max is None:
+        ro_max = memo["half_span"] = max(
+            (max(base_size_in(o.base)) / 2 for o in roster(state)), default=0.0
+        )
+    # With the widest base on the table: a figure outside both reaches is ruled out.
+    box_max = half + ro_max - 0.02 + 1e-6
+    reach_max = r_slot + ro_max - 0.02 + 1e-9
     hits: list[tuple[float, Model]] = []
-    for o in state.live():
-        if o.unit == unit:
+    for o in roster(state):
+        if o.removed or o.unit == unit:
+            continue
+        if (
+            not (px0 - box_max < o.x < px1 + box_max and py0 - box_max < o.y < py1 + box_max)
+            and math.dist(o.pos, mid) - spread >= reach_max
+        ):
             continue
         ro = max(base_size_in(o.base)) / 2
-        swept = any(
-            measure.point_segment_distance(o.pos, p, q) < half + ro - 0.02 and _ahead(p, q, o.pos)
-            for p, q in zip(path, path[1:])
+        pos = o.pos
+        swept = False
+        lim = half + ro - 0.02
+        box = lim + 1e-6  # the service's segment is a hair (2e-8") wider than the line
+        if px0 - box < o.x < px1 + box and py0 - box < o.y < py1 + box:
+            for p, q in legs:
+                if measure.point_within(pos, p, q, lim) and _ahead(p, q, pos):
+                    swept = True
+                    break
+        reach = r_slot + ro - 0.02
+        covered = (
+            not swept
+            and math.dist(pos, mid) - spread < reach + 1e-9
+            and any(math.dist(pos, sl) < reach for sl in end_slots)
         )
-        covered = any(math.dist(o.pos, s) < r_slot + ro - 0.02 for s in end_slots)
         if swept or covered:
-            hits.append((math.dist(path[0], o.pos), o))
+            hits.append((math.dist(path[0], pos), o))
     hits.sort(key=lambda x: (x[0], x[1].id))
     return [o for _, o in hits]
 
@@ -282,11 +530,12 @@ def plan_block(
         )
     bf = ctx.battlefield
     imp = terrain("impassable")
+    any_imp = measure._any_of(bf, _kinds_of("impassable"))  # none on most tables: skip
     for m, (x, y) in blocks.place(state, unit, path[-1], facing):
         if not bf.on_table(x, y):
             p.problems.append(f"{m.id} would leave the table at ({x:.1f}, {y:.1f})")
             break
-        if measure.features_under(bf, Footprint(x, y, facing, m.base), imp):
+        if any_imp and measure.features_under(bf, Footprint(x, y, facing, m.base), imp):
             p.problems.append(f"{m.id} would stand in impassable terrain at ({x:.1f}, {y:.1f})")
             break
     for o in block_corridor(state, unit, path, facing):
