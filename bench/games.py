@@ -1,7 +1,8 @@
 """Headless games per second, 10 against 10, for each ruleset present.
 
 Prints, per ruleset, the median seconds per full game between random agents (one core),
-games per second per core, the ratio against the issue's target of one game per second
+wall-clock and CPU (this process's own time, which is what "per core" means and what
+other load on this shared machine does not inflate), games per second per core (CPU), the ratio against the issue's target of one game per second
 per core, and the ratio against a baseline measured in the same run: the same games
 played with full recording (history, checksums, undo snapshots), which is what the
 window and saves pay for and what AI clones skip.
@@ -22,11 +23,12 @@ from engine.ruleset import available
 from engine.scenario import load_scenario, new_game
 
 
-def one_game(path, seed: int, record: bool) -> tuple[float, int]:
+def one_game(path, seed: int, record: bool) -> tuple[float, int, float]:
     scn = load_scenario(path)
     scn.seed = seed
     scn.turn_limit = scn.turn_limit or 10
     t0 = time.perf_counter()
+    c0 = time.process_time()
     game = new_game(scn)
     game.record = record
     agents = {s: RandomAgent(seed + i) for i, s in enumerate(game.state.sides)}
@@ -35,7 +37,7 @@ def one_game(path, seed: int, record: bool) -> tuple[float, int]:
         view = game.clone(dice_seed=n)
         game.apply(agents[side].choose(view, side))
         n += 1
-    return time.perf_counter() - t0, n
+    return time.perf_counter() - t0, n, time.process_time() - c0
 
 
 def main() -> None:
@@ -43,16 +45,17 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--rulesets", default=",".join(available()))
     args = ap.parse_args()
-    print(f"{'ruleset':10} {'s/game':>8} {'games/s/core':>13} {'vs target 1/s':>14} "
-          f"{'actions':>8} {'recorded s/game':>16} {'speed-up':>9}")
+    print(f"{'ruleset':10} {'s/game':>8} {'cpu s/game':>10} {'games/s/core':>13} "
+          f"{'vs target 1/s':>14} {'actions':>8} {'recorded s/game':>16} {'speed-up':>9}")
     for key in args.rulesets.split(","):
         path = bench_scenario(key)
         fast = [one_game(path, s, record=False) for s in range(args.games)]
         slow = [one_game(path, s, record=True) for s in range(args.games)]
-        t_fast = statistics.median(t for t, _ in fast)
-        t_slow = statistics.median(t for t, _ in slow)
-        acts = statistics.median(n for _, n in fast)
-        print(f"{key:10} {t_fast:8.3f} {1 / t_fast:13.2f} {1 / t_fast:13.2f}x {acts:8.0f} "
+        t_fast = statistics.median(t for t, _, _ in fast)
+        cpu = statistics.median(c for _, _, c in fast)
+        t_slow = statistics.median(t for t, _, _ in slow)
+        acts = statistics.median(n for _, n, _ in fast)
+        print(f"{key:10} {t_fast:8.3f} {cpu:10.3f} {1 / cpu:13.2f} {1 / cpu:13.2f}x {acts:8.0f} "
               f"{t_slow:16.3f} {t_slow / t_fast:8.2f}x   ({path.relative_to(path.parents[3])})")
 
 
