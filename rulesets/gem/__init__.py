@@ -129,16 +129,11 @@ class Gem(Ruleset):
         return odds(state, action, ctx)
 
     def score(self, state: GameState, side: str) -> float:
-        from .points import model_value
+        """Points kept against the enemy's, objectives held or denied, and a small pull
+        toward targets (scoring.py): what the turn limit and objectives decide on."""
+        from .scoring import score
 
-        def worth(s: str) -> float:
-            return sum(
-                model_value(m) * m.hp / max(1, m.max_hp)
-                for m in state.models.values()
-                if m.side == s and (not m.removed or carried(m))
-            )
-
-        return float(worth(side) - sum(worth(s) for s in state.sides if s != side))
+        return score(state, side)
 
     def model_view(self, model: Model) -> dict[str, Any]:
         """hp and status for every figure; a vehicle adds its speed and the radius of its

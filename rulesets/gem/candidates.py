@@ -126,6 +126,10 @@ def _moves(state: GameState, ctx: Context, unit: str) -> list[Action]:
             out.append(Move(actor=unit, to=_toward(f, t.pos, mv * 0.4), facing=round(b, 1)))
         for df in (-2, 2):
             out.append(ChangeFrontage(actor=unit, files=rec["files"] + df))
+        for goal in _goals(state):
+            b = measure.bearing(f, goal)
+            for d in (mv * 0.9, mv * 0.4):
+                out.append(Move(actor=unit, to=_toward(f, goal, d), facing=round(b, 1)))
         return out
     for m in ms[:4]:
         if mtype(m) == "vehicle":
@@ -150,7 +154,18 @@ def _moves(state: GameState, ctx: Context, unit: str) -> list[Action]:
                 )
             )
             out.append(Move(actor=m.id, to=_toward(m.pos, near[0].pos, mv * 1.6), mode="rush"))
+        for goal in _goals(state):
+            out.append(Move(actor=m.id, to=_toward(m.pos, goal, mv * 0.9)))
+            out.append(Move(actor=m.id, to=_toward(m.pos, goal, mv * 1.6), mode="rush"))
     return out
+
+
+def _goals(state: GameState) -> list[tuple[float, float]]:
+    """The centres of the scenario's objectives (GEM-3.7): one side wins by holding one
+    at the end of a turn, so both sides need a way to walk onto it."""
+    from .scoring import objectives
+
+    return [(float(o["x"]), float(o["y"])) for o in objectives(state)]
 
 
 def _shots(state: GameState, unit: str) -> list[Action]:

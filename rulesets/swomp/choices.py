@@ -3,6 +3,12 @@
 Why a short list: a random or searching agent needs a handful of sensible actions per
 decision (advance, fire at each legal target, charge the nearest, hold on overwatch,
 wait), each of which passes ``check``; dragging out any other path is the window's job.
+
+The list is also where the table's knowledge reaches the AI (the position score sees
+models, not terrain): shots are offered only at targets within range (the rulebook
+measures range after declaring, so a longer shot is legal but wasted), each model of a
+squad may fire on its own at what it can reach, and an advance turns the squad so its
+narrowest-arced weapon faces an enemy it can sight.
 """
 
 from __future__ import annotations
@@ -26,10 +32,12 @@ from . import (
     vehicle_cc,
     vehicles,
 )
+from . import fire_verbs as fv
 from .actions import ClearJam, Man, Overwatch, Rally, Ram, Retreat, SwompCharge, Wait
 from .flow import TURNS
 
 LIMIT = 60
+NARROW = 45.0  # a fire arc this narrow or narrower steers an advance's facing (aim)
 
 
 def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
@@ -67,8 +75,8 @@ def reaction_options(state: GameState, ctx: Context, p: dict) -> list[Action]:
     if k == "overwatch":
         for wid in p["watchers"]:
             w = state.models[wid]
-            for wpn in core.ranged(w)[:2]:
-                for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, w, wpn))[:2]:
+            for wpn in working(w)[:2]:
+                for s in reachable(state, ctx, w, wpn)[:2]:
                     out.append(Shoot(actor=wid, target=s.id, weapon=wpn["name"]))
     elif k == "retreat":
         out.append(fall_back(ctx, state.models[p["defender"]], core.foes(state,
@@ -125,9 +133,7 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
         return out
     if not enemies:
         return out
-    for wpn in core.ranged(lead)[:2]:
-        for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, lead, wpn))[:2]:
-            out.append(Shoot(actor=actor, target=s.id, weapon=wpn["name"]))
+    out += shot_options(state, ctx, ms, actor)
     near = enemies[0]
     out += attack_options(state, lead, actor, near)
     if len(ms) == 1:
@@ -135,16 +141,92 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
         if abs(face - lead.facing) > 1:
             out.append(Turn(actor=actor, facing=face))
     lim, _ = movement.allowance(lead)
-    for d in (lim, min(lim, movement.shoot_limit(lead))):
+    steady = min(movement.shoot_limit(m) for m in ms)
+    face = aim(state, ctx, ms)
+    for d in sorted({lim, min(lim, movement.shoot_limit(lead)), min(lim, steady)}, reverse=True):
         dest = clamp(ctx, toward(lead.pos, near.pos, max(0.0, min(d, table.distance(lead, near)
                                                                     - 1.0))))
         if math.dist(dest, lead.pos) > 0.1:
-            out.append(Move(actor=actor, to=dest))
+            out.append(Move(actor=actor, to=dest, facing=face))
     back = clamp(ctx, toward(lead.pos, (2 * lead.x - near.x, 2 * lead.y - near.y),
                              core.mr(lead)))
     out.append(Move(actor=actor, to=back))
     out.append(Overwatch(actor=actor))
     return out
+
+
+def working(m: Model) -> list[dict]:
+    """The model's ranged weapons that are not jammed."""
+    jammed = m.vars.get("jammed", [])
+    return [w for w in core.ranged(m) if w["name"] not in jammed]
+
+
+def in_range(shooter: Model, target: Model, weapon: dict) -> bool:
+    """Is the target within the weapon's range, base edge to base edge?"""
+    return table.distance(shooter, target) <= float(weapon.get("range", 0)) + 1e-9
+
+
+def reachable(state: GameState, ctx: Context, m: Model, wpn: dict) -> list[shooting.Seen]:
+    """The legal targets of ``m``'s weapon that are within its range, nearest first.
+
+    Why the range is applied here and not in ``check``: the rulebook measures range only
+    after a shot is declared (SWOMP-I-RANGE), so a shot beyond it is legal but sure to
+    miss; offering it would only teach an agent to throw its action away (the window
+    marks targets out of range for a player anyway)."""
+    rng = float(wpn.get("range", 0)) + 1e-9
+    return [s for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, m, wpn))
+            if s.dist <= rng]
+
+
+def shot_options(state: GameState, ctx: Context, ms: list[Model], actor: str) -> list[Action]:
+    """Shots that can hit: the whole unit at one target when every model that would fire
+    reaches it (a unit's shot also fires models the target is out of range of), and
+    each model on its own at its nearest reachable target with each of its weapons, so
+    a squad spread across the table wastes no shot."""
+    out: list[Action] = []
+    ready = [m for m in ms if not core.engaged(m) and not core.act(m)["shot"]]
+    if len(ms) > 1 and not any(m.vars.get("overwatch") for m in ms):
+        # (a unit starting its action leaves overwatch first, and its watchers would fire)
+        names: list[str] = []
+        for m in ready:
+            names += [w["name"] for w in working(m) if w["name"] not in names]
+        for name in names[:3]:
+            carrier = next(m for m in ready if name in (w["name"] for w in working(m)))
+            wpn = shooting.weapon_of(carrier, name)
+            assert wpn is not None
+            for s in reachable(state, ctx, carrier, wpn)[:2]:
+                t = state.models[s.id]
+                pairs = fv.shooters(state, ctx, ms, t, name, {})
+                if pairs and all(in_range(m, t, w) for m, w in pairs):
+                    out.append(Shoot(actor=actor, target=t.id, weapon=name))
+    per = 1 if len(ms) > 1 else 2
+    for m in ready[:8]:
+        for wpn in working(m)[:2]:
+            for s in reachable(state, ctx, m, wpn)[:per]:
+                out.append(Shoot(actor=m.id, target=s.id, weapon=wpn["name"]))
+    return out
+
+
+def aim(state: GameState, ctx: Context, ms: list[Model]) -> float | None:
+    """The facing for an advance: toward the nearest enemy the unit's narrowest-arced
+    weapon could sight within its range, or None (face the way it goes). Why: a move
+    turns every model to its path, and a heavy weapon's arc is narrow (a lascannon
+    sees 20 degrees), so an advance that ends facing away wastes its shot."""
+    best: tuple[float, Model, dict] | None = None
+    for m in ms:
+        for wpn in working(m)[:2]:
+            arc = float(wpn.get("arc", 360))
+            if arc <= NARROW and (best is None or arc < best[0]):
+                best = (arc, m, wpn)
+    if best is None:
+        return None
+    _, m, wpn = best
+    rng = float(wpn.get("range", 0)) + 1e-9
+    for s in shooting.seen_enemies(state, ctx, m, {**wpn, "arc": 360}):
+        if s.dist <= rng:
+            return round(table.bearing(m.pos, state.models[s.id].pos), 1)
+        break
+    return None
 
 
 def man_options(state: GameState, ms: list[Model]) -> list[Action]:
@@ -169,8 +251,8 @@ def attack_options(state: GameState, lead: Model, actor: str, near: Model) -> li
 
 def vehicle_options(state: GameState, ctx: Context, v: Model, enemies: list[Model]) -> list[Action]:
     out: list[Action] = []
-    for wpn in core.ranged(v)[:3]:
-        for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, v, wpn))[:2]:
+    for wpn in working(v)[:3]:
+        for s in reachable(state, ctx, v, wpn)[:2]:
             out.append(Shoot(actor=v.id, target=s.id, weapon=wpn["name"]))
     if core.act(v)["moves"]:
         return out

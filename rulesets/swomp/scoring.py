@@ -3,32 +3,45 @@
 Why these terms: at the turn limit the game goes to casualties, then damage, then units
 broken, then ground taken (victory.py), so the score counts the same things on the
 same scale: the points of every model times the share of its HP removed (a casualty
-counts in full), and a quarter of a broken unit's points. A one-step agent also needs
-a reason to move before anything dies, so each of the side's own models adds a little
-for an enemy within its weapon's range (fading linearly over two feet short of it, so
-advancing is worth something), for watching such an enemy from overwatch, and for
-being within charge reach of an enemy it out-fights in close combat (SWOMP
-"Charging"). These are worth less than one likely wound, so they never outweigh real
-damage. Cover is not counted: the score sees the models, not the table (a cover term
-fed from a per-model note made no measurable difference against the random agent),
-and cover is already priced into every shot the agent samples. Everything is
-arithmetic on centre distances less base radii: a few hundred operations.
+counts in full), and a quarter of a broken unit's points.
+
+A one-step agent values a position before the enemy answers it, so two things that
+happen later are priced in now:
+
+- overwatch fire owed (a move that ends where enemy watchers can fire hands them the
+  decision): each watcher's best shot at the models that set it off, at
+  ``REACTION_SHARE``, lost to the mover and gained by the watcher;
+- going on overwatch with no enemy in range costs ``IDLE_WATCH`` per model: a model on
+  overwatch may neither move nor shoot until it fires, so its next action is lost.
+
+A one-step agent also needs a reason to move before anything dies, so each of the
+side's own models adds a little for an enemy within its weapon's range (fading
+linearly over two feet short of it, so advancing is worth something) and for being
+within charge reach of an enemy it out-fights in close combat (SWOMP "Charging").
+These are worth less than one likely wound, so they never outweigh real damage.
+Cover is not counted: the score sees the models, not the table (a cover term fed from
+a per-model note made no measurable difference against the random agent), and cover
+is already priced into every shot the agent samples; the table is the candidate
+list's job (choices.py offers only shots within range and aims advances). Everything
+is arithmetic on centre distances less base radii: a few hundred operations.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from engine.battlefield import base_radius_in
 from engine.state import GameState, Model
 
-from . import core, melee, morale, victory
+from . import contest, core, melee, morale, reactions, shooting, table, victory
 
 BROKEN_SHARE = 0.25  # a broken unit costs its side a quarter of its points
-IN_RANGE = 1.0  # per model with an enemy in range of a working weapon
+IN_RANGE = 2.0  # per model with an enemy in range of a working weapon
 APPROACH_SPAN = 24.0  # ...less a share for every inch short, none at this far short
-OVERWATCH = 0.5  # per model on overwatch with an enemy in range (it may fire first)
+IDLE_WATCH = -1.0  # per model on overwatch with no enemy in range: its next action is lost
 CHARGE_REACH = 1.5  # per model within charge reach of an enemy it out-fights
+REACTION_SHARE = 0.75  # of the overwatch fire owed: the watching side may hold it
 
 
 def lost_value(state: GameState, side: str) -> float:
@@ -63,8 +76,8 @@ def fights_better(m: Model, e: Model) -> bool:
 
 
 def position(state: GameState, side: str) -> float:
-    """The small pull toward targets: in range to shoot (and closing on range), on
-    overwatch with a target in range, or in reach to charge."""
+    """The small pull toward targets: in range to shoot (and closing on range), or in
+    reach to charge; less a wasted overwatch."""
     foes = [e for e in state.live() if e.side != side]
     if not foes:
         return 0.0
@@ -76,17 +89,60 @@ def position(state: GameState, side: str) -> float:
         rng = reach(m)
         if rng > 0:
             value += IN_RANGE * max(0.0, 1.0 - max(0.0, d - rng) / APPROACH_SPAN)
-            if d <= rng and m.vars.get("overwatch"):
-                value += OVERWATCH
+            if d > rng and m.vars.get("overwatch"):
+                value += IDLE_WATCH
         lim = core.mr(m) if core.heavy(m) else 2 * core.mr(m)
         if any(gap(m, e) <= lim and fights_better(m, e) for e in foes):
             value += CHARGE_REACH
     return value
 
 
+@lru_cache(maxsize=1024)
+def p_win(a_value: int, d_value: int) -> float:
+    """The chance the attacker wins a d10 contest (contest.p_win, cached as a float)."""
+    return float(contest.p_win(a_value, d_value))
+
+
+def shot_value(w: Model, t: Model) -> float:
+    """Expected points ``w``'s best working weapon in range strikes off ``t`` with one
+    overwatch shot (cover unseen: the score has no table)."""
+    best = 0.0
+    jammed = w.vars.get("jammed", [])
+    d = gap(w, t)
+    for wpn in core.ranged(w):
+        if wpn["name"] in jammed or d > float(wpn.get("range", 0)):
+            continue
+        att = shooting.attack(w, wpn, "overwatch", []).value
+        dfn = shooting.defence(t, table.NONE).value
+        hp = max(1, t.hp)
+        share = min(1.0, int(wpn.get("Dam", 1)) * int(wpn.get("shots", 1)) / hp)
+        best = max(best, p_win(att, dfn) * share * int(t.vars.get("points", 0)))
+    return best
+
+
+def reaction_fire(state: GameState, side: str) -> float:
+    """The overwatch fire owed right now (SWOMP "Overwatch"), from ``side``'s point of
+    view: each watcher's best shot at the models that set it off, ours to gain, theirs
+    to lose, at ``REACTION_SHARE`` since it may be held. Why: a move is valued before
+    the enemy answers it, so without this walking into overwatch looks free."""
+    value = 0.0
+    for p in core.sw(state)["pending"]:
+        if reactions.kind(p) != "overwatch":
+            continue
+        sign = 1.0 if p["side"] == side else -1.0
+        targets = [state.models[t] for t in p.get("targets", []) if not state.models[t].removed]
+        for wid in p.get("watchers", []):
+            w = state.models[wid]
+            if w.removed:
+                continue
+            value += sign * max((shot_value(w, t) for t in targets), default=0.0)
+    return REACTION_SHARE * value
+
+
 def score(state: GameState, side: str) -> float:
-    """What the side has taken from its enemies less what it has lost, plus its pull
-    toward targets."""
+    """What the side has taken from its enemies less what it has lost, the overwatch
+    fire owed, plus its pull toward targets."""
     others = [s for s in state.sides if s != side]
     taken = sum(lost_value(state, s) for s in others)
-    return taken - lost_value(state, side) + position(state, side)
+    return (taken - lost_value(state, side) + reaction_fire(state, side)
+            + position(state, side))

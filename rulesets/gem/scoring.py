@@ -1,0 +1,239 @@
+"""The AI's view of a GEM position (``Ruleset.score``): what wins GEM games, cheaply.
+
+Why these terms:
+
+- Material is the share of its starting points value each side keeps, because that is
+  what decides a game at the scenario's turn limit (GEM-I-TURNLIMIT, ``kept_share``);
+  it is scaled by the mean starting army so a figure weighs about its points value
+  (GEM-4), and a figure riding in a vehicle is no loss.
+- An objective decides the game the moment its side holds it at the end of a turn
+  (GEM-3.7, ``victory.holds``), so holding one is worth more than most of an army; the
+  side that must take it is pulled toward it, and the other side is rewarded for
+  keeping a unit on it (one figure inside the radius denies it; a second unit there
+  survives a rout or a lost melee) and pulled toward it.
+- A charge is only fought in the melee segment, so each melee is valued by the points
+  each side should strike off the other there (Table 1 odds with the charge, rank and
+  flank modifiers the melee record holds): a one-step agent then charges only where
+  the exchange favours it. For the same reason a figure left within reach of an enemy
+  that out-fights it is marked down by a share of the charge that may come.
+- A one-step agent also needs a reason to close with the enemy before anything dies:
+  each figure with a missile weapon gains a little for an enemy within its range
+  (fading over ``FIRE_SPAN`` inches short of it). This is worth less than a likely hit
+  so it never outweighs real damage.
+
+Everything is arithmetic on figure centres: the score sees the figures, not the table.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from engine.state import GameState, Model
+
+from . import blocks, measure
+from .build import def_value, mtype
+from .gstate import disorganized, engagements, is_block, on_hand, unit_models, unit_side
+from .melee import attack_dice, melee_weapon, ranks_of
+from .points import model_value
+from .tables import table1, table3
+
+HOLD = 200.0  # holding an objective now: it wins at the end of the turn unless contested
+GUARD = (45.0, 25.0)  # the other side's first and second unit inside the radius (deny it)
+OBJ_PULL = 25.0  # the nearest unit on the objective, less a share per inch away ...
+PULL_SHARES = (1.0, 0.5, 0.25)  # ... and the second and third nearest units, at these shares
+OBJ_SPAN = 30.0  # ... none this far beyond the radius
+THREAT_SHARE = 0.3  # of the best charge each enemy figure (a block as one) could open
+IN_RANGE = 1.0  # per figure with an enemy within its missile range
+FIRE_SPAN = 12.0  # ... less a share per inch short, none this far short
+
+
+def objectives(state: GameState) -> list[dict[str, Any]]:
+    """The scenario's objectives a side must take (entries with a place and a side)."""
+    return [
+        o
+        for o in state.vars.get("objectives", []) or []
+        if isinstance(o, dict) and "x" in o and o.get("side") in state.sides
+    ]
+
+
+def worth(m: Model) -> float:
+    """A figure's points value as it stands: its share of HIT left (GEM-4)."""
+    return model_value(m) * m.hp / max(1, m.max_hp)
+
+
+def kept(state: GameState, side: str) -> float:
+    """The share of its starting points value the side keeps (as victory.kept_share)."""
+    ms = [m for m in state.models.values() if m.side == side]
+    start = sum(model_value(m) for m in ms)
+    now = sum(worth(m) for m in ms if on_hand(m))
+    return now / start if start else 0.0
+
+
+def scale(state: GameState) -> float:
+    """The mean starting points value of the sides: one figure then weighs its points."""
+    total = sum(model_value(m) for m in state.models.values())
+    return total / max(1, len(state.sides))
+
+
+def closeness(d: float, span: float) -> float:
+    """1 at or inside, falling linearly to 0 at ``span`` inches beyond."""
+    return max(0.0, 1.0 - max(0.0, d) / span)
+
+
+def objective_value(state: GameState, side: str) -> float:
+    """Holding, denying and approaching each objective, from ``side``'s point of view.
+    Guards and the pull count units, by each unit's nearest figure: one rout or one
+    lost melee then cannot strip the objective bare."""
+    value = 0.0
+    for o in objectives(state):
+        centre = (float(o.get("x", 0)), float(o.get("y", 0)))
+        r = float(o.get("radius", 3.0))
+        units: dict[str, float] = {}
+        for m in state.live(side):
+            d = math.dist(m.pos, centre)
+            units[m.unit] = min(d, units.get(m.unit, math.inf))
+        mine = sorted(units.values())
+        theirs = [math.dist(m.pos, centre) for m in state.live() if m.side != side]
+        near = min(mine, default=math.inf)
+        pull = sum(OBJ_PULL * w * closeness(d - r, OBJ_SPAN)
+                   for w, d in zip(PULL_SHARES, mine))
+        if o["side"] == side:
+            held = near <= r and not any(d <= r for d in theirs)
+            value += (HOLD if held else 0.0) + pull
+        else:
+            taker = [math.dist(m.pos, centre) for m in state.live(o["side"])]
+            inside = sum(1 for d in mine if d <= r)
+            held = not inside and any(d <= r for d in taker)
+            value += sum(GUARD[:inside]) - (HOLD if held else 0.0) + pull
+    return value
+
+
+def fire_pull(state: GameState, side: str) -> float:
+    """The small pull toward targets: each figure with a missile weapon and an enemy
+    within (or closing on) its range."""
+    foes = [e for e in state.live() if e.side != side]
+    if not foes:
+        return 0.0
+    value = 0.0
+    for m in state.live(side):
+        rng = max((float(w.get("range", 0) or 0) for w in m.weapons), default=0.0)
+        if rng <= 0:
+            continue
+        d = min(math.dist(m.pos, e.pos) for e in foes)
+        value += IN_RANGE * closeness(d - rng, FIRE_SPAN)
+    return value
+
+
+@lru_cache(maxsize=4096)
+def p_hit(off: int, dfn: int, mod: int) -> float:
+    """Chance one d20 hits on Table 1 (GEM-2.2.3), naturals included."""
+    return float(table1(off, dfn).chance(mod))
+
+
+def _in_contact(a: Model, foes: list[Model]) -> bool:
+    return any(measure.distance(a, f) <= 0.05 for f in foes)
+
+
+def blows(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
+    """Expected points value ``a`` strikes off ``b`` in one melee segment: its attack
+    dice (GEM-2.3.2) at its OFF against ``b``'s DEF with the Table 3 modifiers the melee
+    record holds (charged, ranks deeper, flank or rear, GEM-2.3.1), each hit taking one
+    HIT of ``b``'s figure at the front, and no more hits than ``b`` has HIT left."""
+    ours, theirs = unit_models(state, a), unit_models(state, b)
+    if not ours or not theirs:
+        return 0.0
+    t3 = table3()
+    if is_block(state, a):
+        lead = blocks.front_rank(state, a)[0]
+        dice = attack_dice(state, a, lead.id)[0]
+    else:
+        fighters = [m for m in ours if _in_contact(m, theirs)] or ours[:1]
+        lead = fighters[0]
+        dice = sum(int(melee_weapon(m).get("ATT", m.stat("ATT", 1))) for m in fighters)
+    target = blocks.front_rank(state, b)[0] if is_block(state, b) else theirs[0]
+    off = int(melee_weapon(lead).get("OFF", lead.stat("OFF", 1)))
+    if disorganized(lead):
+        off = max(1, off // 2)
+    mod = 0
+    if a in e.get("charged", []) and lead.vars.get("charged"):
+        mod += int(t3["charged"])
+    deeper = ranks_of(state, a) - ranks_of(state, b)
+    if deeper > 0:
+        mod += int(t3["per_rank_deeper"]) * deeper
+    zone = e.get("zone", {}).get(a, "front")
+    if zone in ("flank", "rear"):
+        mod += int(t3[zone])
+    per_hit = model_value(target) / max(1, target.max_hp)
+    hits = min(float(sum(m.hp for m in theirs)), dice * p_hit(off, def_value(target, ""), mod))
+    return hits * per_hit
+
+
+def melee_edge(state: GameState, side: str) -> float:
+    """What the side's melees should win it in the next melee segment less what they
+    should cost it: the one-step agent's view of a charge before it is fought."""
+    value = 0.0
+    for e in engagements(state):
+        units = list(e.get("units", []))
+        if len(units) != 2:
+            continue
+        u, v = units
+        if unit_side(state, u) == side:
+            value += blows(state, e, u, v) - blows(state, e, v, u)
+        elif unit_side(state, v) == side:
+            value += blows(state, e, v, u) - blows(state, e, u, v)
+    return value
+
+
+def charge_blows(a: Model, dice: int, t: Model, mod: int) -> float:
+    """Expected points value ``a`` strikes off the figure ``t`` in a melee it charged
+    into: no more than the HIT ``t`` has left."""
+    off = int(melee_weapon(a).get("OFF", a.stat("OFF", 1)))
+    if disorganized(a):
+        off = max(1, off // 2)
+    hits = min(float(t.hp), dice * p_hit(off, def_value(t, ""), mod))
+    return hits * model_value(t) / max(1, t.max_hp)
+
+
+def exposure(state: GameState, side: str) -> float:
+    """What the enemy's charges threaten next movement segment: for each enemy figure
+    free to charge, the best exchange it could open with the charge bonus on one of the
+    side's figures within its move (GEM-2.1.1, GEM-2.3) and not yet in a melee, counted
+    at ``THREAT_SHARE`` since a charge may not come. Why: a one-step agent otherwise
+    walks a slinger up to a hero, and each figure lost is a share of the turn-limit
+    count. An enemy already in a melee is left to ``melee_edge``."""
+    charged = int(table3()["charged"])
+    engaged = {u for e in engagements(state) for u in e.get("units", [])}
+    ours = [m for m in state.live(side) if m.unit not in engaged and not m.vars.get("aboard")]
+    value = 0.0
+    seen: set[str] = set()
+    for e in state.live():
+        if (e.side == side or e.unit in engaged or mtype(e) == "vehicle"
+                or "routed" in e.status or e.unit in seen):
+            continue
+        if is_block(state, e.unit):
+            seen.add(e.unit)  # a block charges as one, led by its front rank
+            e = blocks.front_rank(state, e.unit)[0]
+        reach = float(e.stat("MOV", 4)) + 1.0
+        dice = (len(blocks.front_rank(state, e.unit)) if is_block(state, e.unit)
+                else int(melee_weapon(e).get("ATT", e.stat("ATT", 1))))
+        best = 0.0
+        for m in ours:
+            if math.dist(m.pos, e.pos) > reach:
+                continue
+            back = 1 if is_block(state, m.unit) else int(
+                melee_weapon(m).get("ATT", m.stat("ATT", 1)))
+            best = max(best, charge_blows(e, dice, m, charged) - charge_blows(m, back, e, 0))
+        value += best
+    return THREAT_SHARE * value
+
+
+def score(state: GameState, side: str) -> float:
+    """Material kept against the enemy's, plus objectives, the melees' expected
+    exchange and the pull toward targets."""
+    k = scale(state)
+    others = [s for s in state.sides if s != side]
+    material = kept(state, side) - max((kept(state, s) for s in others), default=0.0)
+    return (k * material + objective_value(state, side) + melee_edge(state, side)
+            - exposure(state, side) + fire_pull(state, side))

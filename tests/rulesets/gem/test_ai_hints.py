@@ -1,0 +1,141 @@
+"""The AI's hints: GEM's position score (scoring.py) and the objective moves in its
+candidate list (candidates.py).
+
+Each test pins one term with exact figures so that removing or mis-weighting it fails:
+material counted as the share of points kept (GEM-I-TURNLIMIT), an objective held,
+denied and approached (GEM-3.7), a melee's expected exchange (GEM-2.3), the threat of
+an enemy charge, and the pull of missile range.
+"""
+
+import math
+
+import pytest
+
+from engine.actions import Charge, Move
+from rulesets.gem import scoring
+from rulesets.gem.candidates import _toward
+from rulesets.gem.points import model_value
+from rulesets.gem.rules import check
+
+from .helpers import goto, make, model
+
+HILL = {"id": "hill", "x": 36.0, "y": 24.0, "radius": 3.0, "side": "blue", "by_turn": 8}
+
+
+def duel(bx=10.0, by=10.0, rx=60.0, ry=40.0, objectives=(), **kw):
+    specs = [
+        model("b", "blue", bx, by, 0, stats={"OFF": 5, "DEF": 5, "MOV": 6}, **kw),
+        model("r", "red", rx, ry, 180, stats={"OFF": 5, "DEF": 5, "HIT": 3, "MOR": 5}),
+    ]
+    return make(specs, vars_={"objectives": list(objectives)})
+
+
+def test_material_is_the_share_of_points_kept():
+    """GEM-I-TURNLIMIT: the turn limit compares the share each side keeps, so a HIT off
+    the 3-HIT red figure is worth a third of its value, scaled by the mean army."""
+    g = duel()
+    st = g.state
+    before = scoring.score(st, "blue")
+    st.models["r"].hp = 2
+    k = (model_value(st.models["b"]) + model_value(st.models["r"])) / 2
+    assert scoring.scale(st) == pytest.approx(k)
+    assert scoring.kept(st, "red") == pytest.approx(2 / 3)
+    assert scoring.score(st, "blue") - before == pytest.approx(k / 3)
+
+
+def test_holding_an_objective_and_denying_it():
+    """GEM-3.7: a figure of the objective's side inside the radius with no enemy there
+    holds it (HOLD plus the full pull); one enemy figure inside denies it, worth
+    GUARD[0] to the enemy and taking HOLD away."""
+    g = duel(bx=36.0, by=24.0, objectives=[HILL])
+    st = g.state
+    r_pull = scoring.OBJ_PULL * scoring.closeness(math.dist((60, 40), (36, 24)) - 3, 30)
+    assert scoring.objective_value(st, "blue") == pytest.approx(scoring.HOLD + scoring.OBJ_PULL)
+    assert scoring.objective_value(st, "red") == pytest.approx(-scoring.HOLD + r_pull)
+    st.models["r"].x, st.models["r"].y = 37.0, 25.0
+    assert scoring.objective_value(st, "blue") == pytest.approx(scoring.OBJ_PULL)
+    assert scoring.objective_value(st, "red") == pytest.approx(
+        scoring.GUARD[0] + scoring.OBJ_PULL)
+
+
+def test_the_objective_pulls_its_side_closer():
+    """Each inch nearer the radius is worth OBJ_PULL / OBJ_SPAN to the nearest figure."""
+    g = duel(bx=36.0, by=9.0, objectives=[HILL])  # 15" from the centre, 12" beyond r
+    st = g.state
+    far = scoring.objective_value(st, "blue")
+    assert far == pytest.approx(scoring.OBJ_PULL * (1 - 12 / scoring.OBJ_SPAN))
+    st.models["b"].y = 13.0
+    assert scoring.objective_value(st, "blue") - far == pytest.approx(
+        4 * scoring.OBJ_PULL / scoring.OBJ_SPAN)
+
+
+def test_objective_moves_are_offered_and_legal():
+    """GEM-3.7: both sides need a way onto the objective: a move and a rush toward it."""
+    g = duel(bx=36.0, by=9.0, objectives=[HILL])
+    goto(g, "movement", "blue")
+    cands = g.candidates("blue")
+    walk = Move(actor="b", to=_toward((36.0, 9.0), (36.0, 24.0), 6 * 0.9))
+    rush = Move(actor="b", to=_toward((36.0, 9.0), (36.0, 24.0), 6 * 1.6), mode="rush")
+    assert walk in cands and rush in cands
+    assert all(check(g.state, a, g.ctx).ok for a in cands)
+
+
+def test_a_melee_is_valued_by_its_expected_exchange():
+    """GEM-2.3: after a charge the melee is worth what each side should strike off the
+    other next segment: blue OFF 5 vs DEF 5 needs 11+, +2 for the charge (12 faces in
+    20), on a 3-HIT figure; red needs 11+ (10 faces in 20) on blue's single HIT."""
+    g = duel(bx=10.0, by=10.0, rx=14.0, ry=10.0)
+    goto(g, "movement", "blue")
+    g.dice.force([20])  # any fear check passes
+    g.apply(Charge(actor="b", target="r"))
+    st = g.state
+    vb, vr = model_value(st.models["b"]), model_value(st.models["r"])
+    assert scoring.p_hit(5, 5, 2) == 0.6 and scoring.p_hit(5, 5, 0) == 0.5
+    edge = 0.6 * vr / 3 - 0.5 * vb
+    assert scoring.melee_edge(st, "blue") == pytest.approx(edge)
+    assert scoring.melee_edge(st, "red") == pytest.approx(-edge)
+
+
+def test_a_figure_within_an_enemy_charge_is_exposed():
+    """A figure within the move of an enemy that out-fights it loses THREAT_SHARE of the
+    exchange that charge would open; out of reach it loses nothing."""
+    g = duel(bx=10.0, by=10.0, rx=14.5, ry=10.0)
+    st = g.state
+    b, r = st.models["b"], st.models["r"]
+    r.stats["OFF"] = 8
+    threat = 1 * scoring.p_hit(8, 5, 2) * model_value(b) - 1 * scoring.p_hit(5, 5, 0) * \
+        model_value(r) / 3
+    assert threat > 0
+    assert scoring.exposure(st, "blue") == pytest.approx(scoring.THREAT_SHARE * threat)
+    r.x = 30.0
+    assert scoring.exposure(st, "blue") == 0.0
+
+
+def test_missile_range_pulls_a_little():
+    """A bow (range 24) gains IN_RANGE with an enemy in range, fading over FIRE_SPAN."""
+    bow = [{"name": "bow", "OFF": 4, "ATT": 1, "range": 24}]
+    g = duel(bx=10.0, by=10.0, rx=40.0, ry=10.0, weapons=bow)  # 30" apart: 6" short
+    st = g.state
+    assert scoring.fire_pull(st, "blue") == pytest.approx(
+        scoring.IN_RANGE * (1 - 6 / scoring.FIRE_SPAN))
+    st.models["b"].x = 20.0
+    assert scoring.fire_pull(st, "blue") == pytest.approx(scoring.IN_RANGE)
+    assert scoring.fire_pull(st, "red") == 0.0
+
+
+def test_a_block_threatens_as_one_and_no_more_than_a_figure_is_worth():
+    """A block charges as one unit (GEM-2.1.2), so its threat is counted once, led by its
+    front rank; and its many dice can take no more than the single HIT a slinger has."""
+    from rulesets.gem.scoring import THREAT_SHARE, exposure
+
+    from .helpers import block_specs
+
+    specs = block_specs("hop", "red", (20.0, 13.0), 270.0, 8, 4) + [
+        model("s", "blue", 20.0, 10.0, 90, profile="slinger"),
+    ]
+    g = make(specs)
+    st = g.state
+    s, lead = st.models["s"], st.models["hop1"]
+    assert 4 * scoring.p_hit(5, 3, 2) > 1  # four spears at DEF 3: more hits than HIT
+    back = scoring.p_hit(2, 6, 0) * model_value(lead)
+    assert exposure(st, "blue") == pytest.approx(THREAT_SHARE * (model_value(s) - back))

@@ -1,0 +1,116 @@
+"""The AI's hints: the candidate list (choices.py) and the position score (scoring.py).
+
+Each test pins one hint with exact figures so that removing or mis-weighting it fails:
+shots beyond range are not offered (SWOMP-I-RANGE: range is measured after declaring),
+a squad's models may fire on their own, an advance aims the narrowest fire arc, an idle
+overwatch costs the model its next action, and overwatch fire owed is priced in.
+"""
+
+import pytest
+
+from engine.actions import Move, Shoot
+from engine.ruleset import load
+from rulesets.swomp import choices, contest, core, rules, scoring, table
+
+from .helpers import make
+
+
+def m(mid, side, x, y, profile="space_marine", **kw):
+    return {"id": mid, "side": side, "profile": profile, "x": x, "y": y, **kw}
+
+
+def shots(g, side="blue"):
+    return [a for a in g.candidates(side) if isinstance(a, Shoot)]
+
+
+def test_a_shot_beyond_range_is_not_offered():
+    """SWOMP-I-RANGE: a boltgun (24") at a marine 30" away would be declared and miss;
+    the list leaves it out, and offers it once the target is within range."""
+    far = make([m("b", "blue", 30, 6, facing=90), m("r", "red", 30, 37, facing=270)])
+    assert table.distance(far.state.models["b"], far.state.models["r"]) == pytest.approx(30.016,
+                                                                                          abs=1e-3)
+    assert rules.check(far.state, Shoot(actor="b", target="r", weapon="boltgun"), far.ctx).ok
+    assert shots(far) == []
+    near = make([m("b", "blue", 30, 6, facing=90), m("r", "red", 30, 30, facing=270)])
+    assert shots(near) == [Shoot(actor="b", target="r", weapon="boltgun")]
+
+
+def test_overwatch_fire_beyond_range_is_not_offered():
+    """The overwatch reaction offers passing, and shots only at targets within range."""
+    g = make([m("b", "blue", 30, 6, facing=90), m("r", "red", 30, 42, facing=270)], first="red")
+    g.state.models["b"].vars["overwatch"] = True
+    g.apply(Move(actor="r", to=(30.0, 36.0)))  # 28.0" away: seen, but beyond 24"
+    assert g.to_act() == "blue"
+    assert [a.KIND for a in g.candidates("blue")] == ["choose"]
+
+
+def test_squad_models_fire_on_their_own_when_the_squad_shot_would_waste_some():
+    """A unit's shot also fires models the target is out of range of, so then the list
+    offers only each model's own shot at what it can reach (all legal)."""
+    g = make([m("b1", "blue", 10, 6, unit="sq", facing=90),
+              m("b2", "blue", 10, 2, unit="sq", facing=90),
+              m("r", "red", 10, 29, facing=270)])
+    st = g.state
+    assert table.distance(st.models["b1"], st.models["r"]) < 24 < \
+        table.distance(st.models["b2"], st.models["r"])
+    offered = shots(g)
+    assert offered == [Shoot(actor="b1", target="r", weapon="boltgun")]
+    assert all(rules.check(st, a, g.ctx).ok for a in g.candidates("blue"))
+    g2 = make([m("b1", "blue", 10, 6, unit="sq", facing=90),
+               m("b2", "blue", 12, 6, unit="sq", facing=90),
+               m("r", "red", 10, 29, facing=270)])
+    assert Shoot(actor="sq", target="r", weapon="boltgun") in shots(g2)
+
+
+def test_an_advance_turns_the_narrowest_arc_to_a_sighted_enemy():
+    """A lascannon sees 20 degrees: the squad's advance faces it at the nearest enemy it
+    can sight within range (bearing from the lascannon), not along the path; and one
+    advance is short enough for the heavy weapon still to fire (SWOMP "Heavy weapons")."""
+    g = make([m("s", "blue", 20, 6, "marine_sergeant", unit="sq", facing=90),
+              m("lc", "blue", 24, 6, "marine_lascannon", unit="sq", facing=90),
+              m("r", "red", 44, 30, facing=270)])
+    face = round(table.bearing((24.0, 6.0), (44.0, 30.0)), 1)
+    assert face == 50.2
+    moves = [a for a in g.candidates("blue") if isinstance(a, Move) and a.actor == "sq"]
+    forward = [a for a in moves if a.to[1] > 6.0]
+    assert forward and all(a.facing == face for a in forward)
+    # the lead is the lascannon (ids in order): 1 x MR, and the 2" it may move and fire
+    lead = g.state.models["lc"]
+    assert sorted(round(table.centre_distance(lead.pos, a.to), 1) for a in forward) == [2.0, 4.0]
+    assert all(rules.check(g.state, a, g.ctx).ok for a in moves)
+    assert choices.aim(g.state, g.ctx, [g.state.models["s"]]) is None  # 90 degree arc
+
+
+def test_idle_overwatch_costs_the_next_action():
+    """Overwatch with no enemy in range scores IDLE_WATCH lower; with one in range the
+    watch may fire first and costs nothing."""
+    g = make([m("b", "blue", 30, 6, facing=90), m("r", "red", 30, 42, facing=270)])
+    st = g.state
+    before = scoring.score(st, "blue")
+    st.models["b"].vars["overwatch"] = True
+    assert scoring.score(st, "blue") - before == pytest.approx(scoring.IDLE_WATCH)
+    st.models["r"].y = 28.0
+    watching = scoring.score(st, "blue")
+    st.models["b"].vars.pop("overwatch")
+    assert scoring.score(st, "blue") == pytest.approx(watching)
+
+
+def test_overwatch_fire_owed_is_priced_in():
+    """A move that ends in sight of an enemy watcher hands it a shot: the mover's score
+    drops by REACTION_SHARE of that shot's expected points (PR 4 + WR 2 + overwatch 1
+    against DR 4 + armour 4, one wound kills a 44-point marine); the watcher's rises."""
+    g = make([m("b", "blue", 30, 12, facing=90), m("r", "red", 30, 42, facing=270)],
+             first="red")
+    st = g.state
+    st.models["b"].vars["overwatch"] = True
+    g.apply(Move(actor="r", to=(30.0, 34.0)))  # 8": no movement bonus; 21" from b
+    assert core.sw(st)["pending"] and g.to_act() == "blue"
+    p = float(contest.p_win(7, 8))
+    assert p == pytest.approx(0.38)
+    owed = scoring.REACTION_SHARE * p * 44
+    assert scoring.reaction_fire(st, "blue") == pytest.approx(owed)
+    assert scoring.reaction_fire(st, "red") == pytest.approx(-owed)
+    rs = load("swomp")
+    with_fire = rs.score(st, "red")
+    core.sw(st)["pending"] = []
+    assert with_fire - rs.score(st, "red") == pytest.approx(-owed)
