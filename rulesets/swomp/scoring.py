@@ -29,6 +29,7 @@ is arithmetic on centre distances less base radii: a few hundred operations.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import lru_cache
 
 from engine.battlefield import base_radius_in
@@ -42,6 +43,7 @@ APPROACH_SPAN = 24.0  # ...less a share for every inch short, none at this far s
 IDLE_WATCH = -1.0  # per model on overwatch with no enemy in range: its next action is lost
 CHARGE_REACH = 1.5  # per model within charge reach of an enemy it out-fights
 REACTION_SHARE = 0.75  # of the overwatch fire owed: the watching side may hold it
+STRIKE_SHARE = 0.8  # of a declared charge's strike: the defender may still retreat
 
 
 def lost_value(state: GameState, side: str) -> float:
@@ -139,10 +141,56 @@ def reaction_fire(state: GameState, side: str) -> float:
     return REACTION_SHARE * value
 
 
+@lru_cache(maxsize=1024)
+def cc_hp(a_value: int, d_value: int, extra: int, hp: int) -> float:
+    """Expected HP a close combat contest takes off a defender with ``hp`` left: the
+    winning margin's 1, 2 or 3 (SWOMP "Winning a contest by 5 or more") plus the
+    weapon's damage above 1, no more than it has."""
+    return float(sum((q * min(hp, contest.melee_damage(k) + extra)
+                      for k, q in contest.margin_dist(a_value, d_value).items() if k >= 0),
+                     start=Fraction(0)))
+
+
+def strike_value(attackers: list[Model], d: Model, charging: bool) -> float:
+    """Expected points one strike of ``attackers`` (a group: the best CR plus half the
+    others', SWOMP "Multiple attackers") takes off the trooper ``d``."""
+    attackers = [a for a in attackers if not a.removed]
+    if not attackers or d.removed or core.is_vehicle(d) or any(core.is_vehicle(a)
+                                                               for a in attackers):
+        return 0.0
+    att = melee.group_side([(a.id, melee.attack_value(a, charging)) for a in attackers])
+    lead = max(attackers, key=lambda a: sum(v for _, v in melee.attack_value(a, charging)))
+    hp = cc_hp(att.value, melee.defence(d).value, melee.weapon_extra(lead), max(1, d.hp))
+    return hp * int(d.vars.get("points", 0)) / max(1, d.max_hp)
+
+
+def melee_edge(state: GameState, side: str) -> float:
+    """Close combat not yet rolled, from ``side``'s point of view: the strikes a charge
+    has declared (at ``STRIKE_SHARE``: the defender may still retreat), and each engaged
+    model's next strike at its first opponent, ours to gain and theirs to lose. Why: a
+    charge is valued before its strike is rolled, and a model in combat gives up its
+    pull toward targets, so without this a one-step agent never charges."""
+    value = 0.0
+    for cont in reactions.stack(state):
+        if cont.get("kind") != "strike":
+            continue
+        for g in cont.get("groups", []):
+            d = state.models[g["defender"]]
+            hit = strike_value([state.models[a] for a in g["attackers"]], d,
+                               bool(g.get("charging")))
+            value += STRIKE_SHARE * (hit if d.side != side else -hit)
+    for m in state.live():
+        fs = core.foes(state, m)
+        if fs:
+            hit = strike_value([m], fs[0], False)
+            value += hit if m.side == side else -hit
+    return value
+
+
 def score(state: GameState, side: str) -> float:
     """What the side has taken from its enemies less what it has lost, the overwatch
     fire owed, plus its pull toward targets."""
     others = [s for s in state.sides if s != side]
     taken = sum(lost_value(state, s) for s in others)
     return (taken - lost_value(state, side) + reaction_fire(state, side)
-            + position(state, side))
+            + melee_edge(state, side) + position(state, side))
