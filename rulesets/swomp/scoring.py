@@ -11,6 +11,9 @@ happen later are priced in now:
 - overwatch fire owed (a move that ends where enemy watchers can fire hands them the
   decision): each watcher's best shot at the models that set it off, at
   ``REACTION_SHARE``, lost to the mover and gained by the watcher;
+- close combat not yet rolled: a declared charge's strike (at ``STRIKE_SHARE``, the
+  defender may retreat) and each engaged model's next strike, so a charge is worth
+  what it should win and a model in combat is not simply a model out of the fight;
 - going on overwatch with no enemy in range costs ``IDLE_WATCH`` per model: a model on
   overwatch may neither move nor shoot until it fires, so its next action is lost.
 

@@ -114,3 +114,24 @@ def test_overwatch_fire_owed_is_priced_in():
     with_fire = rs.score(st, "red")
     core.sw(st)["pending"] = []
     assert with_fire - rs.score(st, "red") == pytest.approx(-owed)
+
+
+def test_a_declared_charge_and_an_engagement_are_priced_in():
+    """SWOMP "Close Combat": a charge is valued before its strike is rolled. The
+    captain's charge (CR 6 + power sword 2 + charging 1 = 9 against DR 4 + armour 4 = 8)
+    counts at STRIKE_SHARE; then each engaged model's next strike (8 against 8; the
+    marine's CR 4 against the captain's 4 + 4 + field 2 + parry 1 = 11) is ours to gain
+    and theirs to lose."""
+    from rulesets.swomp.actions import SwompCharge
+
+    g = make([m("b", "blue", 30, 10, "marine_captain", facing=90),
+              m("r", "red", 30, 16, facing=270)])
+    st = g.state
+    assert scoring.melee_edge(st, "blue") == 0.0
+    g.apply(SwompCharge(actor="b", target="r"))
+    assert g.to_act() == "red"  # the marine may stand or retreat first
+    assert scoring.cc_hp(9, 8, 0, 1) == pytest.approx(0.53)
+    strike = scoring.STRIKE_SHARE * 0.53 * 44
+    nxt = scoring.cc_hp(8, 8, 0, 1) * 44 - scoring.cc_hp(4, 11, 0, 3) * 84 / 3
+    assert scoring.melee_edge(st, "blue") == pytest.approx(strike + nxt)
+    assert scoring.melee_edge(st, "red") == pytest.approx(-(strike + nxt))
