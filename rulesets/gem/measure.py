@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -424,23 +424,29 @@ def _any_of(bf: Battlefield, ks: frozenset[str] | set[str] | None) -> bool:
     return hit
 
 
+def _kinds_memo(bf: Battlefield, key: Hashable, ks: frozenset[str] | None,
+                find: Callable[[], Iterable[str]]) -> list[str]:
+    """The ids ``find`` gives, kept to ``kinds``, remembered per battlefield under
+    ``key`` (an unhashable key, a point or base given as a list, is just not kept)."""
+    memo = _bf_memo(bf)
+    try:
+        hit = memo.get(key)
+    except TypeError:
+        hit, key = None, None
+    if hit is None:
+        kind = _kinds(bf)
+        hit = [i for i in find() if ks is None or kind[i] in ks]
+        if key is not None:
+            _remember(memo, key, hit)
+    return list(hit)
+
+
 def features_at(bf: Battlefield, p: Point, kinds: Iterable[str] | None = None) -> list[str]:
     """Ids of the features (of ``kinds``) containing the point, boundary included."""
     ks = frozenset(kinds) if kinds is not None else None
     if not _any_of(bf, ks) or _clear_of(bf, ks, p[0], p[1], p[0], p[1]):
         return []
-    memo = _bf_memo(bf)
-    key: Hashable = ("at", p, ks)
-    try:
-        hit = memo.get(key)
-    except TypeError:  # a point given as a list
-        hit, key = None, None
-    if hit is None:
-        kind = _kinds(bf)
-        hit = [i for i in geometry.features_at(p, bf) if ks is None or kind[i] in ks]
-        if key is not None:
-            _remember(memo, key, hit)
-    return list(hit)
+    return _kinds_memo(bf, ("at", p, ks), ks, lambda: geometry.features_at(p, bf))
 
 
 def features_under(bf: Battlefield, f: Footprint, kinds: Iterable[str] | None = None) -> list[str]:
@@ -451,18 +457,7 @@ def features_under(bf: Battlefield, f: Footprint, kinds: Iterable[str] | None = 
     r = base_radius_in(f.base)  # the base lies within this of its centre
     if _clear_of(bf, ks, f.x - r, f.y - r, f.x + r, f.y + r):
         return []
-    memo = _bf_memo(bf)
-    key = ("under", f, ks)
-    try:
-        hit = memo.get(key)
-    except TypeError:  # a base given as a list
-        hit, key = None, None
-    if hit is None:
-        kind = _kinds(bf)
-        hit = [i for i in geometry.features_under(f, bf) if ks is None or kind[i] in ks]
-        if key is not None:
-            _remember(memo, key, hit)
-    return list(hit)
+    return _kinds_memo(bf, ("under", f, ks), ks, lambda: geometry.features_under(f, bf))
 
 
 def path_length(path: Sequence[Point]) -> float:
