@@ -23,10 +23,12 @@ def median_time(fn: Callable[[], object], repeats: int = 5) -> float:
     return statistics.median(times)
 
 
-def bench_scenario(key: str) -> Path:
-    """The ruleset's 10-against-10 bench scenario, else its default one."""
+def bench_scenario(key: str, names: tuple[str, ...] = ("skirmish10.toml", "default.toml")
+                   ) -> Path:
+    """The ruleset's first scenario of ``names`` that exists: by default its 10-against-10
+    bench scenario, else its default one."""
     folder = ROOT / "rulesets" / key / "scenarios"
-    for name in ("skirmish10.toml", "default.toml"):
+    for name in names:
         if (folder / name).exists():
             return folder / name
     raise FileNotFoundError(f"no scenario for {key}")

@@ -84,6 +84,11 @@ class Game:
     def odds(self, action: Action) -> Odds | None:
         return self.ruleset.odds(self.state, action, self.ctx)
 
+    def score(self, side: str) -> float:
+        """The ruleset's position value for ``side`` (the AI's hint), measured on this
+        game's battlefield."""
+        return self.ruleset.score(self.state, side, self.ctx)
+
     def outcome(self) -> Outcome | None:
         return self.ruleset.outcome(self.state)
 

@@ -53,6 +53,11 @@ class Legality:
         return "; ".join(self.reasons)
 
 
+#: what an Odds distribution counts (``Odds.measures``)
+DAMAGE = "damage"
+DISTANCE = "distance"
+
+
 @dataclass
 class Odds:
     """The exact result distribution of an action before it is taken.
@@ -60,12 +65,16 @@ class Odds:
     ``chance``: probability the acting side gets what it wants (a hit, a win).
     ``dist``: distribution of the main quantity (damage dealt, hits) where there is one.
     ``lines``: a short explanation, each modifier with its reason and rule.
+    ``measures``: what ``dist`` and ``expected`` count — "damage" (harm done: damage,
+    hits, casualties) or "distance" (inches a movement roll gives). Why it is said: an
+    agent ranking attacks by expected harm must not mistake a long move for a big hit.
     """
 
     chance: Fraction
     dist: dict[int, Fraction] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
     expected: Fraction | None = None
+    measures: str = DAMAGE
 
     def summary(self) -> str:
         from engine.dice import percent
@@ -280,8 +289,11 @@ class Ruleset:
             return Outcome(state.over.get("winner"), state.over.get("reason", ""), state.turn)
         return None
 
-    def score(self, state: GameState, side: str) -> float:
-        """Heuristic position value for the AI: own strength minus the enemy's."""
+    def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
+        """Heuristic position value for the AI: own strength minus the enemy's.
+
+        ``ctx`` (the battlefield and its measuring services) lets a ruleset value the
+        table too — who is in cover, who has a shot; without it only the state counts."""
         own = sum(m.hp for m in state.live(side))
         other = sum(m.hp for m in state.live() if m.side != side)
         return float(own - other)

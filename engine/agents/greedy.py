@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from engine.actions import Action
 from engine.dice import Dice
 from engine.game import Game
+from engine.ruleset import DAMAGE
 
 
 @dataclass
@@ -38,6 +39,10 @@ class GreedyAgent:
         self.samples = samples
         self.last: list[Option] = []
 
+    def value(self, game: Game, side: str) -> float:
+        """The position value the agent maximises: the ruleset's score."""
+        return game.score(side)
+
     def evaluate(self, game: Game, side: str, action: Action) -> Option:
         odds = game.odds(action)
         total = 0.0
@@ -46,7 +51,7 @@ class GreedyAgent:
             c = game.clone(dice_seed=self.dice.face(1 << 30) + k)
             before = len(c.dice.consumed)
             c.apply(action)
-            total += c.ruleset.score(c.state, side)
+            total += self.value(c, side)
             n += 1
             if c.state.over:
                 w = c.state.over.get("winner")
@@ -54,7 +59,7 @@ class GreedyAgent:
             if len(c.dice.consumed) == before:
                 break  # no dice: one sample is exact
         value = total / n
-        if odds is not None and odds.expected is not None:
+        if odds is not None and odds.expected is not None and odds.measures == DAMAGE:
             value += 0.01 * float(odds.expected)
         return Option(action, value, float(odds.chance) if odds else None, n)
 

@@ -128,7 +128,7 @@ class Gem(Ruleset):
 
         return odds(state, action, ctx)
 
-    def score(self, state: GameState, side: str) -> float:
+    def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
         """Points kept against the enemy's, objectives held or denied, and a small pull
         toward targets (scoring.py): what the turn limit and objectives decide on."""
         from .scoring import score

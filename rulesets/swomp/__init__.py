@@ -62,7 +62,7 @@ class Swomp(Ruleset):
     def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
         return preview.odds(state, action, ctx)
 
-    def score(self, state: GameState, side: str) -> float:
+    def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
         """Points-weighted HP taken less HP lost, broken units, and a small pull toward
         targets (scoring.py): the measures the turn limit is decided by."""
         return scoring.score(state, side)

@@ -60,8 +60,8 @@ class UMR(Ruleset):
     def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
         return odds.odds(state, action, ctx)
 
-    def score(self, state: GameState, side: str) -> float:
-        return ai.score(state, side)
+    def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
+        return ai.score(state, side, ctx)
 
     def model_view(self, model: Model) -> dict[str, Any]:
         return {"hp": model.hp, "status": sorted(model.status)}

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from engine import actions as act
 from engine.dice import Dist, dice_sum, percent, prob, shift
-from engine.ruleset import Context, Odds
+from engine.ruleset import DISTANCE, Context, Odds
 from engine.state import GameState
 from rulesets.umr import attacks, common, movement, support
 from rulesets.umr.actions import Climb, Jump, RpgTest
@@ -68,7 +68,7 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
         dist = _clip(shift(dice_sum(1, 6), bonus))
         return Odds(chance, dist, [f"movement d6{common.mods_text(mods)}: needs {cost:.1f}\" "
                                    f"to reach the end: {percent(chance)}"],
-                    sum((v * p for v, p in dist.items()), Fraction(0)))
+                    sum((v * p for v, p in dist.items()), Fraction(0)), DISTANCE)
     if isinstance(a, (Jump, Climb)):
         n = a.count or common.dice_for(state, m, "move")
         if n < 1:
@@ -96,7 +96,7 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
         chance = prob(dist, lambda v: v >= need_i)
         return Odds(chance, dist, [f"{n}d6{'+' if bonus >= 0 else ''}{bonus}: {what}: "
                                    f"{percent(chance)}"],
-                    sum((v * p for v, p in dist.items()), Fraction(0)))
+                    sum((v * p for v, p in dist.items()), Fraction(0)), DISTANCE)
     if isinstance(a, RpgTest):
         if support.rpg_stat(a.stat) is None:
             return None
