@@ -3,7 +3,13 @@ swapped every other game, on both cores. Prints the win-rate table with 95% inte
 and the median decision time of each agent (the baseline is the random agent's).
 
     python bench/ai_strength.py [--games 200] [--rulesets umr,swomp,gem] [--budget 0.4]
-                                [--max-iterations N] [--turn-limit 6] [--jobs 2]
+                                [--max-iterations N] [--turn-limit 0] [--jobs 2]
+
+Each ruleset plays its ``mirror.toml``: a map that is the same after a half turn about
+the table's centre, and two identical armies set out the same way on opposite edges,
+so neither side starts better off. Each seed is played twice with the agents' sides
+swapped; the "pairs" columns count the seeds whose two games one agent won both of
+(skill), and those one *side* won both of (the dice and the initiative).
 
 ``--max-iterations`` caps the search's rollouts per decision, which makes a run
 reproducible whatever else the machine is doing (the time budget alone depends on load).
@@ -40,6 +46,24 @@ def decision_times(path, agent: str, n: int = 15, **opts) -> float:
     return statistics.median(times) if times else 0.0
 
 
+def pairs(results) -> tuple[int, int, int]:
+    """(seeds one agent won both games of, seeds one side won both of, the rest)."""
+    by: dict[int, list] = {}
+    for r in results:
+        by.setdefault(r.game // 2, []).append(r)
+    agent = side = split = 0
+    for two in by.values():
+        if len(two) != 2:
+            continue
+        if two[0].winner_agent and two[0].winner_agent == two[1].winner_agent:
+            agent += 1
+        elif two[0].winner and two[0].winner == two[1].winner:
+            side += 1
+        else:
+            split += 1
+    return agent, side, split
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
@@ -49,7 +73,8 @@ def main() -> None:
     ap.add_argument("--max-iterations", type=int, default=0,
                     help="cap on the search's rollouts per decision (0: the clock only)")
     ap.add_argument("--pairings", default="greedy-random,search-greedy")
-    ap.add_argument("--turn-limit", type=int, default=6)
+    ap.add_argument("--turn-limit", type=int, default=0,
+                    help="rounds per game (0: the scenario's own limit)")
     args = ap.parse_args()
     search = {"budget": args.budget}
     if args.max_iterations:
@@ -57,9 +82,9 @@ def main() -> None:
     opts = {"search": search}
     pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
     print(f"{'ruleset':8} {'pairing':18} {'games':>5} {'first wins':>10} {'rate':>7} "
-          f"{'95% interval':>15} {'draws':>5}")
+          f"{'95% interval':>15} {'draws':>5} {'pairs: agent/side/split':>24}")
     for key in args.rulesets.split(","):
-        path = str(bench_scenario(key))
+        path = str(bench_scenario(key, ("mirror.toml", "skirmish10.toml", "default.toml")))
         for a, b in pairings:
             jobs = jobs_for(path, args.games, (a, b), seed=11, turn_limit=args.turn_limit,
                             options=opts)
@@ -67,8 +92,10 @@ def main() -> None:
             s = summarize(results)["agents"][a]
             lo, hi = s["ci95"]
             draws = sum(1 for r in results if r.winner_agent is None)
+            agent, side, split = pairs(results)
             print(f"{key:8} {a + ' vs ' + b:18} {s['games']:5d} {s['wins']:10d} "
-                  f"{s['win_rate']:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d}", flush=True)
+                  f"{s['win_rate']:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d} "
+                  f"{f'{agent}/{side}/{split}':>24}", flush=True)
         base = decision_times(path, "random")
         for agent in ("greedy", "search"):
             t = decision_times(path, agent, **(search if agent == "search" else {}))

@@ -125,3 +125,46 @@ def test_frozen_answers_do_not_outlive_the_candidate_list():
         assert measure.foes_in_contact(st, a) == []
     assert [o.id for o in measure.foes_in_contact(st, a)] == ["x"]
     assert ("fight", "x") in {(c.KIND, getattr(c, "target", "")) for c in g.candidates("blue")}
+
+
+def test_move_odds_measure_distance_and_shot_odds_damage():
+    """A movement roll's odds count inches, a shot's count damage (engine Odds.measures):
+    an agent ranking attacks by expected harm must not take a long move for a hit."""
+    from engine.actions import Move
+    from engine.ruleset import DAMAGE, DISTANCE
+
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10))
+    assert g.odds(Move(actor="a", to=(10.0, 14.0))).measures == DISTANCE
+    assert g.odds(Shoot(actor="a", target="x")).measures == DAMAGE
+
+
+def test_search_rollouts_shoot_rather_than_walk():
+    """The search's rollout policy plays the attack with the best expected damage; a
+    move's expected distance (about 3.5") is not damage and is not compared with it."""
+    from engine.agents import SearchAgent
+
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10))
+    picked = SearchAgent(1)._policy(g.clone(dice_seed=1), "blue", 5)
+    assert isinstance(picked, Shoot) and picked.target == "x"
+
+
+def test_score_counts_the_shots_each_side_has():
+    """AI hint: with the table at hand the score adds 0.4 x (own best shots' expected
+    damage - the enemy's), so a model behind cover scores better than one in the open.
+    Figures: a model with no stats shooting another 10" away (short range, no cover) hits
+    5/12 of the time (attack d6 must beat defence d6, UMR-BALLISTIC) and a hit's damage
+    die keeps rolling on sixes (expected 3.5 x 6/5 = 4.2, UMR-SIX-DAMAGE): 1.75."""
+    from rulesets.umr import ai
+
+    open_ = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10))
+    fire = ai.firepower(open_.state, open_.ctx)
+    assert fire["blue"] == pytest.approx(1.75, rel=1e-6) == fire["red"]
+    assert open_.score("blue") == pytest.approx(0.0)
+    wall = terrain("w", "building", (14, 6, 16, 14), height=0)
+    hidden = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10), features=(wall,))
+    fire = ai.firepower(hidden.state, hidden.ctx)
+    assert fire == {"blue": 0.0, "red": 0.0}
+    # cover on one side only: the model behind the hedge is harder to hit
+    hedge = terrain("h", "hedge", (18.5, 8, 18.8, 12))
+    covered = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10), features=(hedge,))
+    assert covered.score("red") > 0 > covered.score("blue")
