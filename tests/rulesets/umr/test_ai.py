@@ -128,7 +128,8 @@ def test_frozen_answers_do_not_outlive_the_candidate_list():
 
 
 def test_move_odds_measure_distance_and_shot_odds_damage():
-    """A movement roll's odds count inches, a shot's count damage (engine Odds.measures):
+    """UMR-MOVEMENT / UMR-BALLISTIC: a movement roll's odds count inches, a shot's count
+    damage (engine Odds.measures):
     an agent ranking attacks by expected harm must not take a long move for a hit."""
     from engine.actions import Move
     from engine.ruleset import DAMAGE, DISTANCE
@@ -139,7 +140,8 @@ def test_move_odds_measure_distance_and_shot_odds_damage():
 
 
 def test_search_rollouts_shoot_rather_than_walk():
-    """The search's rollout policy plays the attack with the best expected damage; a
+    """UMR-BALLISTIC, UMR-I-ODDS: the search's rollout policy plays the attack with the
+    best expected damage; a
     move's expected distance (about 3.5") is not damage and is not compared with it."""
     from engine.agents import SearchAgent
 
