@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.actions import Action
 from engine.dice import Dice
 from engine.game import Game
-from engine.ruleset import DAMAGE
+from engine.ruleset import DAMAGE, Odds
 
 
 @dataclass
@@ -29,6 +29,14 @@ class Option:
     def line(self) -> str:
         odds = f", chance {self.chance:.0%}" if self.chance is not None else ""
         return f"{self.action.describe()} (value {self.value:+.2f}{odds})"
+
+
+def damage_hint(odds: Odds | None) -> float:
+    """A hundredth of the exact expected damage, to break ties between sampled values in
+    favour of the surer attack; nothing for odds that measure something else (inches)."""
+    if odds is None or odds.expected is None or odds.measures != DAMAGE:
+        return 0.0
+    return 0.01 * float(odds.expected)
 
 
 class GreedyAgent:
@@ -58,9 +66,7 @@ class GreedyAgent:
                 total += 1000.0 if w == side else (-1000.0 if w else 0.0)
             if len(c.dice.consumed) == before:
                 break  # no dice: one sample is exact
-        value = total / n
-        if odds is not None and odds.expected is not None and odds.measures == DAMAGE:
-            value += 0.01 * float(odds.expected)
+        value = total / n + damage_hint(odds)
         return Option(action, value, float(odds.chance) if odds else None, n)
 
     def choose(self, game: Game, side: str) -> Action:

@@ -32,7 +32,7 @@ import math
 import time
 
 from engine.actions import Action
-from engine.agents.greedy import GreedyAgent, Option
+from engine.agents.greedy import Option, damage_hint
 from engine.dice import Dice
 from engine.game import Game
 from engine.ruleset import DAMAGE
@@ -56,7 +56,6 @@ class SearchAgent:
         self.scored_policy = scored_policy
         self.last: list[Option] = []
         self.iterations = 0
-        self.greedy = GreedyAgent(seed=seed, samples=4)
 
     # --- the rollout policy --------------------------------------------------------------
     def _policy(self, sim: Game, side: str, seed: int) -> Action | None:
@@ -160,9 +159,7 @@ class SearchAgent:
         out = []
         for i, a in enumerate(roots):
             o = odds[i]
-            value = totals[i] / counts[i]
-            if o is not None and o.expected is not None and o.measures == DAMAGE:
-                value += 0.01 * float(o.expected)
+            value = totals[i] / counts[i] + damage_hint(o)
             out.append(Option(a, value, float(o.chance) if o else None, counts[i]))
         return out
 
