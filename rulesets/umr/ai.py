@@ -197,7 +197,7 @@ def _expected(mod: int, defence: combat.Defence, damage: combat.Damage, hp: int)
 def _shot_value(state: GameState, ctx: Context, a: Model, b: Model, key: tuple) -> float:
     """Expected damage of ``a`` shooting ``b`` as they stand (0 with no shot), from the
     exact attack odds with the line of fire's cover and range modifiers; cached per
-    ``key`` (both models' positions, profiles and health), since most models stand still
+    ``key`` (both models' positions, stats and health), since most models stand still
     between two looks."""
     hit = _SHOT_VALUE.get(key)
     if hit is not None:
@@ -225,7 +225,9 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     shot raises its own. Models in melee neither shoot nor are shot (UMR-MELEE)."""
     free = [m for m in state.live() if not measure.foes_in_contact(state, m)]
     bf = id(ctx.battlefield)
-    sig = {m.id: (measure.footprint(m), m.hp, m.stats.get("profile"), bf) for m in free}
+    # the stats, not the profile name, decide a shot (a scenario may override a profile)
+    sig = {m.id: (measure.footprint(m), m.hp, tuple(sorted(m.stats.items())), bf)
+           for m in free}
     total = dict.fromkeys(state.sides, 0.0)
     for a in free:
         far = not attacks.has(a, "sniper")

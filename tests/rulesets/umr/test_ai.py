@@ -170,3 +170,16 @@ def test_score_counts_the_shots_each_side_has():
     hedge = terrain("h", "hedge", (18.5, 8, 18.8, 12))
     covered = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10), features=(hedge,))
     assert covered.score("red") > 0 > covered.score("blue")
+
+
+def test_firepower_cache_tells_stats_apart():
+    """UMR-PERSONALITY / UMR-BALLISTIC: the shot cache is keyed by stats, not profile
+    name, so a sharper shooter at the same spot is valued higher: with BALLISTIC +2 the
+    attack beats the defence 2/3 of the time instead of 5/12, times 4.2 damage = 2.8."""
+    from rulesets.umr import ai
+
+    plain = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10))
+    sharp = plain.clone(dice_seed=1)  # same table, same place, same profile name
+    sharp.state.models["a"].stats["BALLISTIC"] = 2
+    assert ai.firepower(plain.state, plain.ctx)["blue"] == pytest.approx(1.75, rel=1e-6)
+    assert ai.firepower(sharp.state, sharp.ctx)["blue"] == pytest.approx(2.8, rel=1e-6)
