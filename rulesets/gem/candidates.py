@@ -22,6 +22,7 @@ from .gstate import foes_in_melee, is_block, unit_models
 from .rules import cards_current, check
 
 CAP = 60
+SHOT_LOOK = 6  # foes looked at, nearest first, for a figure's shots
 
 
 def _nearest(state: GameState, m: Model, k: int = 2) -> list[Model]:
@@ -60,7 +61,7 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
             opts += _moves(state, ctx, u)
     if ph == "missile" or (ph == "cards" and (cards_current(state) or ["", ""])[1] == "fire"):
         for u in _units_now(state, side, "fire"):
-            opts += _shots(state, u)
+            opts += _shots(state, ctx, u)
     if ph == "melee":
         for u in sorted(state.units(side)):
             for foe in foes_in_melee(state, u):
@@ -168,7 +169,11 @@ def _goals(state: GameState) -> list[tuple[float, float]]:
     return [(float(o["x"]), float(o["y"])) for o in objectives(state)]
 
 
-def _shots(state: GameState, unit: str) -> list[Action]:
+def _shots(state: GameState, ctx: Context, unit: str) -> list[Action]:
+    """Fire at the nearest targets that can be fired at. Why not simply the nearest: on a
+    table with a hill or a wood in the middle the two nearest foes are often hidden or
+    outside the arc while a farther one stands in the open, and a menu of refused shots
+    left archers standing in bow range never loosing an arrow."""
     out: list[Action] = []
     ms = unit_models(state, unit)
     if not ms:
@@ -177,15 +182,26 @@ def _shots(state: GameState, unit: str) -> list[Action]:
         front = blocks.front_rank(state, unit)
         w = missile.default_weapon(front[0]) if front else None
         if w is not None:
-            for t in _nearest(state, front[0], 3):
-                out.append(Shoot(actor=unit, target=t.id, weapon=str(w.get("name", ""))))
+            out += _open_shots(state, ctx, unit, front[0], w, 3)
         return out
     for m in ms:
         for w in m.weapons:
-            if not missile.is_ranged(w):
-                continue
-            for t in _nearest(state, m, 2):
-                out.append(Shoot(actor=m.id, target=t.id, weapon=str(w.get("name", ""))))
+            if missile.is_ranged(w):
+                out += _open_shots(state, ctx, m.id, m, w, 2)
+    return out
+
+
+def _open_shots(state: GameState, ctx: Context, actor: str, m: Model,
+                w: dict, k: int) -> list[Action]:
+    """Up to ``k`` legal shots of ``w`` by ``actor`` at the foes nearest ``m``, looking
+    no further than the ``SHOT_LOOK`` nearest (each look measures sight)."""
+    out: list[Action] = []
+    for t in _nearest(state, m, SHOT_LOOK):
+        a = Shoot(actor=actor, target=t.id, weapon=str(w.get("name", "")))
+        if check(state, a, ctx).ok:
+            out.append(a)
+            if len(out) >= k:
+                break
     return out
 
 

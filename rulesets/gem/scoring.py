@@ -47,6 +47,8 @@ OBJ_SPAN = 30.0  # ... none this far beyond the radius
 THREAT_SHARE = 0.3  # of the best charge each enemy figure (a block as one) could open
 IN_RANGE = 1.0  # per figure with an enemy within its missile range
 FIRE_SPAN = 12.0  # ... less a share per inch short, none this far short
+CLOSE = 1.0  # per melee figure with a foe it out-fights within its charge reach ...
+CLOSE_SPAN = 48.0  # ... less a share per inch beyond, none this far beyond
 
 
 def objectives(state: GameState) -> list[dict[str, Any]]:
@@ -229,11 +231,43 @@ def exposure(state: GameState, side: str) -> float:
     return THREAT_SHARE * value
 
 
+def close_pull(state: GameState, side: str) -> float:
+    """The small pull of melee figures (no missile weapon) toward the nearest foe they
+    out-fight: a charge on it would strike off more than it strikes back (Table 1 with
+    the charge bonus, as ``exposure`` values the enemy's charges). Why: without it a
+    one-step agent's hoplites see only ``exposure`` and hang back all game, and a battle
+    of archers alone is decided by one lucky arrow at the turn limit. Figures already in
+    a melee are left to ``melee_edge``; a block pulls as its front rank, per figure."""
+    charged = int(table3()["charged"])
+    engaged = {u for e in engagements(state) for u in e.get("units", [])}
+    foes = [e for e in state.live() if e.side != side and mtype(e) != "vehicle"
+            and not e.vars.get("aboard")]
+    if not foes:
+        return 0.0
+    value = 0.0
+    for m in state.live(side):
+        if (m.unit in engaged or mtype(m) == "vehicle" or m.vars.get("aboard")
+                or any(float(w.get("range", 0) or 0) > 0 for w in m.weapons)):
+            continue
+        dice = (len(blocks.front_rank(state, m.unit)) if is_block(state, m.unit)
+                else int(melee_weapon(m).get("ATT", m.stat("ATT", 1))))
+        reach = float(m.stat("MOV", 4)) + 1.0
+        best = math.inf
+        for e in foes:
+            back = 1 if is_block(state, e.unit) else int(
+                melee_weapon(e).get("ATT", e.stat("ATT", 1)))
+            if charge_blows(m, dice, e, charged) > charge_blows(e, back, m, 0):
+                best = min(best, math.dist(m.pos, e.pos))
+        if best < math.inf:
+            value += CLOSE * closeness(best - reach, CLOSE_SPAN)
+    return value
+
+
 def score(state: GameState, side: str) -> float:
     """Material kept against the enemy's, plus objectives, the melees' expected
-    exchange and the pull toward targets."""
+    exchange and the pulls toward targets and toward foes to charge."""
     k = scale(state)
     others = [s for s in state.sides if s != side]
     material = kept(state, side) - max((kept(state, s) for s in others), default=0.0)
     return (k * material + objective_value(state, side) + melee_edge(state, side)
-            - exposure(state, side) + fire_pull(state, side))
+            - exposure(state, side) + fire_pull(state, side) + close_pull(state, side))

@@ -139,3 +139,55 @@ def test_a_block_threatens_as_one_and_no_more_than_a_figure_is_worth():
     assert 4 * scoring.p_hit(5, 3, 2) > 1  # four spears at DEF 3: more hits than HIT
     back = scoring.p_hit(2, 6, 0) * model_value(lead)
     assert exposure(st, "blue") == pytest.approx(THREAT_SHARE * (model_value(s) - back))
+
+
+def test_melee_figures_close_on_foes_they_out_fight():
+    """A figure with no missile weapon gains CLOSE for a foe it out-fights (a charge
+    strikes off more than comes back, Table 1 with the +2 charge bonus) within its
+    reach (MOV + 1), fading over CLOSE_SPAN inches beyond; an archer or a figure that
+    would lose the exchange gains nothing."""
+    g = duel(bx=10.0, by=10.0, rx=40.0, ry=10.0)  # 30" apart, reach 7": 23" beyond
+    st = g.state
+    b, r = st.models["b"], st.models["r"]
+    r.stats["OFF"] = 1  # a poor fighter: blue's charge wins the exchange
+
+    def out_fights() -> bool:
+        return scoring.charge_blows(b, 1, r, 2) > scoring.charge_blows(r, 1, b, 0)
+
+    assert out_fights()
+    assert scoring.close_pull(st, "blue") == pytest.approx(
+        scoring.CLOSE * (1 - 23 / scoring.CLOSE_SPAN))
+    r.x = 16.0  # within reach: the whole pull
+    assert scoring.close_pull(st, "blue") == pytest.approx(scoring.CLOSE)
+    b.stats["OFF"], r.stats["OFF"] = 1, 9  # now a charge would lose the exchange
+    assert not out_fights()
+    assert scoring.close_pull(st, "blue") == 0.0
+
+
+def test_a_bowman_gains_no_close_pull():
+    bow = [{"name": "bow", "OFF": 4, "ATT": 1, "range": 24}]
+    g = duel(bx=10.0, by=10.0, rx=16.0, ry=10.0, weapons=bow)
+    assert scoring.close_pull(g.state, "blue") == 0.0
+
+
+def test_shots_are_offered_at_the_nearest_foes_that_can_be_hit():
+    """GEM-2.2: a shot needs sight. The two nearest foes stand behind a building, so the
+    menu must reach past them to the farther foe in the open (it once offered only the
+    two nearest, both refused, and archers never loosed)."""
+    from engine.actions import Shoot
+
+    from .helpers import terrain
+
+    specs = [
+        model("b", "blue", 10.0, 10.0, 0, profile="archer"),
+        model("r1", "red", 16.0, 10.0, 180, profile="hoplite"),
+        model("r3", "red", 16.0, 9.0, 180, profile="hoplite"),
+        model("r2", "red", 18.0, 16.0, 180, profile="hoplite"),
+    ]
+    house = terrain("building", [(12, 7), (14, 7), (14, 11), (12, 11)], height=3.0)
+    g = make(specs, terrain_=(house,))
+    goto(g, "missile", "blue")
+    shots = [a for a in g.candidates("blue") if isinstance(a, Shoot)]
+    assert shots == [Shoot(actor="b", target="r2", weapon="bow")]
+    for hidden in ("r1", "r3"):
+        assert not check(g.state, Shoot(actor="b", target=hidden, weapon="bow"), g.ctx).ok
