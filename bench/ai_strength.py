@@ -7,9 +7,11 @@ and the median decision time of each agent (the baseline is the random agent's).
 
 Each ruleset plays its ``mirror.toml``: a map that is the same after a half turn about
 the table's centre, and two identical armies set out the same way on opposite edges,
-so neither side starts better off. Each seed is played twice with the agents' sides
-swapped; the "pairs" columns count the seeds whose two games one agent won both of
-(skill), and those one *side* won both of (the dice and the initiative).
+so neither side starts better off, played to the scenario's own turn limit (UMR and
+SWOMP 6 rounds; GEM 8 turns, its forces 29" apart so the hoplites meet). Each seed is
+played twice with the agents' sides swapped; the "pairs" columns count the seeds whose
+two games one agent won both of (skill), and those one *side* won both of (the dice
+and the initiative).
 
 ``--max-iterations`` caps the search's rollouts per decision, which makes a run
 reproducible whatever else the machine is doing (the time budget alone depends on load).
