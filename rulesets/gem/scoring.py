@@ -20,6 +20,9 @@ Why these terms:
   each figure with a missile weapon gains a little for an enemy within its range
   (fading over ``FIRE_SPAN`` inches short of it). This is worth less than a likely hit
   so it never outweighs real damage.
+- Likewise each figure without a missile weapon gains a little for the nearest foe it
+  out-fights (``close_pull``), fading over ``CLOSE_SPAN`` inches beyond its charge reach:
+  otherwise ``exposure`` alone keeps a one-step agent's hoplites at home all game.
 
 Everything is arithmetic on figure centres: the score sees the figures, not the table.
 """
