@@ -201,6 +201,20 @@ def charge_blows(a: Model, dice: int, t: Model, mod: int) -> float:
     return hits * model_value(t) / max(1, t.max_hp)
 
 
+def charge_dice(state: GameState, m: Model) -> int:
+    """Attack dice of a charge led by ``m``: a block's front rank strikes together (one
+    die a figure), a lone figure with its weapon's ATT (GEM-2.3.2)."""
+    if is_block(state, m.unit):
+        return len(blocks.front_rank(state, m.unit))
+    return int(melee_weapon(m).get("ATT", m.stat("ATT", 1)))
+
+
+def answer_dice(state: GameState, m: Model) -> int:
+    """Dice ``m`` strikes back with at the charged figure: a block's one figure there, a
+    lone figure its weapon's ATT."""
+    return 1 if is_block(state, m.unit) else int(melee_weapon(m).get("ATT", m.stat("ATT", 1)))
+
+
 def exposure(state: GameState, side: str) -> float:
     """What the enemy's charges threaten next movement segment: for each enemy figure
     free to charge, the best exchange it could open with the charge bonus on one of the
@@ -221,14 +235,12 @@ def exposure(state: GameState, side: str) -> float:
             seen.add(e.unit)  # a block charges as one, led by its front rank
             e = blocks.front_rank(state, e.unit)[0]
         reach = float(e.stat("MOV", 4)) + 1.0
-        dice = (len(blocks.front_rank(state, e.unit)) if is_block(state, e.unit)
-                else int(melee_weapon(e).get("ATT", e.stat("ATT", 1))))
+        dice = charge_dice(state, e)
         best = 0.0
         for m in ours:
             if math.dist(m.pos, e.pos) > reach:
                 continue
-            back = 1 if is_block(state, m.unit) else int(
-                melee_weapon(m).get("ATT", m.stat("ATT", 1)))
+            back = answer_dice(state, m)
             best = max(best, charge_blows(e, dice, m, charged) - charge_blows(m, back, e, 0))
         value += best
     return THREAT_SHARE * value
@@ -252,13 +264,11 @@ def close_pull(state: GameState, side: str) -> float:
         if (m.unit in engaged or mtype(m) == "vehicle" or m.vars.get("aboard")
                 or any(float(w.get("range", 0) or 0) > 0 for w in m.weapons)):
             continue
-        dice = (len(blocks.front_rank(state, m.unit)) if is_block(state, m.unit)
-                else int(melee_weapon(m).get("ATT", m.stat("ATT", 1))))
+        dice = charge_dice(state, m)
         reach = float(m.stat("MOV", 4)) + 1.0
         best = math.inf
         for e in foes:
-            back = 1 if is_block(state, e.unit) else int(
-                melee_weapon(e).get("ATT", e.stat("ATT", 1)))
+            back = answer_dice(state, e)
             if charge_blows(m, dice, e, charged) > charge_blows(e, back, m, 0):
                 best = min(best, math.dist(m.pos, e.pos))
         if best < math.inf:
