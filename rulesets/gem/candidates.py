@@ -54,6 +54,7 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
 
         return deploy.candidates(state, side, ctx)
     opts: list[Action] = []
+    checked: list[Action] = []  # already passed ``check`` (shots: each one measures sight)
     if ph in ("magic_offence", "magic_defence"):
         opts += _magic(state, side, ph)
     if ph == "movement" or (ph == "cards" and (cards_current(state) or ["", ""])[1] == "move"):
@@ -61,7 +62,7 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
             opts += _moves(state, ctx, u)
     if ph == "missile" or (ph == "cards" and (cards_current(state) or ["", ""])[1] == "fire"):
         for u in _units_now(state, side, "fire"):
-            opts += _shots(state, ctx, u)
+            checked += _shots(state, ctx, u)
     if ph == "melee":
         for u in sorted(state.units(side)):
             for foe in foes_in_melee(state, u):
@@ -70,15 +71,16 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
                 else:
                     for m in unit_models(state, u):
                         opts.append(Fight(actor=m.id, target=foe))
+    ok = {repr(a.to_dict()) for a in checked}
     seen = set()
-    for a in opts:
+    for a in checked + opts:
         key = repr(a.to_dict())
         if key in seen:
             continue
         seen.add(key)
         if len(out) >= CAP:
             break
-        if check(state, a, ctx).ok:
+        if key in ok or check(state, a, ctx).ok:
             out.append(a)
     return out
 
