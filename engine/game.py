@@ -152,13 +152,21 @@ class Game:
         self.log.emit("undo", "last action taken back")
         return True
 
-    def clone(self, dice_seed: int | None = None, viewer: str | None = None) -> Game:
+    def clone(self, dice_seed: int | None = None, viewer: str | None = None,
+              stream: int | None = None) -> Game:
         """An independent copy for AI search: forked dice (it cannot see the real future
         faces), a fresh log, no undo; geometry is shared (terrain is static). With a
-        ``viewer``, the other sides' secrets are hidden (``Ruleset.redact``)."""
-        dice = self.dice.fork(f"clone:{dice_seed}") if dice_seed is not None else self.dice.copy()
-        if dice_seed is not None:
+        ``viewer``, the other sides' secrets are hidden (``Ruleset.redact``). ``stream``
+        gives the copy a fresh stream of that seed, whatever this game's dice: clones of
+        two different positions then roll the same faces (common random numbers, which
+        a search needs to compare two actions on the same luck)."""
+        if stream is not None:
+            dice = Dice(seed=stream)
+        elif dice_seed is not None:
+            dice = self.dice.fork(f"clone:{dice_seed}")
             dice.forced = []
+        else:
+            dice = self.dice.copy()
         state = self.state.copy()
         if viewer is not None:
             state = self.ruleset.redact(state, viewer)

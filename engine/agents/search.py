@@ -43,8 +43,8 @@ class SearchAgent:
 
     def __init__(self, seed: int = 0, budget: float = 0.4, horizon: int = 8,
                  max_iterations: int = 100_000, width: int = 4, prior_weight: float = 1.0,
-                 reply_samples: int = 6, prior_samples: int = 8,
-                 scored_policy: bool = False) -> None:
+                 reply_samples: int = 6, prior_samples: int = 24,
+                 scored_policy: bool = False, delta: bool = True) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
         self.horizon = horizon
@@ -54,6 +54,7 @@ class SearchAgent:
         self.reply_samples = reply_samples
         self.prior_samples = prior_samples
         self.scored_policy = scored_policy
+        self.delta = delta
         self.last: list[Option] = []
         self.iterations = 0
 
@@ -112,6 +113,45 @@ class SearchAgent:
         dice are the noisiest part of a short rollout. None if out of time."""
         sim = game.clone(dice_seed=seed)
         sim.apply(action)
+        if not self.delta:
+            return self._plain(sim, side, seed, deadline)
+        prev = self._final(sim, side)
+        gain = 0.0
+        for step in range(self.horizon):
+            if time.perf_counter() > deadline:
+                return None
+            to_act = sim.to_act()
+            if to_act is None:
+                break
+            a = self._policy(sim, to_act, seed * 31 + step)
+            if a is None:
+                break
+            # the answer's samples share their dice across root actions (its seeds do
+            # not depend on the steps before it), so answers are compared on one luck
+            key = seed * 131 if to_act != side else seed * 131 + 1009 * (step + 1)
+            gain += self._expected(sim, side, a, key) - prev
+            if to_act != side:
+                break
+            sim.apply(a)
+            prev = self._final(sim, side)
+        return gain
+
+    def _expected(self, sim: Game, side: str, a: Action, seed: int) -> float:
+        """The value after ``a`` in expectation: the mean over ``reply_samples`` forked
+        dice (one sample when it rolls none)."""
+        total = 0.0
+        n = 0
+        for k in range(self.reply_samples):
+            c = sim.clone(stream=(seed + k) & 0xFFFFFFFFFFFF)
+            before = len(c.dice.consumed)
+            c.apply(a)
+            total += self._final(c, side)
+            n += 1
+            if len(c.dice.consumed) == before:
+                break
+        return total / n
+
+    def _plain(self, sim: Game, side: str, seed: int, deadline: float) -> float | None:
         for step in range(self.horizon):
             if time.perf_counter() > deadline:
                 return None
@@ -194,6 +234,8 @@ class SearchAgent:
         w = self.prior_weight
 
         def mean(i: int) -> float:
+            if self.delta:
+                return options[i].value + (sums[i] / rounds if rounds else 0.0)
             return (sums[i] + w * options[i].value) / (rounds + w)
 
         ranked = sorted(order, key=lambda i: (-mean(i), order.index(i)))

@@ -21,6 +21,7 @@ from engine.state import GameState, Model
 
 from . import (
     core,
+    cover_moves,
     deploy,
     hatch,
     morale,
@@ -148,6 +149,8 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
                                                                     - 1.0))))
         if math.dist(dest, lead.pos) > 0.1:
             out.append(Move(actor=actor, to=dest, facing=face))
+    unit_lim = min(movement.allowance(m)[0] for m in ms)
+    out += cover_moves.moves(ctx, ms, actor, near, unit_lim, face)
     back = clamp(ctx, toward(lead.pos, (2 * lead.x - near.x, 2 * lead.y - near.y),
                              core.mr(lead)))
     out.append(Move(actor=actor, to=back))
