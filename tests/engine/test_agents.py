@@ -1,6 +1,7 @@
 """Agents work through the engine interface only, never see the real dice, and greedy
 beats random on the toy ruleset."""
 
+from engine.actions import EndActivation, Move, Shoot
 from engine.agents import GreedyAgent, RandomAgent, SearchAgent, make
 from engine.game import play
 from tests.engine.conftest import make_toy_game
@@ -52,6 +53,50 @@ def test_search_is_reproducible_from_its_seed():
         action = agent.choose(g, "blue")
         runs.append((action, [(o.action, o.value) for o in agent.last]))
     assert runs[0] == runs[1]
+
+
+def test_search_values_an_answer_on_common_dice_whatever_the_root_rolled():
+    """The opponent's answer is sampled on streams keyed by the rollout round alone, so
+    the same answer from the same position is valued the same whether the root action
+    rolled dice or not (forks of the rollout's own stream would differ with every die
+    the root rolled, and the comparison would be swamped by the answer's luck)."""
+    g = make_toy_game(seed=5, n=1)
+    g.apply(Move(actor="b0", to=(10.0, 11.0)))
+    g.apply(EndActivation())  # red to act, in range of b0
+    agent = SearchAgent(2, reply_samples=6)
+    answer = Shoot(actor="r0", target="b0")
+    assert g.check(answer).ok
+    quiet = g.clone(dice_seed=1)
+    rolled = g.clone(dice_seed=2)
+    rolled.dice.face(6)
+    key = 4242
+    v = agent._expected(quiet, "blue", answer, key)
+    assert agent._expected(rolled, "blue", answer, key) == v
+    by_hand = []
+    for k in range(6):
+        c = g.clone(stream=key + k)
+        c.apply(answer)
+        by_hand.append(c.score("blue"))
+    assert v == sum(by_hand) / 6
+    assert min(by_hand) < max(by_hand)  # the samples do differ: a real mean, not one roll
+
+
+def test_search_rollout_adds_up_each_steps_expected_gain():
+    """A rollout's value is the sum over its steps of (the value after the step in
+    expectation) less (the value before it): the root's own luck and the luck of the
+    steps between are taken out (a control variate), and only what the steps add on
+    average is left. Here blue ends its activation and red's best shot answers."""
+    g = make_toy_game(seed=5, n=1)
+    g.apply(Move(actor="b0", to=(10.0, 11.0)))
+    agent = SearchAgent(2, reply_samples=6)
+    seed = 99
+    got = agent._rollout(g, "blue", EndActivation(), seed, deadline=float("inf"))
+    after = g.clone(dice_seed=seed)
+    after.apply(EndActivation())
+    answer = agent._policy(after, "red", seed * 31)
+    assert answer == Shoot(actor="r0", target="b0")
+    want = agent._expected(after, "blue", answer, seed * 131) - after.score("blue")
+    assert got == want and got < 0  # red's answer costs blue health on average
 
 
 def test_make_by_name_and_level():

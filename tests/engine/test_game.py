@@ -48,6 +48,22 @@ def test_clone_is_independent_and_cannot_see_forced_dice(toy_game):
     assert c.state.models["b0"].y == 8.0
 
 
+def test_clone_with_a_stream_rolls_the_same_faces_wherever_the_game_stands(toy_game):
+    """``clone(stream=S)`` starts a fresh stream of seed S, so two different positions
+    roll the same faces (common random numbers for a search), while ``clone(dice_seed=)``
+    forks from where the parent's stream stands; the real stream is never touched."""
+    g = toy_game
+    before = g.dice.get_state()
+    on = g.clone(dice_seed=1)
+    on.dice.face(6), on.dice.face(6)  # the copy's stream has moved on two rolls
+    a, b = g.clone(stream=77).dice, on.clone(stream=77).dice
+    assert [a.face(6) for _ in range(20)] == [b.face(6) for _ in range(20)]
+    a, b = g.clone(dice_seed=77).dice, on.clone(dice_seed=77).dice
+    assert [a.face(6) for _ in range(20)] != [b.face(6) for _ in range(20)]
+    assert g.clone(stream=77).dice.forced == []
+    assert g.dice.get_state() == before
+
+
 def test_end_turn_clicks_through_the_activations():
     g = make_toy_game()
     events = g.apply(EndTurn())

@@ -164,5 +164,6 @@ class Toy(Ruleset):
     def odds(self, state, action, ctx):
         if isinstance(action, Shoot):
             sk = int(state.models[action.actor].stat("SK"))
-            return Odds(self._p(sk), lines=[f"d6 + {sk} needs 4+"])
+            p = self._p(sk)  # a hit removes one hp: the expected damage is the chance
+            return Odds(p, dist={0: 1 - p, 1: p}, lines=[f"d6 + {sk} needs 4+"], expected=p)
         return None

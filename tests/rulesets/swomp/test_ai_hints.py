@@ -6,11 +6,14 @@ a squad's models may fire on their own, an advance aims the narrowest fire arc, 
 overwatch costs the model its next action, and overwatch fire owed is priced in.
 """
 
+import math
+
 import pytest
 
 from engine.actions import Move, Shoot
+from engine.battlefield import base_radius_in
 from engine.ruleset import load
-from rulesets.swomp import choices, contest, core, rules, scoring, table
+from rulesets.swomp import choices, contest, core, cover_moves, rules, scoring, table
 
 from .helpers import make
 
@@ -135,3 +138,63 @@ def test_a_declared_charge_and_an_engagement_are_priced_in():
     nxt = scoring.cc_hp(8, 8, 0, 1) * 44 - scoring.cc_hp(4, 11, 0, 3) * 84 / 3
     assert scoring.melee_edge(st, "blue") == pytest.approx(strike + nxt)
     assert scoring.melee_edge(st, "red") == pytest.approx(-(strike + nxt))
+
+
+# --- moves into cover (cover_moves.py) ------------------------------------------------------
+
+WALL = ((28.0, 20.0), (32.0, 20.0), (32.0, 20.4), (28.0, 20.4))
+
+
+def test_the_spot_behind_a_wall_is_just_past_it_as_the_foe_sees_it():
+    """The spot clears the wall's far face by the base's radius and CLEAR (0.4"): a wall
+    0.4" thick with its centre at y 20.2, seen from straight ahead at y 40."""
+    r = base_radius_in(25.0)
+    assert r == pytest.approx(0.49213, abs=1e-5)
+    spot = cover_moves.behind(((30.0, 20.2), WALL), (30.0, 40.0), r)
+    assert spot == pytest.approx((30.0, 20.2 - 0.2 - r - 0.4))
+    assert cover_moves.covered(spot, r, (30.0, 40.0), [((30.0, 20.2), WALL)])
+    # the same spot seen from the other side has the wall behind it: no cover
+    assert not cover_moves.covered(spot, r, (30.0, 0.0), [((30.0, 20.2), WALL)])
+
+
+def test_a_lone_trooper_is_offered_the_move_behind_the_wall_and_gets_hard_cover():
+    """SWOMP cover: the list offers the move that ends snug behind the low wall, and
+    from there the enemy's line of fire crosses it (hard cover, +2 DR); where it
+    stands it has none. The move (7.11") is within its 8" (2 x MR, moving only)."""
+    g = make([m("b", "blue", 30, 12, facing=90), m("r", "red", 30, 40, facing=270)],
+             terrain=(("low_wall", WALL),))
+    st = g.state
+    assert table.sight(g.ctx, st.models["r"], st.models["b"]) == (True, table.NONE)
+    to = (30.0, round(20.2 - 0.2 - base_radius_in(25.0) - 0.4, 2))
+    offered = [a for a in g.candidates("blue") if isinstance(a, Move) and a.to == to]
+    assert offered, g.candidates("blue")
+    g.apply(offered[0])
+    assert st.models["b"].pos == to
+    assert table.sight(g.ctx, st.models["r"], st.models["b"]) == (True, table.HARD)
+
+
+def test_a_squad_is_offered_the_moves_that_cover_the_most_of_it():
+    """A unit moves as one, so a spot is judged by how many of its models end in cover:
+    behind the long wall both marines are covered; the short wall's spot is nearer (a
+    2.9" move) but would cover one, so both moves offered go behind the long wall."""
+    long_wall = ((20.0, 22.0), (40.0, 22.0), (40.0, 22.4), (20.0, 22.4))
+    short_wall = ((29.0, 17.0), (31.0, 17.0), (31.0, 17.4), (29.0, 17.4))
+    specs = [m("b1", "blue", 28, 14, unit="sq", facing=90),
+             m("b2", "blue", 32, 14, unit="sq", facing=90),
+             m("r", "red", 30, 44, facing=270)]
+    terrain = (("low_wall", long_wall), ("low_wall", short_wall))
+    g = make(specs, terrain=terrain)
+    st = g.state
+    ms = core.unit_models(st, "sq")
+    foe = st.models["r"]
+    short = cover_moves.behind(((30.0, 17.2), short_wall), foe.pos, base_radius_in(25.0))
+    assert math.dist(short, ms[0].pos) == pytest.approx(2.9, abs=0.05)
+    moves = cover_moves.moves(g.ctx, ms, "sq", foe, 8.0, None)
+    assert len(moves) == cover_moves.OFFERED == 2
+    for move in moves:
+        g = make(specs, terrain=terrain)
+        g.apply(move)
+        placed = core.unit_models(g.state, "sq")
+        assert all(21 < b.y < 22 for b in placed)  # just this side of the long wall
+        assert [table.sight(g.ctx, g.state.models["r"], b)[1] for b in placed] == \
+            [table.HARD, table.HARD]
