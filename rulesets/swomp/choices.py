@@ -1,14 +1,16 @@
 """The finite list of actions offered to an AI (and the window's buttons).
 
 Why a short list: a random or searching agent needs a handful of sensible actions per
-decision (advance, fire at each legal target, charge the nearest, hold on overwatch,
-wait), each of which passes ``check``; dragging out any other path is the window's job.
+decision (advance, fire at each legal target, charge the nearest, move into cover,
+hold on overwatch, wait), each of which passes ``check``; dragging out any other path
+is the window's job.
 
 The list is also where the table's knowledge reaches the AI (the position score sees
 models, not terrain): shots are offered only at targets within range (the rulebook
 measures range after declaring, so a longer shot is legal but wasted), each model of a
-squad may fire on its own at what it can reach, and an advance turns the squad so its
-narrowest-arced weapon faces an enemy it can sight.
+squad may fire on its own at what it can reach, an advance turns the squad so its
+narrowest-arced weapon faces an enemy it can sight, and the moves into cover put the
+most of a unit behind terrain from its nearest enemy (cover_moves.py).
 """
 
 from __future__ import annotations

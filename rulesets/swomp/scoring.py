@@ -25,7 +25,8 @@ These are worth less than one likely wound, so they never outweigh real damage.
 Cover is not counted: the score sees the models, not the table (a cover term fed from
 a per-model note made no measurable difference against the random agent), and cover
 is already priced into every shot the agent samples; the table is the candidate
-list's job (choices.py offers only shots within range and aims advances). Everything
+list's job (choices.py offers only shots within range, aims advances and offers moves
+into cover, which the search then values by the answer they spare). Everything
 is arithmetic on centre distances less base radii: a few hundred operations.
 """
 
