@@ -18,6 +18,7 @@ from engine.battlefield import base_radius_in
 from engine.ruleset import Context
 from engine.state import Model
 
+from . import table
 from .catalog import TERRAIN
 
 #: a model this close (base edge to the piece) with the piece toward the enemy is covered
@@ -30,27 +31,18 @@ OFFERED = 2
 Point = tuple[float, float]
 Piece = tuple[Point, tuple[Point, ...]]
 
-_PIECES: dict[int, tuple[object, list[Piece]]] = {}
+#: the terrain kinds that give soft or hard cover (SWOMP-I-TABLES)
+COVER_KINDS = frozenset(TERRAIN["soft"]) | frozenset(TERRAIN["hard"])
 
 
 def pieces(ctx: Context) -> list[Piece]:
-    """(centroid, polygon) of every terrain piece that gives soft or hard cover, built
-    once per battlefield (terrain never moves)."""
-    field = ctx.battlefield
-    held = _PIECES.get(id(field))
-    if held is not None and held[0] is field:
-        return held[1]
-    kinds = set(TERRAIN["soft"]) | set(TERRAIN["hard"])
+    """(centroid, polygon) of every terrain piece that gives soft or hard cover (the
+    polygons are the table's, cached per battlefield)."""
     out: list[Piece] = []
-    for f in field.terrain:
-        if f.kind in kinds and f.polygon:
-            poly = tuple((float(x), float(y)) for x, y in f.polygon)
-            cx = sum(p[0] for p in poly) / len(poly)
-            cy = sum(p[1] for p in poly) / len(poly)
-            out.append(((cx, cy), poly))
-    if len(_PIECES) > 32:
-        _PIECES.clear()
-    _PIECES[id(field)] = (field, out)
+    for _, poly in table.polygons(ctx, COVER_KINDS):
+        if poly:
+            out.append(((sum(p[0] for p in poly) / len(poly),
+                         sum(p[1] for p in poly) / len(poly)), poly))
     return out
 
 

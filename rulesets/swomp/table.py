@@ -154,10 +154,11 @@ Box = tuple[float, float, float, float]
 _POLYS: dict[int, tuple[object, dict]] = {}
 
 
-def _difficult_polys(ctx: Context, kinds: frozenset[str]
-                     ) -> list[tuple[Box, tuple[tuple[float, float], ...]]]:
+def polygons(ctx: Context, kinds: frozenset[str]
+             ) -> list[tuple[Box, tuple[tuple[float, float], ...]]]:
     """The battlefield's polygons of these kinds with their bounding boxes, built once
-    per battlefield: terrain is static, and path_cost runs for every candidate move."""
+    per battlefield and kind set: terrain is static, and path_cost (difficult ground)
+    and the AI's moves into cover (cover) ask for every candidate move."""
     field = ctx.battlefield
     held = _POLYS.get(id(field))
     if held is None or held[0] is not field:  # keyed by identity: hashing it is slow
@@ -181,7 +182,7 @@ def path_cost(ctx: Context, pts: list[tuple[float, float]], difficult: Iterable[
     """Length of a path, each inch inside difficult ground counted twice (SWOMP-I-TERRAIN).
     Sampled every 0.25 in, which is as fine as a tape measure. Only polygons whose
     bounding box meets a leg's are sampled (the same answer, far fewer tests)."""
-    polys = _difficult_polys(ctx, frozenset(difficult))
+    polys = polygons(ctx, frozenset(difficult))
     total = 0.0
     for a, b in zip(pts, pts[1:]):
         seg = math.dist(a, b)
