@@ -46,26 +46,10 @@ def pieces(ctx: Context) -> list[Piece]:
     return out
 
 
-def _closest(p: Point, poly: tuple[Point, ...]) -> Point:
-    """The point of the polygon's outline nearest to p."""
-    best, out = math.inf, poly[0]
-    n = len(poly)
-    for i in range(n):
-        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
-        dx, dy = bx - ax, by - ay
-        L2 = dx * dx + dy * dy
-        t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / L2))
-        q = (ax + t * dx, ay + t * dy)
-        d = math.dist(p, q)
-        if d < best:
-            best, out = d, q
-    return out
-
-
 def covered(p: Point, radius: float, foe: Point, cover: list[Piece]) -> bool:
     """Is a base at p, of this radius, snug against a piece that lies toward the foe?"""
     for _, poly in cover:
-        q = _closest(p, poly)
+        q = table.closest_point(p, poly)
         gap = math.dist(p, q) - radius
         if gap > SNUG:
             continue

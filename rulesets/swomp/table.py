@@ -123,12 +123,21 @@ def features_near(ctx: Context, m: Model, reach: float) -> list[str]:
 def _point_poly_distance(p: tuple[float, float], poly: tuple[tuple[float, float], ...]) -> float:
     if _inside(p, poly):
         return 0.0
-    best = math.inf
+    return math.dist(p, closest_point(p, poly))
+
+
+def closest_point(p: tuple[float, float], poly: tuple[tuple[float, float], ...]
+                  ) -> tuple[float, float]:
+    """The point of the polygon's outline nearest to p (the AI's cover moves need the
+    direction to it, not only the distance)."""
+    best, out = math.inf, (float(poly[0][0]), float(poly[0][1]))
     n = len(poly)
     for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
-        best = min(best, _seg_dist(p, a, b))
-    return best
+        q = _seg_closest(p, poly[i], poly[(i + 1) % n])
+        d = math.dist(p, q)
+        if d < best:
+            best, out = d, q
+    return out
 
 
 def _inside(p: tuple[float, float], poly: tuple[tuple[float, float], ...]) -> bool:
@@ -142,12 +151,13 @@ def _inside(p: tuple[float, float], poly: tuple[tuple[float, float], ...]) -> bo
     return inside
 
 
-def _seg_dist(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+def _seg_closest(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+                 ) -> tuple[float, float]:
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay
     L2 = dx * dx + dy * dy
     t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / L2))
-    return math.dist(p, (ax + t * dx, ay + t * dy))
+    return (ax + t * dx, ay + t * dy)
 
 
 Box = tuple[float, float, float, float]
