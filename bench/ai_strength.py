@@ -4,6 +4,7 @@ and the median decision time of each agent (the baseline is the random agent's).
 
     python bench/ai_strength.py [--games 200] [--rulesets umr,swomp,gem] [--budget 0.4]
                                 [--max-iterations N] [--turn-limit 0] [--jobs 2]
+                                [--first-game 0]
 
 Each ruleset plays its ``mirror.toml``: a map that is the same after a half turn about
 the table's centre, and two identical armies set out the same way on opposite edges,
@@ -15,6 +16,8 @@ and the initiative).
 
 ``--max-iterations`` caps the search's rollouts per decision, which makes a run
 reproducible whatever else the machine is doing (the time budget alone depends on load).
+``--first-game N`` plays games N to N + games - 1 of the same sequence (N even, so seeds
+stay paired): a run can be extended or split in parts whose counts add up to the run's.
 """
 
 from __future__ import annotations
@@ -77,7 +80,11 @@ def main() -> None:
     ap.add_argument("--pairings", default="greedy-random,search-greedy")
     ap.add_argument("--turn-limit", type=int, default=0,
                     help="rounds per game (0: the scenario's own limit)")
+    ap.add_argument("--first-game", type=int, default=0,
+                    help="start at this game of the sequence (even: pairs stay whole)")
     args = ap.parse_args()
+    if args.first_game % 2:
+        ap.error("--first-game must be even, so both games of a seed are played")
     search = {"budget": args.budget}
     if args.max_iterations:
         search["max_iterations"] = args.max_iterations
@@ -88,8 +95,8 @@ def main() -> None:
     for key in args.rulesets.split(","):
         path = str(bench_scenario(key, ("mirror.toml", "skirmish10.toml", "default.toml")))
         for a, b in pairings:
-            jobs = jobs_for(path, args.games, (a, b), seed=11, turn_limit=args.turn_limit,
-                            options=opts)
+            jobs = jobs_for(path, args.first_game + args.games, (a, b), seed=11,
+                            turn_limit=args.turn_limit, options=opts)[args.first_game:]
             results, _ = run_batch(jobs, args.jobs)
             s = summarize(results)["agents"][a]
             lo, hi = s["ci95"]
