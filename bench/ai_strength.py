@@ -16,6 +16,8 @@ and the initiative).
 
 ``--max-iterations`` caps the search's rollouts per decision, which makes a run
 reproducible whatever else the machine is doing (the time budget alone depends on load).
+Give it a budget that rarely ends the search first. ``bench/search_rollouts.py`` shows
+how a cap compares with the rollouts the hard level's clock really buys on this machine.
 ``--first-game N`` plays games N to N + games - 1 of the same sequence (N even, so seeds
 stay paired): a run can be extended or split in parts whose counts add up to the run's.
 """
