@@ -9,8 +9,11 @@ on ``--jobs`` processes at once (both cores busy, as in the strength bench), and
 the median, lower quartile and lowest tenth of the rollouts per decision, the median
 decision time, and the ratio of the median to the cap given for that ruleset.
 
-    python bench/search_rollouts.py [--budget 0.4] [--decisions 120] [--jobs 2]
-                                    [--caps umr=24,swomp=12,gem=12]
+    python bench/search_rollouts.py [--budget 0.4] [--decisions 120] [--games 2]
+                                    [--jobs 2] [--caps umr=24,swomp=12,gem=12]
+
+Each ruleset plays ``--games`` games (the search takes blue, then red), so with two
+games per ruleset both cores stay busy to the end.
 """
 
 from __future__ import annotations
