@@ -12,7 +12,7 @@ decision time, and the ratio of the median to the cap given for that ruleset.
     python bench/search_rollouts.py [--budget 0.4] [--decisions 120] [--games 2]
                                     [--jobs 2] [--caps umr=24,swomp=12,gem=12]
 
-Each ruleset plays ``--games`` games (the search takes blue, then red), so with two
+Each ruleset plays ``--games`` games (the search changes sides each game), so with two
 games per ruleset both cores stay busy to the end.
 """
 
