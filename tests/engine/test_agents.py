@@ -121,3 +121,19 @@ def test_the_explanation_names_the_move_played():
         action = agent.choose(g, "blue")
         assert agent.last[0].action == action
         assert explain(agent, "blue").startswith(f"blue (greedy) chose {action.describe()} ")
+
+
+def test_search_prior_takes_its_floor_of_samples_even_out_of_time():
+    """The prior stops at half the clock, but never before ``min_prior`` samples of each
+    option that rolls dice: with no time at all a shot is still valued on 12 samples (its
+    own value is what the rollouts' gains are added to), and an option that rolls no dice
+    on one."""
+    g = make_toy_game(seed=5, n=1)
+    g.apply(Move(actor="b0", to=(10.0, 11.0)))
+    agent = SearchAgent(2, budget=0.0)
+    roots = g.candidates("blue")
+    options = agent._prior(g, "blue", roots, deadline=0.0)
+    samples = {type(o.action).__name__: o.samples for o in options}
+    assert samples["Shoot"] == 12 and samples["EndActivation"] == 1
+    assert SearchAgent(2, min_prior=3)._prior(g, "blue", roots, 0.0)[
+        [type(a) for a in roots].index(Shoot)].samples == 3
