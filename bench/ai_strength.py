@@ -11,8 +11,8 @@ the table's centre, and two identical armies set out the same way on opposite ed
 so neither side starts better off, played to the scenario's own turn limit (UMR and
 SWOMP 6 rounds; GEM 8 turns, its forces 29" apart so the hoplites meet). Each seed is
 played twice with the agents' sides swapped; the "pairs" columns count the seeds whose
-two games one agent won both of (skill), and those one *side* won both of (the dice
-and the initiative).
+two games the first agent won both of, those the second won both of (skill), those one
+*side* won both of (the dice and the initiative), and the rest (split or drawn).
 
 ``--max-iterations`` caps the search's rollouts per decision, which makes a run
 reproducible whatever else the machine is doing (the time budget alone depends on load).
@@ -53,22 +53,28 @@ def decision_times(path, agent: str, n: int = 15, **opts) -> float:
     return statistics.median(times) if times else 0.0
 
 
-def pairs(results) -> tuple[int, int, int]:
-    """(seeds one agent won both games of, seeds one side won both of, the rest)."""
+def pairs(results, first: str) -> tuple[int, int, int, int]:
+    """(seeds ``first`` won both games of, seeds the other agent won both of, seeds one
+    side won both of, the rest). Why split the agent column: a seed one *side* won twice
+    says nothing of skill, so the share of the others that ``first`` took is the clearest
+    read of the skill gap (and a rate is capped at (side + 2 * the rest) / games)."""
     by: dict[int, list] = {}
     for r in results:
         by.setdefault(r.game // 2, []).append(r)
-    agent = side = split = 0
+    mine = theirs = side = split = 0
     for two in by.values():
         if len(two) != 2:
             continue
         if two[0].winner_agent and two[0].winner_agent == two[1].winner_agent:
-            agent += 1
+            if two[0].winner_agent == first:
+                mine += 1
+            else:
+                theirs += 1
         elif two[0].winner and two[0].winner == two[1].winner:
             side += 1
         else:
             split += 1
-    return agent, side, split
+    return mine, theirs, side, split
 
 
 def main() -> None:
@@ -93,7 +99,7 @@ def main() -> None:
     opts = {"search": search}
     pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
     print(f"{'ruleset':8} {'pairing':18} {'games':>5} {'first wins':>10} {'rate':>7} "
-          f"{'95% interval':>15} {'draws':>5} {'pairs: agent/side/split':>24}")
+          f"{'95% interval':>15} {'draws':>5} {'pairs: first/second/side/split':>31}")
     for key in args.rulesets.split(","):
         path = str(bench_scenario(key, ("mirror.toml", "skirmish10.toml", "default.toml")))
         for a, b in pairings:
@@ -103,10 +109,10 @@ def main() -> None:
             s = summarize(results)["agents"][a]
             lo, hi = s["ci95"]
             draws = sum(1 for r in results if r.winner_agent is None)
-            agent, side, split = pairs(results)
+            mine, theirs, side, split = pairs(results, a)
             print(f"{key:8} {a + ' vs ' + b:18} {s['games']:5d} {s['wins']:10d} "
                   f"{s['win_rate']:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d} "
-                  f"{f'{agent}/{side}/{split}':>24}", flush=True)
+                  f"{f'{mine}/{theirs}/{side}/{split}':>31}", flush=True)
         base = decision_times(path, "random")
         for agent in ("greedy", "search"):
             t = decision_times(path, agent, **(search if agent == "search" else {}))
