@@ -11,8 +11,12 @@ the table's centre, and two identical armies set out the same way on opposite ed
 so neither side starts better off, played to the scenario's own turn limit (UMR and
 SWOMP 6 rounds; GEM 8 turns, its forces 29" apart so the hoplites meet). Each seed is
 played twice with the agents' sides swapped; the "pairs" columns count the seeds whose
-two games the first agent won both of, those the second won both of (skill), those one
-*side* won both of (the dice and the initiative), and the rest (split or drawn).
+two games the first agent won both of, those the second won both of, those one *side*
+won both of, and the rest (split or drawn). Read the side count against "side if
+independent", 2p(1 - p) x seeds for a first-agent rate p: what it would be if the side
+made no difference and every game were a fresh coin of bias p. A 60% edge alone gives
+48 of 100 seeds to one side twice; only a count well above that says the shared start
+of a seed's dice (its initiative, its first volleys) is deciding games.
 
 ``--max-iterations`` caps the search's rollouts per decision, which makes a run
 reproducible whatever else the machine is doing (the time budget alone depends on load).
@@ -55,9 +59,8 @@ def decision_times(path, agent: str, n: int = 15, **opts) -> float:
 
 def pairs(results, first: str) -> tuple[int, int, int, int]:
     """(seeds ``first`` won both games of, seeds the other agent won both of, seeds one
-    side won both of, the rest). Why split the agent column: a seed one *side* won twice
-    says nothing of skill, so the share of the others that ``first`` took is the clearest
-    read of the skill gap (and a rate is capped at (side + 2 * the rest) / games)."""
+    side won both of, the rest). The agent column is split so a reader sees at once how
+    often each agent took a whole seed, whatever side it played."""
     by: dict[int, list] = {}
     for r in results:
         by.setdefault(r.game // 2, []).append(r)
@@ -99,7 +102,7 @@ def main() -> None:
     opts = {"search": search}
     pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
     print(f"{'ruleset':8} {'pairing':18} {'games':>5} {'first wins':>10} {'rate':>7} "
-          f"{'95% interval':>15} {'draws':>5} {'pairs: first/second/side/split':>31}")
+          f"{'95% interval':>15} {'draws':>5} {'pairs: first/second/side/split':>31} {'side if independent':>20}")
     for key in args.rulesets.split(","):
         path = str(bench_scenario(key, ("mirror.toml", "skirmish10.toml", "default.toml")))
         for a, b in pairings:
@@ -110,9 +113,11 @@ def main() -> None:
             lo, hi = s["ci95"]
             draws = sum(1 for r in results if r.winner_agent is None)
             mine, theirs, side, split = pairs(results, a)
+            p = s["wins"] / s["games"] if s["games"] else 0.0
+            independent = 2 * p * (1 - p) * (mine + theirs + side + split)
             print(f"{key:8} {a + ' vs ' + b:18} {s['games']:5d} {s['wins']:10d} "
                   f"{s['win_rate']:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d} "
-                  f"{f'{mine}/{theirs}/{side}/{split}':>31}", flush=True)
+                  f"{f'{mine}/{theirs}/{side}/{split}':>31} {independent:20.1f}", flush=True)
         base = decision_times(path, "random")
         for agent in ("greedy", "search"):
             t = decision_times(path, agent, **(search if agent == "search" else {}))
