@@ -31,7 +31,7 @@ def test_pairs_split_skill_by_agent_and_keep_side_wins_apart():
         game(0, "red", one), game(1, "blue", two),    # search won both
         game(2, "red", one), game(3, "blue", two),    # search won both
         game(4, "blue", one), game(5, "red", two),    # greedy won both
-        game(6, "red", one), game(7, "red", two),     # red won both: the dice
+        game(6, "red", one), game(7, "red", two),     # red won both: the side took the seed
         game(8, "red", one), game(9, None, two),      # a win and a draw
         game(10, "red", one),                         # its pair unplayed: not counted
     ]
