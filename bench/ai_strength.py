@@ -113,8 +113,8 @@ def main() -> None:
             lo, hi = s["ci95"]
             draws = sum(1 for r in results if r.winner_agent is None)
             mine, theirs, side, split = pairs(results, a)
-            p = s["wins"] / s["games"] if s["games"] else 0.0
-            independent = 2 * p * (1 - p) * (mine + theirs + side + split)
+            rate = s["win_rate"]
+            independent = 2 * rate * (1 - rate) * (mine + theirs + side + split)
             print(f"{key:8} {a + ' vs ' + b:18} {s['games']:5d} {s['wins']:10d} "
                   f"{s['win_rate']:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d} "
                   f"{f'{mine}/{theirs}/{side}/{split}':>31} {independent:20.1f}", flush=True)
