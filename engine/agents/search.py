@@ -170,7 +170,7 @@ class SearchAgent:
         but never before ``min_prior``: the prior is each option's own value, and on a
         busy machine a costly decision (many candidates) once got 3 to 10 samples, which
         left the 0.4 s hard level only even with greedy in UMR (51 of 100 mirror games);
-        with the floor of 12 it won 68 of the same 100."""
+        with the floor of 12 it won 68 of the same 100, and 133 of 200 in all."""
         base = self.dice.face(1 << 30)
         half = time.perf_counter() + (deadline - time.perf_counter()) / 2
         totals = [0.0] * len(roots)
