@@ -64,8 +64,9 @@ class Swomp(Ruleset):
 
     def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
         """Points-weighted HP taken less HP lost, broken units, and a small pull toward
-        targets (scoring.py): the measures the turn limit is decided by."""
-        return scoring.score(state, side)
+        targets (scoring.py): the measures the turn limit is decided by; with the table
+        at hand, also the balance of the shots each side has on the other."""
+        return scoring.score(state, side, ctx)
 
     def model_view(self, model: Model) -> dict[str, Any]:
         """HP and status for every model; a vehicle adds its speed, its locations and the

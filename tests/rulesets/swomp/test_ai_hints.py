@@ -198,3 +198,62 @@ def test_a_squad_is_offered_the_moves_that_cover_the_most_of_it():
         assert all(21 < b.y < 22 for b in placed)  # just this side of the long wall
         assert [table.sight(g.ctx, g.state.models["r"], b)[1] for b in placed] == \
             [table.HARD, table.HARD]
+
+
+# --- the firepower balance (scoring.firepower) ----------------------------------------------
+
+def test_best_shot_is_the_exact_shot_at_a_target_the_targeting_rule_allows():
+    """SWOMP "Targeting": a lascannon (PR 4 + WR 7 = 11; heavy, so no stand-still bonus)
+    must aim at the closest medium target: a 44-point marine (DR 4 + armour 4 = 8, one
+    wound) although the 84-point captain behind it (DR 4 + armour 4 + field 2 = 10, three
+    wounds, all taken by Dam 3) would be worth more. With the marine gone the captain is
+    the shot."""
+    g = make([m("lc", "blue", 30, 6, "marine_lascannon", facing=90),
+              m("r", "red", 30, 30, facing=270),
+              m("cap", "red", 34, 40, "marine_captain", facing=270)])
+    st = g.state
+    marine = scoring.p_win(11, 8) * 44
+    captain = scoring.p_win(11, 10) * 84
+    assert marine == pytest.approx(0.66 * 44) and captain == pytest.approx(0.53 * 84)
+    assert captain > marine  # the rule, not the value, picks the marine
+    assert scoring.best_shot(st, g.ctx, st.models["lc"]) == pytest.approx(marine)
+    st.models["r"].removed = True
+    assert scoring.best_shot(st, g.ctx, st.models["lc"]) == pytest.approx(captain)
+
+
+def test_firepower_counts_cover_range_and_engagement():
+    """A boltgun (PR 4 + WR 2 = 6) at a 44-point marine in the open (DR 4 + armour 4 = 8)
+    hits 32% of the time; snug behind a low wall the marine has hard cover (+2, so 10:
+    23%) while the marine shooting it, far from the wall, has none; beyond 24" there
+    is no shot; a model locked in close combat neither shoots nor is shot."""
+    wall = ((26.0, 27.0), (34.0, 27.0), (34.0, 27.4), (26.0, 27.4))
+    specs = [m("b", "blue", 30, 10, facing=90), m("r", "red", 30, 28.1, facing=270)]
+    open_ = make(specs)
+    walled = make(specs, terrain=(("low_wall", wall),))
+    assert table.sight(walled.ctx, walled.state.models["b"], walled.state.models["r"]) == \
+        (True, table.HARD)
+    assert scoring.firepower(open_.state, open_.ctx) == pytest.approx(
+        {"blue": 0.32 * 44, "red": 0.32 * 44})
+    assert scoring.firepower(walled.state, walled.ctx) == pytest.approx(
+        {"blue": 0.23 * 44, "red": 0.32 * 44})
+    far = make([m("b", "blue", 30, 4, facing=90), m("r", "red", 30, 30, facing=270)])
+    assert scoring.firepower(far.state, far.ctx) == {"blue": 0.0, "red": 0.0}
+    core.engage(open_.state.models["b"], open_.state.models["r"])
+    assert scoring.firepower(open_.state, open_.ctx) == {"blue": 0.0, "red": 0.0}
+
+
+def test_the_score_adds_the_firepower_balance_with_the_table_at_hand():
+    """With ctx the score adds FIRE_WEIGHT x (own firepower - the enemy's): a lascannon
+    (66% against a 44-point marine) facing a lone boltgun (32% against the 55-point
+    lascannon marine) is worth more to its side than without the table."""
+    g = make([m("lc", "blue", 30, 10, "marine_lascannon", facing=90),
+              m("r", "red", 30, 30, facing=270)])
+    st = g.state
+    rs = load("swomp")
+    fire = scoring.firepower(st, g.ctx)
+    assert st.models["lc"].vars["points"] == 55
+    assert fire == pytest.approx({"blue": 0.66 * 44, "red": 0.32 * 55})
+    gain = scoring.FIRE_WEIGHT * (fire["blue"] - fire["red"])
+    assert gain > 0
+    assert rs.score(st, "blue", g.ctx) - rs.score(st, "blue") == pytest.approx(gain)
+    assert rs.score(st, "red", g.ctx) - rs.score(st, "red") == pytest.approx(-gain)
