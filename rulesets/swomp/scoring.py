@@ -224,7 +224,9 @@ def best_shot(state: GameState, ctx: Context, m: Model) -> float:
     return best
 
 
-_FIRE: dict[tuple, dict[str, float]] = {}
+#: firepower answers by table state; each keeps its battlefield, so the id in the key
+#: cannot be reused by another table while the entry lives
+_FIRE: dict[tuple, tuple[object, dict[str, float]]] = {}
 
 
 def firepower(state: GameState, ctx: Context) -> dict[str, float]:
@@ -244,8 +246,8 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
          m.vars.get("speed"), morale.broken(state, m.unit))
         for m in state.models.values())
     hit = _FIRE.get(key)
-    if hit is not None:
-        return hit
+    if hit is not None and hit[0] is ctx.battlefield:
+        return hit[1]
     total = dict.fromkeys(state.sides, 0.0)
     for m in state.live():
         if core.engaged(m) or core.is_vehicle(m) or morale.broken(state, m.unit):
@@ -253,7 +255,7 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
         total[m.side] = total.get(m.side, 0.0) + best_shot(state, ctx, m)
     if len(_FIRE) > 20_000:
         _FIRE.clear()
-    _FIRE[key] = total
+    _FIRE[key] = (ctx.battlefield, total)
     return total
 
 
