@@ -10,8 +10,8 @@ Each ruleset plays its ``mirror.toml``: a map that is the same after a half turn
 the table's centre, and two identical armies set out the same way on opposite edges,
 so neither side starts better off, played to the scenario's own turn limit (UMR 6
 rounds; SWOMP 10, its heavy weapons firing from the first; GEM 8 turns, its forces 29"
-apart so the hoplites meet). Each seed is
-played twice with the agents' sides swapped; the "pairs" columns count the seeds whose
+apart so the hoplites meet). Each seed is played twice with the agents' sides
+swapped; the "pairs" columns count the seeds whose
 two games the first agent won both of, those the second won both of, those one *side*
 won both of, and the rest (split or drawn). Read the side count against "side if
 independent", 2p(1 - p) x seeds for a first-agent rate p: what it would be if the side
@@ -117,7 +117,7 @@ def main() -> None:
             rate = s["win_rate"]
             independent = 2 * rate * (1 - rate) * (mine + theirs + side + split)
             print(f"{key:8} {a + ' vs ' + b:18} {s['games']:5d} {s['wins']:10d} "
-                  f"{s['win_rate']:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d} "
+                  f"{rate:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d} "
                   f"{f'{mine}/{theirs}/{side}/{split}':>31} {independent:20.1f}", flush=True)
         base = decision_times(path, "random")
         for agent in ("greedy", "search"):

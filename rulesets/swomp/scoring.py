@@ -240,17 +240,18 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     sum, a kill of a heavy weapon lowers it most. Sight comes from the engine's shared
     sight cache, and whole answers are kept per table as it stands (a shot that misses
     leaves it as it was, so most samples of a search cost one lookup)."""
-    key = (id(ctx.battlefield),) + tuple(
+    broken = {u for u in {m.unit for m in state.models.values()} if morale.broken(state, u)}
+    key = (id(ctx.battlefield), frozenset(broken)) + tuple(
         (m.id, m.x, m.y, m.hp, m.removed, tuple(m.vars.get("jammed", ())),
          tuple(m.vars.get("foes", ())), m.vars.get("cover"), m.vars.get("moved"),
-         m.vars.get("speed"), morale.broken(state, m.unit))
+         m.vars.get("speed"))
         for m in state.models.values())
     hit = _FIRE.get(key)
     if hit is not None and hit[0] is ctx.battlefield:
         return hit[1]
     total = dict.fromkeys(state.sides, 0.0)
     for m in state.live():
-        if core.engaged(m) or core.is_vehicle(m) or morale.broken(state, m.unit):
+        if core.engaged(m) or core.is_vehicle(m) or m.unit in broken:
             continue
         total[m.side] = total.get(m.side, 0.0) + best_shot(state, ctx, m)
     if len(_FIRE) > 20_000:
