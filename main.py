@@ -74,8 +74,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     scn, errors = _load(args.file)
     if scn is None:
         return _fail(errors)
-    print(f"ok: {args.file}: {scn.ruleset}, {len(scn.models)} models, "
-          f"{len(scn.battlefield.terrain)} terrain pieces, {len(scn.actions)} actions")
+    print(
+        f"ok: {args.file}: {scn.ruleset}, {len(scn.models)} models, "
+        f"{len(scn.battlefield.terrain)} terrain pieces, {len(scn.actions)} actions"
+    )
     return 0
 
 
@@ -103,16 +105,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     names = tuple(a.strip() for a in args.agents.split(","))
     known = set(AGENTS) | set(LEVELS)
     if len(names) != 2 or not all(n in known for n in names):
-        return _fail([f"error: --agents: expected two of {', '.join(sorted(known))} "
-                      f"separated by a comma, got '{args.agents}'"])
+        return _fail(
+            [
+                f"error: --agents: expected two of {', '.join(sorted(known))} "
+                f"separated by a comma, got '{args.agents}'"
+            ]
+        )
     if args.games < 1 or args.jobs < 1:
         return _fail(["error: --games and --jobs must be at least 1"])
     out = args.out or f"out/simulate/{Path(args.file).stem}"
-    summary, interrupted = simulate(args.file, args.games, args.jobs, names, args.seed, out,
-                                    turn_limit=args.turn_limit)
+    summary, interrupted = simulate(
+        args.file, args.games, args.jobs, names, args.seed, out, turn_limit=args.turn_limit
+    )
     print(summary_table(summary))
-    print(f"per-game results: {out}/games.jsonl; summary: {out}/summary.json; "
-          f"chart: {out}/wins.png")
+    print(
+        f"per-game results: {out}/games.jsonl; summary: {out}/summary.json; chart: {out}/wins.png"
+    )
     if interrupted:
         print(f"interrupted: kept {summary['games']} finished games", file=sys.stderr)
         return 130
@@ -149,8 +157,11 @@ def cmd_balance(args: argparse.Namespace) -> int:
         mod = importlib.import_module(f"rulesets.{args.ruleset}.balance")
     except ModuleNotFoundError:
         return _fail([f"error: balance: ruleset '{args.ruleset}' has no point study"])
-    print(mod.run(pairs=args.pairs, duels=args.duels, jobs=args.jobs, seed=args.seed,
-                  out_dir=args.out))
+    print(
+        mod.run(
+            pairs=args.pairs, duels=args.duels, jobs=args.jobs, seed=args.seed, out_dir=args.out
+        )
+    )
     return 0
 
 
@@ -165,8 +176,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="main.py", description="Warbench: miniatures wargames "
-                                "on screen, with the table measured for you.")
+    p = argparse.ArgumentParser(
+        prog="main.py",
+        description="Warbench: miniatures wargames on screen, with the table measured for you.",
+    )
     sub = p.add_subparsers(dest="command")
     play = sub.add_parser("play", help="open the game window on a scenario")
     play.add_argument("file", nargs="?", help="scenario TOML (default: the bundled one)")
@@ -203,9 +216,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["play"])
-    handlers = {"run": cmd_run, "validate": cmd_validate, "replay": cmd_replay,
-                "play": cmd_play, "simulate": cmd_simulate,
-                "points": cmd_points, "balance": cmd_balance}
+    handlers = {
+        "run": cmd_run,
+        "validate": cmd_validate,
+        "replay": cmd_replay,
+        "play": cmd_play,
+        "simulate": cmd_simulate,
+        "points": cmd_points,
+        "balance": cmd_balance,
+    }
     return handlers[args.command](args)
 
 

@@ -23,8 +23,7 @@ def median_time(fn: Callable[[], object], repeats: int = 5) -> float:
     return statistics.median(times)
 
 
-def bench_scenario(key: str, names: tuple[str, ...] = ("skirmish10.toml", "default.toml")
-                   ) -> Path:
+def bench_scenario(key: str, names: tuple[str, ...] = ("skirmish10.toml", "default.toml")) -> Path:
     """The ruleset's first scenario of ``names`` that exists: by default its 10-against-10
     bench scenario, else its default one."""
     folder = ROOT / "rulesets" / key / "scenarios"

@@ -87,13 +87,22 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rulesets", default=",".join(available()))
     ap.add_argument("--budget", type=float, default=0.4, help="search seconds per decision")
-    ap.add_argument("--max-iterations", type=int, default=0,
-                    help="cap on the search's rollouts per decision (0: the clock only)")
+    ap.add_argument(
+        "--max-iterations",
+        type=int,
+        default=0,
+        help="cap on the search's rollouts per decision (0: the clock only)",
+    )
     ap.add_argument("--pairings", default="greedy-random,search-greedy")
-    ap.add_argument("--turn-limit", type=int, default=0,
-                    help="rounds per game (0: the scenario's own limit)")
-    ap.add_argument("--first-game", type=int, default=0,
-                    help="start at this game of the sequence (even: pairs stay whole)")
+    ap.add_argument(
+        "--turn-limit", type=int, default=0, help="rounds per game (0: the scenario's own limit)"
+    )
+    ap.add_argument(
+        "--first-game",
+        type=int,
+        default=0,
+        help="start at this game of the sequence (even: pairs stay whole)",
+    )
     args = ap.parse_args()
     if args.first_game % 2:
         ap.error("--first-game must be even, so both games of a seed are played")
@@ -102,13 +111,21 @@ def main() -> None:
         search["max_iterations"] = args.max_iterations
     opts = {"search": search}
     pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
-    print(f"{'ruleset':8} {'pairing':18} {'games':>5} {'first wins':>10} {'rate':>7} "
-          f"{'95% interval':>15} {'draws':>5} {'pairs: first/second/side/split':>31} {'side if independent':>20}")
+    print(
+        f"{'ruleset':8} {'pairing':18} {'games':>5} {'first wins':>10} {'rate':>7} "
+        f"{'95% interval':>15} {'draws':>5} {'pairs: first/second/side/split':>31} {'side if independent':>20}"
+    )
     for key in args.rulesets.split(","):
         path = str(bench_scenario(key, ("mirror.toml", "skirmish10.toml", "default.toml")))
         for a, b in pairings:
-            jobs = jobs_for(path, args.first_game + args.games, (a, b), seed=11,
-                            turn_limit=args.turn_limit, options=opts)[args.first_game:]
+            jobs = jobs_for(
+                path,
+                args.first_game + args.games,
+                (a, b),
+                seed=11,
+                turn_limit=args.turn_limit,
+                options=opts,
+            )[args.first_game :]
             results, _ = run_batch(jobs, args.jobs)
             s = summarize(results)["agents"][a]
             lo, hi = s["ci95"]
@@ -116,14 +133,19 @@ def main() -> None:
             mine, theirs, side, split = pairs(results, a)
             rate = s["win_rate"]
             independent = 2 * rate * (1 - rate) * (mine + theirs + side + split)
-            print(f"{key:8} {a + ' vs ' + b:18} {s['games']:5d} {s['wins']:10d} "
-                  f"{rate:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d} "
-                  f"{f'{mine}/{theirs}/{side}/{split}':>31} {independent:20.1f}", flush=True)
+            print(
+                f"{key:8} {a + ' vs ' + b:18} {s['games']:5d} {s['wins']:10d} "
+                f"{rate:7.1%} {f'{lo:.0%}-{hi:.0%}':>15} {draws:5d} "
+                f"{f'{mine}/{theirs}/{side}/{split}':>31} {independent:20.1f}",
+                flush=True,
+            )
         base = decision_times(path, "random")
         for agent in ("greedy", "search"):
             t = decision_times(path, agent, **(search if agent == "search" else {}))
-            print(f"{key:8} median decision {agent:7} {t * 1000:8.1f} ms "
-                  f"({t / base if base else 0:.0f}x random)")
+            print(
+                f"{key:8} median decision {agent:7} {t * 1000:8.1f} ms "
+                f"({t / base if base else 0:.0f}x random)"
+            )
 
 
 if __name__ == "__main__":

@@ -89,9 +89,13 @@ def bench_game(key: str | None) -> Game:
             row, col = divmod(k, 25)
             mid = f"{side}{k:03d}"
             d = t.to_dict()
-            d.update(id=mid, unit=f"{side}-u{k // 5}", x=3.0 + col * 2.7,
-                     y=(2.0 + row * 1.6) if si == 0 else (46.0 - row * 1.6),
-                     facing=90.0 if si == 0 else 270.0)
+            d.update(
+                id=mid,
+                unit=f"{side}-u{k // 5}",
+                x=3.0 + col * 2.7,
+                y=(2.0 + row * 1.6) if si == 0 else (46.0 - row * 1.6),
+                facing=90.0 if si == 0 else 270.0,
+            )
             models[mid] = Model.from_dict(d)
     st.models = models
     return game
@@ -118,8 +122,16 @@ class BenchApp(App):
             ov.turn_arcs = measure.turn_arcs(fp, 6.0)
         if ov.move is None:
             end = (sel.x + 3.0, sel.y + 4.0)
-            ov.move = MovePreview(sel.id, [(sel.x, sel.y), end], 5.0, True, "", 1.0, 6.0,
-                                  (end[0], end[1], sel.facing, sel.base))
+            ov.move = MovePreview(
+                sel.id,
+                [(sel.x, sel.y), end],
+                5.0,
+                True,
+                "",
+                1.0,
+                6.0,
+                (end[0], end[1], sel.facing, sel.base),
+            )
         ov.dice = DiceAnim([3, 5, 6], [6, 6, 6], 0.8, "hit", True)
         return ov
 
@@ -169,11 +181,15 @@ def main() -> int:
     def line(name: str, xs: list[float]) -> str:
         xs = sorted(xs)
         p95 = xs[int(len(xs) * 0.95) - 1]
-        return (f"{name:28} median {statistics.median(xs):6.2f} ms   p95 {p95:6.2f} ms   "
-                f"max {max(xs):6.2f} ms   ({len(xs)} frames)")
+        return (
+            f"{name:28} median {statistics.median(xs):6.2f} ms   p95 {p95:6.2f} ms   "
+            f"max {max(xs):6.2f} ms   ({len(xs)} frames)"
+        )
 
-    print(f"ruleset {RULESET_USED[0] if RULESET_USED else '?'}: 200 models, 40 terrain pieces, "
-          "every overlay on, hovering a new target each frame")
+    print(
+        f"ruleset {RULESET_USED[0] if RULESET_USED else '?'}: 200 models, 40 terrain pieces, "
+        "every overlay on, hovering a new target each frame"
+    )
     print(line("whole frame, cached", cached))
     print(line("  renderer only, cached", cached_r))
     print(line("whole frame, uncached", base))
@@ -182,8 +198,10 @@ def main() -> int:
     ratio_r = statistics.median(base_r) / statistics.median(cached_r)
     print(f"ratio uncached/cached (median): whole frame {ratio:.1f}x, renderer {ratio_r:.1f}x")
     med, worst = statistics.median(cached), max(cached)
-    print(f"target median < 8 ms: {'OK' if med < 8 else 'MISSED'} ({med:.2f} ms); "
-          f"no frame over 16.7 ms: {'OK' if worst < 16.7 else 'MISSED'} ({worst:.2f} ms)")
+    print(
+        f"target median < 8 ms: {'OK' if med < 8 else 'MISSED'} ({med:.2f} ms); "
+        f"no frame over 16.7 ms: {'OK' if worst < 16.7 else 'MISSED'} ({worst:.2f} ms)"
+    )
     return 0
 
 

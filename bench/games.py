@@ -45,8 +45,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--rulesets", default=",".join(available()))
     args = ap.parse_args()
-    print(f"{'ruleset':10} {'s/game':>8} {'cpu s/game':>10} {'games/s/core':>13} "
-          f"{'vs target 1/s':>14} {'actions':>8} {'recorded s/game':>16} {'speed-up':>9}")
+    print(
+        f"{'ruleset':10} {'s/game':>8} {'cpu s/game':>10} {'games/s/core':>13} "
+        f"{'vs target 1/s':>14} {'actions':>8} {'recorded s/game':>16} {'speed-up':>9}"
+    )
     for key in args.rulesets.split(","):
         path = bench_scenario(key)
         fast = [one_game(path, s, record=False) for s in range(args.games)]
@@ -55,8 +57,10 @@ def main() -> None:
         cpu = statistics.median(c for _, _, c in fast)
         t_slow = statistics.median(t for t, _, _ in slow)
         acts = statistics.median(n for _, n, _ in fast)
-        print(f"{key:10} {t_fast:8.3f} {cpu:10.3f} {1 / cpu:13.2f} {1 / cpu:13.2f}x {acts:8.0f} "
-              f"{t_slow:16.3f} {t_slow / t_fast:8.2f}x   ({path.relative_to(path.parents[3])})")
+        print(
+            f"{key:10} {t_fast:8.3f} {cpu:10.3f} {1 / cpu:13.2f} {1 / cpu:13.2f}x {acts:8.0f} "
+            f"{t_slow:16.3f} {t_slow / t_fast:8.2f}x   ({path.relative_to(path.parents[3])})"
+        )
 
 
 if __name__ == "__main__":

@@ -87,13 +87,16 @@ def build_layout(seed: int = SEED) -> tuple[Battlefield, list[Footprint], list[F
     feats: list[TerrainFeature] = []
     for k in range(N_TALL):
         cx = rng.uniform(3, WIDTH - 3)
-        cy = rng.uniform(15, 33) if k < 18 else rng.choice([rng.uniform(3, 12),
-                                                            rng.uniform(36, 45)])
+        cy = (
+            rng.uniform(15, 33) if k < 18 else rng.choice([rng.uniform(3, 12), rng.uniform(36, 45)])
+        )
         kind = ("wall", "building", "rocks")[k % 3]
         if kind == "wall":
             poly = _rot_rect(cx, cy, rng.uniform(2, 5), 0.4, rng.uniform(0, math.pi))
         elif kind == "building":
-            poly = _rot_rect(cx, cy, rng.uniform(2, 4), rng.uniform(1.5, 3), rng.uniform(0, math.pi))
+            poly = _rot_rect(
+                cx, cy, rng.uniform(2, 4), rng.uniform(1.5, 3), rng.uniform(0, math.pi)
+            )
         else:
             poly = _blob(rng, cx, cy, rng.uniform(0.8, 1.8), rng.randint(5, 7))
         feats.append(TerrainFeature(f"t{k}", kind, poly))
@@ -102,8 +105,11 @@ def build_layout(seed: int = SEED) -> tuple[Battlefield, list[Footprint], list[F
         feats.append(TerrainFeature(f"w{k}", "woods", _blob(rng, cx, cy, rng.uniform(1.8, 2.8), 7)))
     for k in range(N_HEDGES):
         cx, cy = rng.uniform(4, WIDTH - 4), rng.uniform(8, 40)
-        feats.append(TerrainFeature(f"h{k}", "hedge",
-                                    _rot_rect(cx, cy, rng.uniform(4, 8), 0.3, rng.uniform(0, 0.5))))
+        feats.append(
+            TerrainFeature(
+                f"h{k}", "hedge", _rot_rect(cx, cy, rng.uniform(4, 8), 0.3, rng.uniform(0, 0.5))
+            )
+        )
     bf = Battlefield(WIDTH, DEPTH, tuple(feats), name="bench")
     r = base_radius_in(BASE_MM)
     placed: list[Footprint] = []
@@ -111,8 +117,9 @@ def build_layout(seed: int = SEED) -> tuple[Battlefield, list[Footprint], list[F
     def place(y0: float, y1: float, facing: float) -> list[Footprint]:
         side: list[Footprint] = []
         while len(side) < PER_SIDE:
-            fp = Footprint(round(rng.uniform(1, WIDTH - 1), 2), round(rng.uniform(y0, y1), 2),
-                           facing, BASE_MM)
+            fp = Footprint(
+                round(rng.uniform(1, WIDTH - 1), 2), round(rng.uniform(y0, y1), 2), facing, BASE_MM
+            )
             if features_under(fp, bf):
                 continue
             if any(math.hypot(fp.x - o.x, fp.y - o.y) < 2 * r + 0.05 for o in placed):
@@ -129,8 +136,9 @@ def build_layout(seed: int = SEED) -> tuple[Battlefield, list[Footprint], list[F
 # --------------------------------------------------------------------------- the naive baseline
 
 
-def naive_matrix(bf: Battlefield, observers: list[Footprint],
-                 targets: list[Footprint]) -> np.ndarray:
+def naive_matrix(
+    bf: Battlefield, observers: list[Footprint], targets: list[Footprint]
+) -> np.ndarray:
     """For every pair: shadows of the tall terrain meeting the sight cone, union,
     difference with the footprint, area over area; area terrain on the same samples.
 
@@ -138,8 +146,11 @@ def naive_matrix(bf: Battlefield, observers: list[Footprint],
     area is within 1e-4 of it; no pair of this layout is that close to a band boundary)."""
     import shapely  # only the baseline uses the library directly (see module docstring)
 
-    tall = [(shapely.Polygon(f.polygon), np.array(f.polygon, dtype=float))
-            for f in bf.terrain if f.cls == "tall"]
+    tall = [
+        (shapely.Polygon(f.polygon), np.array(f.polygon, dtype=float))
+        for f in bf.terrain
+        if f.cls == "tall"
+    ]
     woods = [shapely.Polygon(f.polygon) for f in bf.terrain if f.cls == "area"]
     out = np.ones((len(observers), len(targets)))
     for i, o in enumerate(observers):
@@ -160,7 +171,8 @@ def naive_matrix(bf: Battlefield, observers: list[Footprint],
             if near_woods:
                 samples = np.array(base_samples(t))
                 lines = shapely.linestrings(
-                    np.stack([np.broadcast_to(eye, samples.shape), samples], axis=1))
+                    np.stack([np.broadcast_to(eye, samples.shape), samples], axis=1)
+                )
                 depth = sum(shapely.length(shapely.intersection(lines, w)) for w in near_woods)
                 deep = depth > AREA_SIGHT_DEPTH + 1e-9
                 if deep.any():
@@ -201,9 +213,11 @@ def main() -> int:
     kinds: dict[str, int] = {}
     for f in bf.terrain:
         kinds[f.kind] = kinds.get(f.kind, 0) + 1
-    print(f"layout: {WIDTH:g}x{DEPTH:g} in, {len(bf.terrain)} terrain pieces {kinds}, "
-          f"{len(side_a)}+{len(side_b)} models on {BASE_MM:g} mm bases "
-          f"(built in {t_layout:.2f} s; Geometry() in {t_build * 1e3:.1f} ms)")
+    print(
+        f"layout: {WIDTH:g}x{DEPTH:g} in, {len(bf.terrain)} terrain pieces {kinds}, "
+        f"{len(side_a)}+{len(side_b)} models on {BASE_MM:g} mm bases "
+        f"(built in {t_layout:.2f} s; Geometry() in {t_build * 1e3:.1f} ms)"
+    )
 
     geo.visible_matrix(side_a, side_b)  # warm-up (imports, caches)
     t_naive, naive = _time(lambda: naive_matrix(bf, side_a, side_b), NAIVE_REPEATS)
@@ -222,14 +236,20 @@ def main() -> int:
     differ = int((band(naive) != band(matrix)).sum())
     bands = band(matrix)
     partial = int(((matrix > 0) & (matrix < 1)).sum())
-    print(f"pairs: {pairs}; fully visible {int((matrix == 1).sum())}, "
-          f"partly hidden {partial}, fully hidden {int((matrix == 0).sum())}")
-    print(f"bands: clear {int((bands == 0).sum())}, cover {int((bands == 1).sum())}, "
-          f"hidden {int((bands == 2).sum())}")
+    print(
+        f"pairs: {pairs}; fully visible {int((matrix == 1).sum())}, "
+        f"partly hidden {partial}, fully hidden {int((matrix == 0).sum())}"
+    )
+    print(
+        f"bands: clear {int((bands == 0).sum())}, cover {int((bands == 1).sum())}, "
+        f"hidden {int((bands == 2).sum())}"
+    )
     print(f"naive per-pair shapely loop : {t_naive * 1e3:9.1f} ms  (median of {NAIVE_REPEATS})")
     print(f"Geometry.visible_matrix     : {t_matrix * 1e3:9.2f} ms  (median of {MATRIX_REPEATS})")
-    print(f"one shooter x 100 (preview) : {t_row * 1e3:9.3f} ms  (median of {len(row_times)}; "
-          f"p90 {np.percentile(row_times, 90) * 1e3:.3f} ms)")
+    print(
+        f"one shooter x 100 (preview) : {t_row * 1e3:9.3f} ms  (median of {len(row_times)}; "
+        f"p90 {np.percentile(row_times, 90) * 1e3:.3f} ms)"
+    )
     ratio = t_naive / t_matrix
     print(f"ratio naive/matrix          : {ratio:9.1f}x")
     print(f"max |naive - matrix|        : {np.abs(naive - matrix).max():.2e}")

@@ -39,8 +39,10 @@ def rollouts(task: tuple[str, str, int, float, int]) -> tuple[str, list[int], li
     scn.seed = seed
     game = new_game(scn)
     sides = game.state.sides
-    agents = {sides[seed % 2]: make("search", seed=seed, budget=budget),
-              sides[1 - seed % 2]: make("greedy", seed=seed + 1)}
+    agents = {
+        sides[seed % 2]: make("search", seed=seed, budget=budget),
+        sides[1 - seed % 2]: make("greedy", seed=seed + 1),
+    }
     its: list[int] = []
     secs: list[float] = []
     for i in range(decisions):
@@ -69,17 +71,31 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2, help="games per ruleset")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rulesets", default=",".join(available()))
-    ap.add_argument("--caps", default="umr=24,swomp=12,gem=12",
-                    help="the strength bench's --max-iterations per ruleset, to compare")
+    ap.add_argument(
+        "--caps",
+        default="umr=24,swomp=12,gem=12",
+        help="the strength bench's --max-iterations per ruleset, to compare",
+    )
     args = ap.parse_args()
     caps = {k: int(v) for k, v in (c.split("=") for c in args.caps.split(",") if c)}
     keys = args.rulesets.split(",")
-    tasks = [(k, str(bench_scenario(k, ("mirror.toml", "default.toml"))), seed, args.budget,
-              args.decisions) for k in keys for seed in range(1, args.games + 1)]
+    tasks = [
+        (
+            k,
+            str(bench_scenario(k, ("mirror.toml", "default.toml"))),
+            seed,
+            args.budget,
+            args.decisions,
+        )
+        for k in keys
+        for seed in range(1, args.games + 1)
+    ]
     with mp.get_context("fork").Pool(args.jobs) as pool:
         done = pool.map(rollouts, tasks, chunksize=1)
-    print(f"{'ruleset':8} {'decisions':>9} {'median':>7} {'p25':>5} {'p10':>5} "
-          f"{'median s':>9} {'cap':>5} {'median/cap':>10}")
+    print(
+        f"{'ruleset':8} {'decisions':>9} {'median':>7} {'p25':>5} {'p10':>5} "
+        f"{'median s':>9} {'cap':>5} {'median/cap':>10}"
+    )
     for k in keys:
         its = [n for key, ns, _ in done if key == k for n in ns]
         secs = [t for key, _, ts in done if key == k for t in ts]
@@ -89,9 +105,11 @@ def main() -> None:
         med = statistics.median(its)
         cap = caps.get(k)
         ratio = f"{med / cap:.1f}x" if cap else "-"
-        print(f"{k:8} {len(its):9d} {med:7.0f} {quantile(its, 0.25):5d} "
-              f"{quantile(its, 0.10):5d} {statistics.median(secs):9.3f} "
-              f"{cap or '-':>5} {ratio:>10}")
+        print(
+            f"{k:8} {len(its):9d} {med:7.0f} {quantile(its, 0.25):5d} "
+            f"{quantile(its, 0.10):5d} {statistics.median(secs):9.3f} "
+            f"{cap or '-':>5} {ratio:>10}"
+        )
 
 
 if __name__ == "__main__":

@@ -73,8 +73,10 @@ def action(kind: str, ruleset: str = ""):
         cls.KIND = kind
         old = _REGISTRY.get((ruleset, kind))
         if old is not None and old.__qualname__ != cls.__qualname__:
-            raise ValueError(f"action '{kind}' of '{ruleset or 'shared'}' is already "
-                             f"{old.__module__}.{old.__qualname__}")
+            raise ValueError(
+                f"action '{kind}' of '{ruleset or 'shared'}' is already "
+                f"{old.__module__}.{old.__qualname__}"
+            )
         _REGISTRY[(ruleset, kind)] = cls
         return cls
 

@@ -152,8 +152,9 @@ class Game:
         self.log.emit("undo", "last action taken back")
         return True
 
-    def clone(self, dice_seed: int | None = None, viewer: str | None = None,
-              stream: int | None = None) -> Game:
+    def clone(
+        self, dice_seed: int | None = None, viewer: str | None = None, stream: int | None = None
+    ) -> Game:
         """An independent copy for AI search: forked dice (it cannot see the real future
         faces), a fresh log, no undo; geometry is shared (terrain is static). With a
         ``viewer``, the other sides' secrets are hidden (``Ruleset.redact``). ``stream``

@@ -173,10 +173,16 @@ def _fp_samples(fps: Sequence[Footprint]) -> np.ndarray:
     g = (np.arange(side) + 0.5) / side - 0.5
     gx, gy = np.meshgrid(g, g, indexing="ij")
     half = wd[:, 0, None] / 2  # radius of a round base (w == d == diameter)
-    lx = np.where(rnd[:, None], half * (disc_r * np.cos(disc_a))[None, :],
-                  gx.ravel()[None, :] * wd[:, 1, None])
-    ly = np.where(rnd[:, None], half * (disc_r * np.sin(disc_a))[None, :],
-                  gy.ravel()[None, :] * wd[:, 0, None])
+    lx = np.where(
+        rnd[:, None],
+        half * (disc_r * np.cos(disc_a))[None, :],
+        gx.ravel()[None, :] * wd[:, 1, None],
+    )
+    ly = np.where(
+        rnd[:, None],
+        half * (disc_r * np.sin(disc_a))[None, :],
+        gy.ravel()[None, :] * wd[:, 0, None],
+    )
     cs, sn = np.cos(fac)[:, None], np.sin(fac)[:, None]
     out = np.empty((k, ns, 2))
     out[..., 0] = c[:, 0, None] + lx * cs - ly * sn
@@ -367,8 +373,9 @@ def _disc_wedge_dist(p: tuple[float, float], u: tuple[float, float], half: float
     return best
 
 
-def _disc_inside_wedge(p: tuple[float, float], u: tuple[float, float], half: float, r: float,
-                       tol: float) -> bool:
+def _disc_inside_wedge(
+    p: tuple[float, float], u: tuple[float, float], half: float, r: float, tol: float
+) -> bool:
     """Whether a disc (centre relative to apex) lies in a convex wedge (half <= 90)."""
     if half <= 0.0:
         return r <= tol and _disc_wedge_dist(p, u, 0.0) <= tol
@@ -380,8 +387,9 @@ def _disc_inside_wedge(p: tuple[float, float], u: tuple[float, float], half: flo
     return inside1 and inside2
 
 
-def arc_wedge(shooter: Footprint, arc_deg: float, radius: float,
-              offset_deg: float = 0.0) -> list[Point]:
+def arc_wedge(
+    shooter: Footprint, arc_deg: float, radius: float, offset_deg: float = 0.0
+) -> list[Point]:
     """Polygon of a fire arc for drawing: apex at the base centre, arc sampled every <= 5
     degrees; an arc of 360 degrees or more is the full circle (no apex)."""
     cx, cy = shooter.x, shooter.y
@@ -402,8 +410,13 @@ def arc_wedge(shooter: Footprint, arc_deg: float, radius: float,
     return pts
 
 
-def in_arc(shooter: Footprint, target: Footprint, arc_deg: float, offset_deg: float = 0.0,
-           whole: bool = False) -> bool:
+def in_arc(
+    shooter: Footprint,
+    target: Footprint,
+    arc_deg: float,
+    offset_deg: float = 0.0,
+    whole: bool = False,
+) -> bool:
     """Whether a target is in a fire arc.
 
     The arc is a wedge of total angle ``arc_deg`` centred on ``shooter.facing +
@@ -421,8 +434,9 @@ def in_arc(shooter: Footprint, target: Footprint, arc_deg: float, offset_deg: fl
         wedge = shapely.Polygon(arc_wedge(shooter, arc_deg, far, offset_deg))
         if arc_deg <= 0.0:
             c, s = _cos_sin(mid)
-            ray = shapely.LineString([(shooter.x, shooter.y),
-                                      (shooter.x + far * c, shooter.y + far * s)])
+            ray = shapely.LineString(
+                [(shooter.x, shooter.y), (shooter.x + far * c, shooter.y + far * s)]
+            )
             return (not whole) and bool(shapely.intersects(ray, _fp_geom(target)))
         rect = _fp_geom(target)
         if whole:
@@ -519,8 +533,10 @@ def zone_polygons(target: Footprint, extent: float) -> dict[str, list[list[Point
     square = shapely.box(cx - extent, cy - extent, cx + extent, cy + extent)
 
     def band(s0: float, s1: float) -> shapely.Polygon:
-        pts = [(cx + s * ux + t * vx, cy + s * uy + t * vy)
-               for s, t in ((s0, -big), (s1, -big), (s1, big), (s0, big))]
+        pts = [
+            (cx + s * ux + t * vx, cy + s * uy + t * vy)
+            for s, t in ((s0, -big), (s1, -big), (s1, big), (s0, big))
+        ]
         return shapely.Polygon(pts)
 
     return {
@@ -547,8 +563,9 @@ def _lens_area(d: np.ndarray, r1: float, r2: np.ndarray) -> np.ndarray:
         c1 = np.clip((dd**2 + r1**2 - rr**2) / (2 * dd * r1), -1.0, 1.0)
         c2 = np.clip((dd**2 + rr**2 - r1**2) / (2 * dd * rr), -1.0, 1.0)
         k = (-dd + r1 + rr) * (dd + r1 - rr) * (dd - r1 + rr) * (dd + r1 + rr)
-        out[part] = (r1**2 * np.arccos(c1) + rr**2 * np.arccos(c2)
-                     - 0.5 * np.sqrt(np.clip(k, 0.0, None)))
+        out[part] = (
+            r1**2 * np.arccos(c1) + rr**2 * np.arccos(c2) - 0.5 * np.sqrt(np.clip(k, 0.0, None))
+        )
     return out
 
 
@@ -612,8 +629,9 @@ def template_outline(centre: Point, radius: float, n: int = 48) -> list[Point]:
     return out
 
 
-def template_hits(centre: Point, radius: float,
-                  targets: Mapping[str, Footprint]) -> dict[str, float]:
+def template_hits(
+    centre: Point, radius: float, targets: Mapping[str, Footprint]
+) -> dict[str, float]:
     """Bases a circular template touches -> share of each base's area it covers.
 
     Exact for both base shapes: the closed-form lens for round bases, circle ∩ polygon
@@ -665,8 +683,9 @@ def scatter(origin: Point, line_of_fire_deg: float, clock: int, distance_in: flo
 # --------------------------------------------------------------------------- movement
 
 
-def turn_poses(x: float, y: float, facing: float, radius: float, angle_deg: float,
-               step_deg: float = 5.0) -> list[tuple[float, float, float]]:
+def turn_poses(
+    x: float, y: float, facing: float, radius: float, angle_deg: float, step_deg: float = 5.0
+) -> list[tuple[float, float, float]]:
     """Poses (x, y, facing) along a turning arc, for the physics sweep and the window.
 
     Positive angle turns left (counter-clockwise), negative right; radius 0 pivots in
@@ -692,8 +711,9 @@ def turn_poses(x: float, y: float, facing: float, radius: float, angle_deg: floa
     return poses
 
 
-def straight_poses(x: float, y: float, facing: float, length: float,
-                   step: float = 0.5) -> list[tuple[float, float, float]]:
+def straight_poses(
+    x: float, y: float, facing: float, length: float, step: float = 0.5
+) -> list[tuple[float, float, float]]:
     """Poses along a straight move of ``length`` inches along the facing (negative length
     backs up); first the start, last exactly the end."""
     c, s = _cos_sin(facing)
@@ -722,8 +742,9 @@ def _feature_geom(f: TerrainFeature) -> shapely.Geometry:
     if not g.is_valid:
         g = shapely.make_valid(g)
         parts = [p for p in shapely.get_parts(g) if isinstance(p, shapely.Polygon)]
-        parts += [q for p in shapely.get_parts(g) if isinstance(p, shapely.MultiPolygon)
-                  for q in p.geoms]
+        parts += [
+            q for p in shapely.get_parts(g) if isinstance(p, shapely.MultiPolygon) for q in p.geoms
+        ]
         g = shapely.MultiPolygon(parts) if len(parts) != 1 else parts[0]
     return shapely.orient_polygons(g, exterior_cw=False)
 
@@ -817,8 +838,9 @@ def features_under(fp: Footprint, battlefield: Battlefield) -> list[str]:
     return [idx.ids[i] for i in cand[hit]]
 
 
-def crossings(path: Sequence[Point], battlefield: Battlefield,
-              kinds: Iterable[str] | None = None) -> list[str]:
+def crossings(
+    path: Sequence[Point], battlefield: Battlefield, kinds: Iterable[str] | None = None
+) -> list[str]:
     """Ids of the features whose interior the path crosses or enters (merely running along
     or touching a boundary does not count), in battlefield order.
 
@@ -994,7 +1016,8 @@ class Geometry:
         self._sight_cache: dict[tuple, Sight] = {}
         # terrain that can matter to a shot: blocks sight, hides, or gives cover
         self._sight_relevant = np.array(
-            [f.cls in ("tall", "area", "elevation", "line") for f in feats], dtype=bool)
+            [f.cls in ("tall", "area", "elevation", "line") for f in feats], dtype=bool
+        )
         self._fc = np.vstack([self._bc, self._pc])
         self._fr = np.concatenate([self._br, self._pr])
 
@@ -1044,10 +1067,16 @@ class Geometry:
             allp = shapely.get_coordinates(g)
             diam = float(np.sqrt(((allp[:, None] - allp[None]) ** 2).sum(-1)).max())
             self._area_diam.append(diam)
-            convex = (isinstance(g, shapely.Polygon) and not list(g.interiors)
-                      and abs(hull.area - g.area) <= 1e-12 * max(hull.area, 1.0))
-            pieces = [g] if convex else list(
-                shapely.get_parts(shapely.constrained_delaunay_triangles(g)))
+            convex = (
+                isinstance(g, shapely.Polygon)
+                and not list(g.interiors)
+                and abs(hull.area - g.area) <= 1e-12 * max(hull.area, 1.0)
+            )
+            pieces = (
+                [g]
+                if convex
+                else list(shapely.get_parts(shapely.constrained_delaunay_triangles(g)))
+            )
             for piece in pieces:
                 piece = shapely.orient_polygons(piece, exterior_cw=False)
                 c = np.asarray(piece.exterior.coords)[:, :2]
@@ -1080,8 +1109,9 @@ class Geometry:
         self._area_pieces = [np.flatnonzero(self._p_owner == ai) for ai in range(len(self._area))]
         self._area_diam = np.asarray(self._area_diam, dtype=float)
         # Only features no wider than the sight depth can make the diameter bound useful.
-        self._area_small = bool(self._area_diam.size and
-                                self._area_diam.min() <= AREA_SIGHT_DEPTH + _DEPTH_EPS)
+        self._area_small = bool(
+            self._area_diam.size and self._area_diam.min() <= AREA_SIGHT_DEPTH + _DEPTH_EPS
+        )
 
     # ------------------------------------------------------------------ simple queries
 
@@ -1101,8 +1131,11 @@ class Geometry:
 
     def impassable(self) -> list[list[Point]]:
         """Polygons of tall terrain, for the physics service."""
-        return [[(float(x), float(y)) for x, y in f.polygon]
-                for f in self.battlefield.terrain if f.cls == "tall"]
+        return [
+            [(float(x), float(y)) for x, y in f.polygon]
+            for f in self.battlefield.terrain
+            if f.cls == "tall"
+        ]
 
     # ------------------------------------------------------------------ shared numpy kernels
 
@@ -1116,7 +1149,7 @@ class Geometry:
         out = np.empty(P.shape[:2])
         chunk = 4096
         for s in range(0, len(pieces), chunk):
-            e, p, pc = E[s:s + chunk], P[s:s + chunk], pieces[s:s + chunk]
+            e, p, pc = E[s : s + chunk], P[s : s + chunk], pieces[s : s + chunk]
             nx, ny, off = self._pnx[pc], self._pny[pc], self._po[pc]  # (r, m)
             dx = p[..., 0] - e[:, 0, None]  # (r, S)
             dy = p[..., 1] - e[:, 1, None]
@@ -1132,7 +1165,7 @@ class Geometry:
             np.maximum(enter, 0.0, out=enter)
             np.subtract(leave, enter, out=leave)
             np.maximum(leave, 0.0, out=leave)
-            out[s:s + chunk] = leave * np.sqrt(dx * dx + dy * dy)
+            out[s : s + chunk] = leave * np.sqrt(dx * dx + dy * dy)
         return out
 
     @staticmethod
@@ -1151,8 +1184,9 @@ class Geometry:
 
     # ------------------------------------------------------------------ activity of blockers
 
-    def _blk_active(self, E: np.ndarray, Ct: np.ndarray, lev_o: np.ndarray,
-                    lev_t: np.ndarray) -> np.ndarray:
+    def _blk_active(
+        self, E: np.ndarray, Ct: np.ndarray, lev_o: np.ndarray, lev_t: np.ndarray
+    ) -> np.ndarray:
         """Mask broadcastable to (no, nt, nb): the blocker casts shadow for this pair at all
         (a tall feature unless it contains the eye; a hill under the rule on the class)."""
         no, nt, nb = len(E), len(Ct), self._nb
@@ -1174,8 +1208,9 @@ class Geometry:
         return act
 
     @staticmethod
-    def _capsule(E: np.ndarray, D: np.ndarray, L2: np.ndarray, R: np.ndarray,
-                 fc: np.ndarray, fr: np.ndarray) -> np.ndarray:
+    def _capsule(
+        E: np.ndarray, D: np.ndarray, L2: np.ndarray, R: np.ndarray, fc: np.ndarray, fr: np.ndarray
+    ) -> np.ndarray:
         """(no, nt, nf) mask: the feature's bounding circle comes within the target's bounding
         radius of the eye-to-target-centre segment (a superset of the sight cone)."""
         W = fc[None, :, :] - E[:, None, :]  # (no, nf, 2)
@@ -1213,8 +1248,9 @@ class Geometry:
         """One observer against many targets (the hover preview): shape (len(targets),)."""
         return self.visible_matrix([observer], targets)[0]
 
-    def visible_matrix(self, observers: Sequence[Footprint],
-                       targets: Sequence[Footprint]) -> np.ndarray:
+    def visible_matrix(
+        self, observers: Sequence[Footprint], targets: Sequence[Footprint]
+    ) -> np.ndarray:
         """Visible fractions for every (observer, target) pair: shape (len(observers),
         len(targets)), equal to :meth:`visible_fraction` pair by pair.
 
@@ -1251,8 +1287,9 @@ class Geometry:
                 self._area_pass(E, T, cand[:, :, nb:], vis, info)
         return vis
 
-    def _area_pass(self, E: np.ndarray, T: _Targets, candP: np.ndarray, vis: np.ndarray,
-                   info: _TallInfo | None) -> None:
+    def _area_pass(
+        self, E: np.ndarray, T: _Targets, candP: np.ndarray, vis: np.ndarray, info: _TallInfo | None
+    ) -> None:
         """Sampled visible fraction for pairs where area terrain hides some sample.
 
         Runs after the tall pass: pairs already wholly hidden stay 0 (every sample would be
@@ -1293,8 +1330,9 @@ class Geometry:
             hid |= self._tall_samples(E, T, pi, pj, info)
         vis[pi, pj] = 1.0 - hid.sum(1) / hid.shape[1]
 
-    def _tall_samples(self, E: np.ndarray, T: _Targets, pi: np.ndarray, pj: np.ndarray,
-                      info: _TallInfo) -> np.ndarray:
+    def _tall_samples(
+        self, E: np.ndarray, T: _Targets, pi: np.ndarray, pj: np.ndarray, info: _TallInfo
+    ) -> np.ndarray:
         """The sample points of pairs (pi, pj) (sorted) that tall terrain hides: by the
         merged angular intervals where the tall pass had them, by edge crossings
         otherwise."""
@@ -1312,8 +1350,9 @@ class Geometry:
                 uy = T.C[pj[rowi], 1] - Ei[:, 1]
                 Px = T.S[pj[rowi], :, 0] - Ei[:, 0, None]
                 Py = T.S[pj[rowi], :, 1] - Ei[:, 1, None]
-                phi = np.arctan2(ux[:, None] * Py - uy[:, None] * Px,
-                                 ux[:, None] * Px + uy[:, None] * Py)
+                phi = np.arctan2(
+                    ux[:, None] * Py - uy[:, None] * Px, ux[:, None] * Px + uy[:, None] * Py
+                )
                 hit = (phi >= info.g_lo[sel][:, None]) & (phi <= info.g_hi[sel][:, None])
                 st = _group_starts(rowi)
                 tall[rowi[st]] = np.logical_or.reduceat(hit, st, axis=0)
@@ -1323,14 +1362,18 @@ class Geometry:
                 feats = info.kk[info.pid == inv_pid[r]]
                 _, edge = _expand(self._e_count[feats], self._e_start[feats])
                 n = edge.size
-                cr = self._crossed(np.repeat(E[pi[r]][None], n, 0),
-                                   np.repeat(T.S[pj[r]][None], n, 0),
-                                   self._ea[edge], self._eb[edge])
+                cr = self._crossed(
+                    np.repeat(E[pi[r]][None], n, 0),
+                    np.repeat(T.S[pj[r]][None], n, 0),
+                    self._ea[edge],
+                    self._eb[edge],
+                )
                 tall[r] |= cr.any(0)
         return tall
 
-    def _tall_pass(self, E: np.ndarray, T: _Targets, cand: np.ndarray,
-                   vis: np.ndarray) -> _TallInfo:
+    def _tall_pass(
+        self, E: np.ndarray, T: _Targets, cand: np.ndarray, vis: np.ndarray
+    ) -> _TallInfo:
         """Exact visible fraction against tall terrain (and crested hills) for the candidate
         pairs, by angular intervals, with an exact shapely fallback."""
         nt, nb = len(T.C), self._nb
@@ -1397,11 +1440,13 @@ class Geometry:
             ax_, ay_, bx_, by_ = pa[m, 0], pa[m, 1], pb[m, 0], pb[m, 1]
             zx = np.zeros_like(ax_)
             dseg = _segment_dist2(cx, cy, ax_, ay_, bx_, by_)
-            d2 = np.minimum.reduce([
-                _segment_dist2(cx, cy, zx, zx, ax_, ay_),
-                dseg,
-                _segment_dist2(cx, cy, bx_, by_, zx, zx),
-            ])
+            d2 = np.minimum.reduce(
+                [
+                    _segment_dist2(cx, cy, zx, zx, ax_, ay_),
+                    dseg,
+                    _segment_dist2(cx, cy, bx_, by_, zx, zx),
+                ]
+            )
             c1 = _cross(ax_, ay_, cx, cy)
             c2 = _cross(bx_ - ax_, by_ - ay_, cx - ax_, cy - ay_)
             c3 = _cross(-bx_, -by_, cx - bx_, cy - by_)
@@ -1450,13 +1495,22 @@ class Geometry:
         gpid = row_pid[good]
         ux_g, uy_g = ux[good], uy[good]
         pa_g, pb_g = pa[good], pb[good]
-        fa = np.arctan2(_cross(ux_g, uy_g, pa_g[:, 0], pa_g[:, 1]),
-                        ux_g * pa_g[:, 0] + uy_g * pa_g[:, 1])
-        fb = np.arctan2(_cross(ux_g, uy_g, pb_g[:, 0], pb_g[:, 1]),
-                        ux_g * pb_g[:, 0] + uy_g * pb_g[:, 1])
+        fa = np.arctan2(
+            _cross(ux_g, uy_g, pa_g[:, 0], pa_g[:, 1]), ux_g * pa_g[:, 0] + uy_g * pa_g[:, 1]
+        )
+        fb = np.arctan2(
+            _cross(ux_g, uy_g, pb_g[:, 0], pb_g[:, 1]), ux_g * pb_g[:, 0] + uy_g * pb_g[:, 1]
+        )
         lo, hi = np.minimum(fa, fb), np.maximum(fa, fb)
-        info = _TallInfo(upid=np.zeros(0, np.intp), g_rank=np.zeros(0, np.intp),
-                         g_lo=np.zeros(0), g_hi=np.zeros(0), bad=bad_pids, pid=pid_all, kk=kk)
+        info = _TallInfo(
+            upid=np.zeros(0, np.intp),
+            g_rank=np.zeros(0, np.intp),
+            g_lo=np.zeros(0),
+            g_hi=np.zeros(0),
+            bad=bad_pids,
+            pid=pid_all,
+            kk=kk,
+        )
         if gpid.size:
             newp = np.concatenate(([True], gpid[1:] != gpid[:-1]))
             rank = np.cumsum(newp) - 1
@@ -1471,8 +1525,8 @@ class Geometry:
             g_hi = np.maximum.reduceat(khi, st) - rank_s[st] * 8.0
             g_rank = rank_s[st]
             gi, gj = upid[g_rank] // nt, upid[g_rank] % nt
-            uxx = (T.C[gj, 0] - E[gi, 0])
-            uyy = (T.C[gj, 1] - E[gi, 1])
+            uxx = T.C[gj, 0] - E[gi, 0]
+            uyy = T.C[gj, 1] - E[gi, 1]
             nn = np.sqrt(uxx**2 + uyy**2)
             # Area of the target on the clockwise side of the ray at each merged endpoint.
             # A disc in closed form (a circular segment), a rectangle by clipping.
@@ -1499,8 +1553,7 @@ class Geometry:
             for pidv in bad_pids:
                 i, j = divmod(int(pidv), nt)
                 feats = kk[pid_all == pidv]
-                hid_area, _ = self._exact_hidden(E[i], T.fps[j], feats,
-                                                 front_only=True)
+                hid_area, _ = self._exact_hidden(E[i], T.fps[j], feats, front_only=True)
                 vis[i, j] = min(max(1.0 - hid_area / T.area[j], 0.0), 1.0)
         return info
 
@@ -1532,8 +1585,9 @@ class Geometry:
 
     # ------------------------------------------------------------------ exact shapely shadows
 
-    def _exact_hidden(self, eye: np.ndarray, target: Footprint, feats: Iterable[int],
-                      front_only: bool) -> tuple[float, dict[int, float]]:
+    def _exact_hidden(
+        self, eye: np.ndarray, target: Footprint, feats: Iterable[int], front_only: bool
+    ) -> tuple[float, dict[int, float]]:
         """Exact hidden area of a target base behind blockers ``feats`` (indices into the
         blocker list): base ∩ union of the edges' shadow pentagons (shapely), measured
         exactly against the disc of a round base. Returns the total and the area each
@@ -1577,14 +1631,15 @@ class Geometry:
             total = per[owner[0]]
         return total, per
 
-    def _edge_shadows(self, E: np.ndarray, k: int, reach: float,
-                      front_only: bool) -> np.ndarray | None:
+    def _edge_shadows(
+        self, E: np.ndarray, k: int, reach: float, front_only: bool
+    ) -> np.ndarray | None:
         """Shadow pentagons of blocker k's edges from eye E, long enough to pass ``reach``:
         edge a-b, then out along the rays through b, their bisector and a (the bisector
         keeps the far side beyond reach for edges spanning up to 180 degrees)."""
         s, n = self._e_start[k], self._e_count[k]
-        a = self._ea[s:s + n] - E
-        b = self._eb[s:s + n] - E
+        a = self._ea[s : s + n] - E
+        b = self._eb[s : s + n] - E
         na = np.sqrt((a**2).sum(1))
         nb = np.sqrt((b**2).sum(1))
         cr = _cross(a[:, 0], a[:, 1], b[:, 0], b[:, 1])
@@ -1602,8 +1657,14 @@ class Geometry:
 
     # ------------------------------------------------------------------ the reference path
 
-    def _active_blockers(self, observer: Footprint, target: Footprint, lev_o: float,
-                         lev_t: float, cone: shapely.Geometry) -> list[int]:
+    def _active_blockers(
+        self,
+        observer: Footprint,
+        target: Footprint,
+        lev_o: float,
+        lev_t: float,
+        cone: shapely.Geometry,
+    ) -> list[int]:
         """Blockers (indices into the blocker list) casting shadow for this pair whose
         polygon meets the sight cone (convex hull of the eye and the target)."""
         out = []
@@ -1614,8 +1675,9 @@ class Geometry:
             g = self._blk_geoms[k]
             if self._blk_hill[k]:
                 h = self._blk_h[k]
-                on_o = _eye_in(np.array([g], dtype=object),
-                               np.array([[observer.x, observer.y]]))[0, 0]
+                on_o = _eye_in(np.array([g], dtype=object), np.array([[observer.x, observer.y]]))[
+                    0, 0
+                ]
                 on_t = shapely.intersects_xy(g, target.x, target.y)
                 if on_o or on_t or lev_o >= h or lev_t >= h:
                     continue
@@ -1624,8 +1686,9 @@ class Geometry:
             out.append(int(k))
         return out
 
-    def _reference(self, observer: Footprint, target: Footprint, ho: float, ht: float,
-                   detail: bool = False) -> tuple[float, list[int], list[int]]:
+    def _reference(
+        self, observer: Footprint, target: Footprint, ho: float, ht: float, detail: bool = False
+    ) -> tuple[float, list[int], list[int]]:
         """Straightforward visible fraction of one pair (see the class docstring).
 
         Returns (visible, blocker indices hiding part of the target, area feature indices
@@ -1644,13 +1707,17 @@ class Geometry:
         if self._area:
             hit = shapely.intersects(self._idx.geoms[self._area], cone)
             ais = [ai for ai in np.flatnonzero(hit)]
-            pcs = (np.concatenate([self._area_pieces[ai] for ai in ais]) if ais
-                   else np.zeros(0, dtype=np.intp))
+            pcs = (
+                np.concatenate([self._area_pieces[ai] for ai in ais])
+                if ais
+                else np.zeros(0, dtype=np.intp)
+            )
             if pcs.size:
                 S = self._target_samples(target)
                 with np.errstate(all="ignore"):
-                    L = self._piece_lengths(np.repeat(E[None], pcs.size, 0),
-                                            np.repeat(S[None], pcs.size, 0), pcs)
+                    L = self._piece_lengths(
+                        np.repeat(E[None], pcs.size, 0), np.repeat(S[None], pcs.size, 0), pcs
+                    )
                 area_hid = L.sum(0) > AREA_SIGHT_DEPTH + _DEPTH_EPS
                 if area_hid.any():
                     own = self._p_owner[pcs]
@@ -1663,7 +1730,7 @@ class Geometry:
             tall = np.zeros(len(S), dtype=bool)
             for k in blk:
                 s, n = self._e_start[k], self._e_count[k]
-                A, B = self._ea[s:s + n], self._eb[s:s + n]
+                A, B = self._ea[s : s + n], self._eb[s : s + n]
                 cr = self._crossed(np.repeat(E[None], n, 0), np.repeat(S[None], n, 0), A, B)
                 tall |= cr.any(0)
             visible = 1.0 - float((area_hid | tall).sum()) / len(S)
@@ -1714,8 +1781,13 @@ class Geometry:
             hit = self._pcache[target] = (cv, None, self.elevation_at((target.x, target.y)))
         return hit
 
-    def sight(self, observer: Footprint, target: Footprint, observer_height: float = 0.0,
-              target_height: float = 0.0) -> Sight:
+    def sight(
+        self,
+        observer: Footprint,
+        target: Footprint,
+        observer_height: float = 0.0,
+        target_height: float = 0.0,
+    ) -> Sight:
         """Visible fraction, blockers and cover of one shot (memoised; see ``_sight``).
 
         Why a cache: rules ask about the same pairs over and over (the AI's candidate
@@ -1740,13 +1812,18 @@ class Geometry:
         """True when no sight-relevant feature touches the box around the eye and the
         target's base grown by the cover distance (then: fully visible, no cover)."""
         r = base_radius_in(target.base) + COVER_PROXIMITY
-        box = shapely.box(min(observer.x, target.x - r), min(observer.y, target.y - r),
-                          max(observer.x, target.x + r), max(observer.y, target.y + r))
+        box = shapely.box(
+            min(observer.x, target.x - r),
+            min(observer.y, target.y - r),
+            max(observer.x, target.x + r),
+            max(observer.y, target.y + r),
+        )
         near = self._idx.query(box)
         return not bool(np.any(self._sight_relevant[near])) if len(near) else True
 
-    def _sight(self, observer: Footprint, target: Footprint, observer_height: float,
-               target_height: float) -> Sight:
+    def _sight(
+        self, observer: Footprint, target: Footprint, observer_height: float, target_height: float
+    ) -> Sight:
         """Visible fraction, blockers and cover of one shot, computed exactly.
 
         Heights are added to the ground elevation of each model for hills only (a model
@@ -1758,7 +1835,8 @@ class Geometry:
         features hiding part of the target give hard cover.
         """
         visible, hiders, area_feats = self._reference(
-            observer, target, observer_height, target_height, detail=True)
+            observer, target, observer_height, target_height, detail=True
+        )
         feats = self.battlefield.terrain
         hider_ids = {self._blk[k] for k in hiders}
         blockers = sorted(hider_ids | set(area_feats))
@@ -1823,22 +1901,26 @@ class Geometry:
             parts.append(area)
         if not parts:
             return []
-        return _rings(shapely.intersection(tgeom, shapely.union_all(parts, grid_size=_GRID),
-                                           grid_size=_GRID))
+        return _rings(
+            shapely.intersection(tgeom, shapely.union_all(parts, grid_size=_GRID), grid_size=_GRID)
+        )
 
-    def _shadow_geom(self, E: np.ndarray, tgeom: shapely.Geometry,
-                     feats: list[int]) -> shapely.Geometry:
+    def _shadow_geom(
+        self, E: np.ndarray, tgeom: shapely.Geometry, feats: list[int]
+    ) -> shapely.Geometry:
         """Union of the exact shadows of blockers ``feats`` reaching past the target."""
         tb = shapely.get_coordinates(tgeom)
         reach = float(np.sqrt(((tb - E) ** 2).sum(1)).max())
-        polys = [p for k in feats
-                 if (p := self._edge_shadows(E, k, reach, front_only=False)) is not None]
+        polys = [
+            p for k in feats if (p := self._edge_shadows(E, k, reach, front_only=False)) is not None
+        ]
         if not polys:
             return shapely.Polygon()
         return shapely.union_all(np.concatenate(polys), grid_size=_GRID)
 
-    def _area_shadow(self, E: np.ndarray, target: Footprint, tgeom: shapely.Geometry,
-                     cone: shapely.Geometry) -> shapely.Geometry | None:
+    def _area_shadow(
+        self, E: np.ndarray, target: Footprint, tgeom: shapely.Geometry, cone: shapely.Geometry
+    ) -> shapely.Geometry | None:
         """Approximate region hidden by area terrain: along 48 rays across the target, the
         distance where the in-area length passes AREA_SIGHT_DEPTH, joined into quads."""
         if not self._area:
@@ -1882,8 +1964,11 @@ class Geometry:
             if np.isfinite(cut[r]) and np.isfinite(cut[r + 1]):
                 d0 = np.array([math.cos(phis[r]), math.sin(phis[r])])
                 d1 = np.array([math.cos(phis[r + 1]), math.sin(phis[r + 1])])
-                quads.append(shapely.Polygon([E + d0 * cut[r], E + d1 * cut[r + 1],
-                                              E + d1 * far, E + d0 * far]))
+                quads.append(
+                    shapely.Polygon(
+                        [E + d0 * cut[r], E + d1 * cut[r + 1], E + d1 * far, E + d0 * far]
+                    )
+                )
         if not quads:
             return None
         return shapely.union_all(quads, grid_size=_GRID)

@@ -91,18 +91,21 @@ def _read(path: str | Path) -> dict[str, Any]:
     if not isinstance(d, dict) or "format_version" not in d:
         raise SaveError(f"{p}: not a save file (no format_version)")
     if d["format_version"] != FORMAT_VERSION:
-        raise SaveError(f"{p}: format_version {d['format_version']} is not supported "
-                        f"(this program reads {FORMAT_VERSION})")
+        raise SaveError(
+            f"{p}: format_version {d['format_version']} is not supported "
+            f"(this program reads {FORMAT_VERSION})"
+        )
     return d
 
 
 def from_dict(d: dict[str, Any]) -> Game:
     ruleset = load_ruleset(d["ruleset"])
     state = GameState.from_dict(d["state"])
-    game = Game(ruleset, Battlefield.from_dict(d["battlefield"]), state,
-                Dice.from_state(d["dice"]))
-    game.history = [Step(s["action"], list(s["faces"]), s["checksum"], s.get("side"))
-                    for s in d.get("history", [])]
+    game = Game(ruleset, Battlefield.from_dict(d["battlefield"]), state, Dice.from_state(d["dice"]))
+    game.history = [
+        Step(s["action"], list(s["faces"]), s["checksum"], s.get("side"))
+        for s in d.get("history", [])
+    ]
     game.scenario = dict(d.get("scenario", {}))
     if d.get("start"):
         game.scenario["start"] = d["start"]
@@ -136,9 +139,13 @@ def replay(d: dict[str, Any]) -> tuple[Game, ReplayReport]:
     if not start:
         raise SaveError("this save has no start state to replay from")
     ruleset = load_ruleset(d["ruleset"])
-    game = Game(ruleset, Battlefield.from_dict(d["battlefield"]),
-                GameState.from_dict(start["state"]), Dice.from_state(start["dice"]),
-                EventLog())
+    game = Game(
+        ruleset,
+        Battlefield.from_dict(d["battlefield"]),
+        GameState.from_dict(start["state"]),
+        Dice.from_state(start["dice"]),
+        EventLog(),
+    )
     game.scenario = dict(d.get("scenario", {}))
     game.scenario["start"] = start
     hist = d.get("history", [])
@@ -148,17 +155,24 @@ def replay(d: dict[str, Any]) -> tuple[Game, ReplayReport]:
         before = len(game.history)
         game.apply(action)
         if len(game.history) == before:
-            return game, ReplayReport(False, i, i, f"action {i} ({action.describe()}) was "
-                                                   f"refused on replay")
+            return game, ReplayReport(
+                False, i, i, f"action {i} ({action.describe()}) was refused on replay"
+            )
         if game.history[-1].checksum != step["checksum"]:
-            return game, ReplayReport(False, i, i, f"action {i} ({action.describe()}) "
-                                                   f"diverges: checksum "
-                                                   f"{game.history[-1].checksum} != "
-                                                   f"{step['checksum']}")
+            return game, ReplayReport(
+                False,
+                i,
+                i,
+                f"action {i} ({action.describe()}) "
+                f"diverges: checksum "
+                f"{game.history[-1].checksum} != "
+                f"{step['checksum']}",
+            )
     final = game.state.checksum()
     ok = final == d.get("checksum")
-    return game, ReplayReport(ok, len(hist), None if ok else len(hist),
-                              "" if ok else "final checksum differs", final)
+    return game, ReplayReport(
+        ok, len(hist), None if ok else len(hist), "" if ok else "final checksum differs", final
+    )
 
 
 def replay_file(path: str | Path) -> tuple[Game, ReplayReport]:

@@ -25,16 +25,47 @@ from engine.state import GameState, Model
 ROOT = Path(__file__).resolve().parent.parent
 
 TOP_KEYS = (
-    "title", "description", "ruleset", "seed", "table", "map", "first",
-    "terrain", "models", "actions", "turn_limit", "objectives", "options",
+    "title",
+    "description",
+    "ruleset",
+    "seed",
+    "table",
+    "map",
+    "first",
+    "terrain",
+    "models",
+    "actions",
+    "turn_limit",
+    "objectives",
+    "options",
 )
 MODEL_KEYS = (
-    "id", "side", "unit", "profile", "name", "x", "y", "facing", "base",
-    "stats", "weapons", "state",
+    "id",
+    "side",
+    "unit",
+    "profile",
+    "name",
+    "x",
+    "y",
+    "facing",
+    "base",
+    "stats",
+    "weapons",
+    "state",
 )
 TERRAIN_KEYS = ("id", "kind", "polygon", "height")
-COMMON_VERBS = ("move", "charge", "shoot", "fight", "end_turn", "end_activation", "end_phase",
-                "turn", "concede", "choose")
+COMMON_VERBS = (
+    "move",
+    "charge",
+    "shoot",
+    "fight",
+    "end_turn",
+    "end_activation",
+    "end_phase",
+    "turn",
+    "concede",
+    "choose",
+)
 
 
 @dataclass
@@ -170,8 +201,12 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
     features = _terrain(chk, terrain_items, "map.terrain", ids)
     extra = chk.array(data, "terrain", "terrain", default=[]) or []
     features += _terrain(chk, extra, "terrain", ids)
-    bf = Battlefield(table[0], table[1], tuple(features),
-                     name=str(data.get("map", "")) if isinstance(data.get("map"), str) else "")
+    bf = Battlefield(
+        table[0],
+        table[1],
+        tuple(features),
+        name=str(data.get("map", "")) if isinstance(data.get("map"), str) else "",
+    )
 
     models: list[Model] = []
     specs = chk.array(data, "models", "models")
@@ -195,8 +230,11 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
             b = spec["base"]
             if isinstance(b, bool) or not (
                 isinstance(b, (int, float))
-                or (isinstance(b, list) and len(b) == 2
-                    and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in b))
+                or (
+                    isinstance(b, list)
+                    and len(b) == 2
+                    and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in b)
+                )
             ):
                 chk.add(f"{where}.base", "expected a diameter in mm or [width, depth] in mm")
                 base = None
@@ -225,8 +263,11 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
             continue
         assert x is not None and y is not None and base is not None
         if not bf.on_table(x, y):
-            chk.add(where, f"model '{mid}' is off the table ({x:g}, {y:g}) on a "
-                           f"{bf.width:g}x{bf.depth:g} table")
+            chk.add(
+                where,
+                f"model '{mid}' is off the table ({x:g}, {y:g}) on a "
+                f"{bf.width:g}x{bf.depth:g} table",
+            )
             continue
         if ruleset is None:
             continue
@@ -239,8 +280,11 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
         if model is None:
             continue
         if not all(bf.on_table(px, py) for px, py in _corners(x, y, model.facing, model.base)):
-            chk.add(where, f"model '{mid}' is off the table: its base crosses the edge at "
-                           f"({x:g}, {y:g}) on a {bf.width:g}x{bf.depth:g} table")
+            chk.add(
+                where,
+                f"model '{mid}' is off the table: its base crosses the edge at "
+                f"({x:g}, {y:g}) on a {bf.width:g}x{bf.depth:g} table",
+            )
             continue
         models.append(model)
 
@@ -259,12 +303,20 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
         for a in range(len(fps)):
             for b in range(a + 1, len(fps)):
                 if geometry.overlaps(fps[a][1], fps[b][1]):
-                    chk.add(f"models[{index[fps[b][0]]}]",
-                            f"base of '{fps[b][0]}' overlaps '{fps[a][0]}'")
+                    chk.add(
+                        f"models[{index[fps[b][0]]}]",
+                        f"base of '{fps[b][0]}' overlaps '{fps[a][0]}'",
+                    )
     if ruleset is not None and models:
         for mid, what in ruleset.check_army(models):
-            i = next((k for k, s in enumerate(specs or [])
-                      if isinstance(s, dict) and s.get("id") == mid), None)
+            i = next(
+                (
+                    k
+                    for k, s in enumerate(specs or [])
+                    if isinstance(s, dict) and s.get("id") == mid
+                ),
+                None,
+            )
             chk.add(f"models[{i}]" if i is not None else "models", what)
 
     first = chk.string(data, "first", "first", default=None)
@@ -293,8 +345,10 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
             if isinstance(f, bool) or not isinstance(f, int):
                 chk.add(f"{where}.dice[{j}]", "expected an integer die face")
             elif not 1 <= f <= top:
-                chk.add(f"{where}.dice[{j}]",
-                        f"die face {f} out of range (this ruleset rolls dice of 1 to {top})")
+                chk.add(
+                    f"{where}.dice[{j}]",
+                    f"die face {f} out of range (this ruleset rolls dice of 1 to {top})",
+                )
             else:
                 faces.append(f)
         verb = a.get("do")
@@ -302,8 +356,10 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
             chk.add(f"{where}.do", "missing (a verb such as move, shoot, fight is required)")
             continue
         if verb not in verbs:
-            chk.add(f"{where}.do", f"unknown action '{verb}' for {rkey} "
-                                   f"(verbs: {', '.join(sorted(verbs))})")
+            chk.add(
+                f"{where}.do",
+                f"unknown action '{verb}' for {rkey} (verbs: {', '.join(sorted(verbs))})",
+            )
             continue
         actor = a.get("actor", "")
         if actor and isinstance(actor, str) and actor not in model_ids | unit_ids:
@@ -325,9 +381,17 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
     chk.raise_if_any()
     assert ruleset is not None and rkey is not None and seed is not None
     return Scenario(
-        path=name, title=title, ruleset=rkey, seed=seed, battlefield=bf, models=models,
-        first=first, actions=script, raw=data,
-        description=str(data.get("description", "")), turn_limit=turn_limit,
+        path=name,
+        title=title,
+        ruleset=rkey,
+        seed=seed,
+        battlefield=bf,
+        models=models,
+        first=first,
+        actions=script,
+        raw=data,
+        description=str(data.get("description", "")),
+        turn_limit=turn_limit,
         objectives=list(data.get("objectives", []) or []),
         options=options,
     )
@@ -336,8 +400,11 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
 def new_game(scn: Scenario) -> Game:
     """Set up turn 1 of a scenario: state, dice from its seed, the ruleset's setup."""
     ruleset = load(scn.ruleset)
-    state = GameState(ruleset=scn.ruleset, sides=scn.sides,
-                      models={m.id: Model.from_dict(m.to_dict()) for m in scn.models})
+    state = GameState(
+        ruleset=scn.ruleset,
+        sides=scn.sides,
+        models={m.id: Model.from_dict(m.to_dict()) for m in scn.models},
+    )
     if scn.turn_limit:
         state.vars["turn_limit"] = scn.turn_limit
     if scn.objectives:
@@ -404,9 +471,13 @@ def run_script(game: Game, scn: Scenario) -> list[Event]:
         try:
             game.apply(action)
         except ForcedDieError as e:
-            raise ScriptError(Problem(scn.path, f"actions[{i}].dice[{e.index}]",
-                                      f"die face {e.face} is not a face of the d{e.sides} "
-                                      f"this roll uses")) from None
+            raise ScriptError(
+                Problem(
+                    scn.path,
+                    f"actions[{i}].dice[{e.index}]",
+                    f"die face {e.face} is not a face of the d{e.sides} this roll uses",
+                )
+            ) from None
         # A reaction owed mid-action (a defender's stand-or-retreat) holds back the rest
         # of the action's rolls; answer it with its default, as a player who does not
         # react would, so the action's remaining forced dice reach those rolls.
@@ -419,12 +490,19 @@ def run_script(game: Game, scn: Scenario) -> list[Event]:
             try:
                 game.apply(step)
             except ForcedDieError as e:
-                raise ScriptError(Problem(scn.path, f"actions[{i}].dice[{e.index}]",
-                                          f"die face {e.face} is not a face of the "
-                                          f"d{e.sides} this roll uses")) from None
+                raise ScriptError(
+                    Problem(
+                        scn.path,
+                        f"actions[{i}].dice[{e.index}]",
+                        f"die face {e.face} is not a face of the d{e.sides} this roll uses",
+                    )
+                ) from None
         if game.dice.forced:
-            game.log.emit("note", f"{len(game.dice.forced)} forced dice were not needed "
-                                  f"and were ignored: {game.dice.forced}")
+            game.log.emit(
+                "note",
+                f"{len(game.dice.forced)} forced dice were not needed "
+                f"and were ignored: {game.dice.forced}",
+            )
             game.dice.forced = []
     game.log.action = None
     return game.log.events

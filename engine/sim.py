@@ -29,13 +29,13 @@ from engine.scenario import load_scenario, new_game
 class GameResult:
     game: int
     seed: int
-    agents: dict[str, str]          # side -> agent name
-    winner: str | None              # side
+    agents: dict[str, str]  # side -> agent name
+    winner: str | None  # side
     winner_agent: str | None
     reason: str
     turns: int
     actions: int
-    casualties: dict[str, int]      # side -> models removed
+    casualties: dict[str, int]  # side -> models removed
     seconds: float
     error: str = ""
 
@@ -67,8 +67,10 @@ def play_one(job: Job) -> GameResult:
     names = list(job.agents)
     if job.swap:
         names.reverse()
-    agents = {s: make(n, seed=job.seed * 7 + i, **job.options.get(n, {}))
-              for i, (s, n) in enumerate(zip(sides, names))}
+    agents = {
+        s: make(n, seed=job.seed * 7 + i, **job.options.get(n, {}))
+        for i, (s, n) in enumerate(zip(sides, names))
+    }
     n = 0
     err = ""
     try:
@@ -79,22 +81,46 @@ def play_one(job: Job) -> GameResult:
         err = f"{type(e).__name__}: {e}"
     out = game.outcome()
     winner = out.winner if out else None
-    removed = {s: sum(1 for m in game.state.models.values() if m.side == s and m.removed)
-               for s in game.state.sides}
+    removed = {
+        s: sum(1 for m in game.state.models.values() if m.side == s and m.removed)
+        for s in game.state.sides
+    }
     return GameResult(
-        game=job.game, seed=job.seed, agents={s: agents[s].name for s in sides},
-        winner=winner, winner_agent=agents[winner].name if winner in agents else None,
+        game=job.game,
+        seed=job.seed,
+        agents={s: agents[s].name for s in sides},
+        winner=winner,
+        winner_agent=agents[winner].name if winner in agents else None,
         reason=out.reason if out else ("error" if err else "action cap"),
-        turns=game.state.turn, actions=n, casualties=removed,
-        seconds=round(time.perf_counter() - t0, 3), error=err,
+        turns=game.state.turn,
+        actions=n,
+        casualties=removed,
+        seconds=round(time.perf_counter() - t0, 3),
+        error=err,
     )
 
 
-def jobs_for(scenario: str, games: int, agents: tuple[str, str], seed: int = 1,
-             turn_limit: int = 0, options: dict[str, Any] | None = None) -> list[Job]:
+def jobs_for(
+    scenario: str,
+    games: int,
+    agents: tuple[str, str],
+    seed: int = 1,
+    turn_limit: int = 0,
+    options: dict[str, Any] | None = None,
+) -> list[Job]:
     """Mirror games: every pair of consecutive games shares a seed with sides swapped."""
-    return [Job(scenario, g, seed * 100_003 + g // 2, agents, swap=bool(g % 2),
-                turn_limit=turn_limit, options=options or {}) for g in range(games)]
+    return [
+        Job(
+            scenario,
+            g,
+            seed * 100_003 + g // 2,
+            agents,
+            swap=bool(g % 2),
+            turn_limit=turn_limit,
+            options=options or {},
+        )
+        for g in range(games)
+    ]
 
 
 def _ignore_sigint() -> None:
@@ -104,8 +130,9 @@ def _ignore_sigint() -> None:
 class Progress:
     """A one-line progress bar with games per second and the time left (stderr)."""
 
-    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30,
-                 unit: str = "games") -> None:
+    def __init__(
+        self, total: int, stream: TextIO | None = None, width: int = 30, unit: str = "games"
+    ) -> None:
         self.total = total
         self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
@@ -119,8 +146,10 @@ class Progress:
         left = (self.total - self.done) / rate if rate > 0 else float("nan")
         k = int(self.width * self.done / max(1, self.total))
         eta = "--:--" if math.isnan(left) else f"{int(left // 60)}:{int(left % 60):02d}"
-        return (f"[{'#' * k}{'.' * (self.width - k)}] {self.done}/{self.total} {self.unit}, "
-                f"{rate:.2f}/s, {eta} left")
+        return (
+            f"[{'#' * k}{'.' * (self.width - k)}] {self.done}/{self.total} {self.unit}, "
+            f"{rate:.2f}/s, {eta} left"
+        )
 
     def step(self, n: int = 1) -> None:
         self.done += n
@@ -132,9 +161,12 @@ class Progress:
         self.stream.flush()
 
 
-def run_batch(jobs: Sequence[Job], processes: int = 2,
-              on_result: Callable[[GameResult], None] | None = None,
-              progress: Progress | None = None) -> tuple[list[GameResult], bool]:
+def run_batch(
+    jobs: Sequence[Job],
+    processes: int = 2,
+    on_result: Callable[[GameResult], None] | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[GameResult], bool]:
     """Play the jobs on ``processes`` cores; returns (results, interrupted).
 
     Ctrl-C stops cleanly: workers ignore SIGINT, the pool is terminated, and every game
@@ -203,13 +235,18 @@ def summarize(results: Sequence[GameResult]) -> dict[str, Any]:
         played = [r for r in results if a in r.agents.values()]
         wins = sum(1 for r in played if r.winner_agent == a)
         # models lost per side this agent commanded (a mirror match counts both sides)
-        lost = [sum(c for s, c in r.casualties.items() if r.agents.get(s) == a)
-                / sum(1 for s in r.agents if r.agents[s] == a) for r in played]
+        lost = [
+            sum(c for s, c in r.casualties.items() if r.agents.get(s) == a)
+            / sum(1 for s in r.agents if r.agents[s] == a)
+            for r in played
+        ]
         lo, hi = wilson(wins, len(played))
         out["agents"][a] = {
-            "games": len(played), "wins": wins,
+            "games": len(played),
+            "wins": wins,
             "win_rate": wins / len(played) if played else 0.0,
-            "ci95": [lo, hi], "mean_casualties": mean_ci(lost)[0],
+            "ci95": [lo, hi],
+            "mean_casualties": mean_ci(lost)[0],
         }
     out["draws"] = draws
     m, h = mean_ci(r.turns for r in results)
@@ -219,14 +256,20 @@ def summarize(results: Sequence[GameResult]) -> dict[str, Any]:
 
 
 def summary_table(s: dict[str, Any]) -> str:
-    lines = [f"{'agent':10} {'games':>6} {'wins':>6} {'win rate':>9} {'95% interval':>17} "
-             f"{'lost/game':>9}"]
+    lines = [
+        f"{'agent':10} {'games':>6} {'wins':>6} {'win rate':>9} {'95% interval':>17} "
+        f"{'lost/game':>9}"
+    ]
     for a, v in s["agents"].items():
         lo, hi = v["ci95"]
-        lines.append(f"{a:10} {v['games']:6d} {v['wins']:6d} {v['win_rate']:9.1%} "
-                     f"{f'{lo:.1%} - {hi:.1%}':>17} {v['mean_casualties']:9.2f}")
-    lines.append(f"draws {s['draws']}; mean turns {s['mean_turns']:.2f} "
-                 f"(+/- {s['turns_ci95']:.2f}); errors {s['errors']}")
+        lines.append(
+            f"{a:10} {v['games']:6d} {v['wins']:6d} {v['win_rate']:9.1%} "
+            f"{f'{lo:.1%} - {hi:.1%}':>17} {v['mean_casualties']:9.2f}"
+        )
+    lines.append(
+        f"draws {s['draws']}; mean turns {s['mean_turns']:.2f} "
+        f"(+/- {s['turns_ci95']:.2f}); errors {s['errors']}"
+    )
     return "\n".join(lines)
 
 
@@ -243,21 +286,30 @@ def write_chart(path: str | Path, s: dict[str, Any], title: str) -> None:
     bar_chart(path, title, names, rates, errs)
 
 
-def simulate(scenario: str, games: int, jobs: int, agents: tuple[str, str], seed: int,
-             out_dir: str | Path, turn_limit: int = 0, stream: TextIO | None = None
-             ) -> tuple[dict[str, Any], bool]:
+def simulate(
+    scenario: str,
+    games: int,
+    jobs: int,
+    agents: tuple[str, str],
+    seed: int,
+    out_dir: str | Path,
+    turn_limit: int = 0,
+    stream: TextIO | None = None,
+) -> tuple[dict[str, Any], bool]:
     """The ``main.py simulate`` command's work; returns (summary, interrupted)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     jsonl = out / "games.jsonl"
     progress = Progress(games, stream)
     with jsonl.open("w", encoding="utf-8") as fh:
+
         def write(r: GameResult) -> None:
             fh.write(r.to_json() + "\n")
             fh.flush()
 
         results, interrupted = run_batch(
-            jobs_for(scenario, games, agents, seed, turn_limit), jobs, write, progress)
+            jobs_for(scenario, games, agents, seed, turn_limit), jobs, write, progress
+        )
     s = summarize(results)
     (out / "summary.json").write_text(json.dumps(s, indent=1), encoding="utf-8")
     if results:

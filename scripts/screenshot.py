@@ -44,8 +44,7 @@ def advance_game(game: Game, actions: int, seed: int = 3) -> None:
             break
         clone = game.clone(dice_seed=n)
         options = [a for a in clone.candidates(side) if not a.KIND.startswith("end")]
-        pick = options[agent.dice.face(len(options)) - 1] if options else \
-            agent.choose(clone, side)
+        pick = options[agent.dice.face(len(options)) - 1] if options else agent.choose(clone, side)
         before = len(game.history)
         game.apply(pick)
         if len(game.history) > before and pick.KIND != "end_activation":
@@ -62,8 +61,10 @@ def _pick(app: App):
         c.select(m.id)
         for mode in c.modes():
             marks = c.classify(mode.proto)
-            score = (mode.proto.KIND == "shoot", sum(mk.cls in ("valid", "cover")
-                                                     for mk in marks.values()))
+            score = (
+                mode.proto.KIND == "shoot",
+                sum(mk.cls in ("valid", "cover") for mk in marks.values()),
+            )
             if best is None or score > best[0]:
                 best = (score, m, mode)
     return best
@@ -98,9 +99,13 @@ def frame_with_overlays(app: App) -> None:
         return
     marks = c.classify(mode.proto) if mode is not None else {}
     pool = [e for e in enemies if marks.get(e.id) and marks[e.id].cls in ("cover", "valid")]
-    t = min(pool or enemies, key=lambda e: (marks.get(e.id) is None or
-                                            marks[e.id].cls != "cover",
-                                            (e.x - chosen.x) ** 2 + (e.y - chosen.y) ** 2))
+    t = min(
+        pool or enemies,
+        key=lambda e: (
+            marks.get(e.id) is None or marks[e.id].cls != "cover",
+            (e.x - chosen.x) ** 2 + (e.y - chosen.y) ** 2,
+        ),
+    )
     mid = ((t.x + chosen.x) / 2, (t.y + chosen.y) / 2)
     app.camera.fit()
     app.camera.zoom(4)
@@ -112,13 +117,17 @@ def frame_with_overlays(app: App) -> None:
         dx, dy = t.x - chosen.x, t.y - chosen.y
         d = max((dx * dx + dy * dy) ** 0.5, 1e-9)
         end = (chosen.x + dx / d * 3.0, chosen.y + dy / d * 3.0)
-        c.drag = Drag(chosen.id, app.camera.to_screen_i(chosen.x, chosen.y), chosen.pos,
-                      cursor=end, active=True)
+        c.drag = Drag(
+            chosen.id,
+            app.camera.to_screen_i(chosen.x, chosen.y),
+            chosen.pos,
+            cursor=end,
+            active=True,
+        )
         pos = app.camera.to_screen_i(*end)
     else:
         pos = app.camera.to_screen_i(t.x, t.y)
-    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
-                                 buttons=(0, 0, 0))], 0.05)
+    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))], 0.05)
     for _ in range(12):
         app.step([], 0.05)
 
@@ -144,8 +153,9 @@ def spectate(path: Path, out: Path, moves: int) -> Path:
     actions are played and the last decision weighed some odds (a shot or a charge), so
     the strip shows numbers worth reading."""
     game = new_game(load_scenario(path))
-    app = App(size=(1440, 900), saves_dir=ROOT / "out" / "screenshot-saves", ai_delay=0.0,
-              animate=False)
+    app = App(
+        size=(1440, 900), saves_dir=ROOT / "out" / "screenshot-saves", ai_delay=0.0, animate=False
+    )
     app.start(game, {s: "normal" for s in game.state.sides})
     b = app.battle
     assert b is not None

@@ -20,20 +20,24 @@ def ai_strength():
 
 
 def game(n: int, winner: str | None, agents: dict[str, str]) -> SimpleNamespace:
-    return SimpleNamespace(game=n, winner=winner,
-                           winner_agent=agents[winner] if winner else None)
+    return SimpleNamespace(game=n, winner=winner, winner_agent=agents[winner] if winner else None)
 
 
 def test_pairs_split_skill_by_agent_and_keep_side_wins_apart():
     one = {"red": "search", "blue": "greedy"}
     two = {"red": "greedy", "blue": "search"}
     results = [
-        game(0, "red", one), game(1, "blue", two),    # search won both
-        game(2, "red", one), game(3, "blue", two),    # search won both
-        game(4, "blue", one), game(5, "red", two),    # greedy won both
-        game(6, "red", one), game(7, "red", two),     # red won both: the side took the seed
-        game(8, "red", one), game(9, None, two),      # a win and a draw
-        game(10, "red", one),                         # its pair unplayed: not counted
+        game(0, "red", one),
+        game(1, "blue", two),  # search won both
+        game(2, "red", one),
+        game(3, "blue", two),  # search won both
+        game(4, "blue", one),
+        game(5, "red", two),  # greedy won both
+        game(6, "red", one),
+        game(7, "red", two),  # red won both: the side took the seed
+        game(8, "red", one),
+        game(9, None, two),  # a win and a draw
+        game(10, "red", one),  # its pair unplayed: not counted
     ]
     assert ai_strength().pairs(results, "search") == (2, 1, 1, 1)
     assert ai_strength().pairs(results, "greedy") == (1, 2, 1, 1)

@@ -32,14 +32,14 @@ y = 20
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "main.py", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "main.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_a_valid_file_runs_and_prints_one_json_document(tmp_path):
     f = tmp_path / "ok.toml"
-    f.write_text(GOOD + '[[actions]]\nactor = "a"\ndo = "shoot"\ntarget = "b"\n'
-                        'dice = [6, 1, 3]\n')
+    f.write_text(GOOD + '[[actions]]\nactor = "a"\ndo = "shoot"\ntarget = "b"\ndice = [6, 1, 3]\n')
     out = run("run", str(f), "--json")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
@@ -49,22 +49,43 @@ def test_a_valid_file_runs_and_prints_one_json_document(tmp_path):
     assert text.returncode == 0 and "-- action 0: a shoot b" in text.stdout
 
 
-@pytest.mark.parametrize("name, content, where, what", [
-    ("not_toml", 'title = "x"\nruleset = \n', "line 2", "not valid TOML"),
-    ("ruleset", GOOD.replace('"umr"', '"chess"'), "ruleset", "unknown ruleset 'chess'"),
-    ("key", "colour = 3\n" + GOOD, "colour", "unknown key"),
-    ("type", GOOD.replace("x = 10\ny = 20", 'x = "ten"\ny = 20'), "models[1].x",
-     "expected a number"),
-    ("off_table", GOOD.replace("y = 20", "y = 60"), "models[1]", "off the table"),
-    ("overlap", GOOD.replace("y = 20", "y = 10.5"), "models[1]", "overlaps 'a'"),
-    ("die_face", GOOD + '[[actions]]\nactor = "a"\ndo = "shoot"\ntarget = "b"\ndice = [7]\n',
-     "actions[0].dice[0]", "out of range"),
-    ("unknown_model", GOOD + '[[actions]]\nactor = "zed"\ndo = "shoot"\ntarget = "b"\n',
-     "actions[0].actor", "unknown model 'zed'"),
-    ("bad_map", 'map = "maps/atlantis.toml"\n' + GOOD, "map", "bad map reference"),
-    ("limit", GOOD.replace('profile = "rifleman"\nx = 10\ny = 10',
-                           'stats = { MELEE = 3 }\nx = 10\ny = 10'), "models[0]", "MELEE"),
-])
+@pytest.mark.parametrize(
+    "name, content, where, what",
+    [
+        ("not_toml", 'title = "x"\nruleset = \n', "line 2", "not valid TOML"),
+        ("ruleset", GOOD.replace('"umr"', '"chess"'), "ruleset", "unknown ruleset 'chess'"),
+        ("key", "colour = 3\n" + GOOD, "colour", "unknown key"),
+        (
+            "type",
+            GOOD.replace("x = 10\ny = 20", 'x = "ten"\ny = 20'),
+            "models[1].x",
+            "expected a number",
+        ),
+        ("off_table", GOOD.replace("y = 20", "y = 60"), "models[1]", "off the table"),
+        ("overlap", GOOD.replace("y = 20", "y = 10.5"), "models[1]", "overlaps 'a'"),
+        (
+            "die_face",
+            GOOD + '[[actions]]\nactor = "a"\ndo = "shoot"\ntarget = "b"\ndice = [7]\n',
+            "actions[0].dice[0]",
+            "out of range",
+        ),
+        (
+            "unknown_model",
+            GOOD + '[[actions]]\nactor = "zed"\ndo = "shoot"\ntarget = "b"\n',
+            "actions[0].actor",
+            "unknown model 'zed'",
+        ),
+        ("bad_map", 'map = "maps/atlantis.toml"\n' + GOOD, "map", "bad map reference"),
+        (
+            "limit",
+            GOOD.replace(
+                'profile = "rifleman"\nx = 10\ny = 10', "stats = { MELEE = 3 }\nx = 10\ny = 10"
+            ),
+            "models[0]",
+            "MELEE",
+        ),
+    ],
+)
 def test_unusable_files_exit_2_with_one_line_per_problem(tmp_path, name, content, where, what):
     f = tmp_path / f"{name}.toml"
     f.write_text(content)
@@ -92,8 +113,20 @@ def test_validate_and_points():
 
 
 def test_simulate_writes_results_and_summary(tmp_path):
-    out = run("simulate", "rulesets/umr/scenarios/default.toml", "--games", "2", "--jobs", "1",
-              "--agents", "random,random", "--turn-limit", "1", "--out", str(tmp_path))
+    out = run(
+        "simulate",
+        "rulesets/umr/scenarios/default.toml",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--agents",
+        "random,random",
+        "--turn-limit",
+        "1",
+        "--out",
+        str(tmp_path),
+    )
     assert out.returncode == 0, out.stderr
     assert "random" in out.stdout and "win rate" in out.stdout
     assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 2
@@ -107,8 +140,22 @@ def test_simulate_is_reproducible_from_the_seed(tmp_path):
     outs = []
     for k in range(2):
         d = tmp_path / str(k)
-        r = run("simulate", "rulesets/umr/scenarios/default.toml", "--games", "2", "--jobs", "2",
-                "--agents", "random,random", "--turn-limit", "1", "--seed", "9", "--out", str(d))
+        r = run(
+            "simulate",
+            "rulesets/umr/scenarios/default.toml",
+            "--games",
+            "2",
+            "--jobs",
+            "2",
+            "--agents",
+            "random,random",
+            "--turn-limit",
+            "1",
+            "--seed",
+            "9",
+            "--out",
+            str(d),
+        )
         assert r.returncode == 0, r.stderr
         rows = [json.loads(x) for x in (d / "games.jsonl").read_text().splitlines()]
         outs.append(sorted((r["game"], r["winner"], r["actions"]) for r in rows))

@@ -90,7 +90,8 @@ def test_random_games_end_save_and_replay(path: Path, tmp_path: Path):
             action = agents[side].choose(game.clone(dice_seed=n, viewer=side), side)
             events = game.apply(action)
             assert not any(e.kind == "refused" for e in events), (
-                f"seed {seed}: {action.describe()} passed check but was refused")
+                f"seed {seed}: {action.describe()} passed check but was refused"
+            )
             n += 1
         assert game.outcome() is not None, f"seed {seed}: no outcome after {n} actions"
         json.dumps(game.state.to_dict())

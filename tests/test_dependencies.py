@@ -44,8 +44,11 @@ def test_dependency_rules(path: Path):
     for mod, line in _imports(path):
         top = _top(mod)
         where = f"{rel}:{line} imports {mod}"
-        if top in ("pygame", "pygame_gui") and not rel.startswith("engine/ui/") \
-                and not rel.startswith(("tests/ui/", "bench/frame", "scripts/")):
+        if (
+            top in ("pygame", "pygame_gui")
+            and not rel.startswith("engine/ui/")
+            and not rel.startswith(("tests/ui/", "bench/frame", "scripts/"))
+        ):
             problems.append(f"{where}: pygame only under engine/ui/ (rule 1)")
         if top == "shapely" and rel != "engine/geometry.py" and not rel.startswith("bench/"):
             problems.append(f"{where}: shapely only in engine/geometry.py (rule 2)")
@@ -70,15 +73,18 @@ def test_main_imports_the_window_lazily():
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
-            assert not any(n and (n.startswith("engine.ui") or n.startswith("pygame"))
-                           for n in names)
+            assert not any(
+                n and (n.startswith("engine.ui") or n.startswith("pygame")) for n in names
+            )
 
 
 def test_run_does_not_load_pygame(tmp_path):
     import subprocess
     import sys
 
-    code = ("import sys, main; main.main(['validate', 'tests/scenarios/toy_missing.toml']); "
-            "print('pygame' in sys.modules)")
+    code = (
+        "import sys, main; main.main(['validate', 'tests/scenarios/toy_missing.toml']); "
+        "print('pygame' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.stdout.strip().endswith("False"), out.stdout + out.stderr

@@ -76,16 +76,21 @@ def terrain_problems(table: tuple[float, float], terrain: list[dict]) -> list[st
     twin_of: dict[int, str] = {}
     for i, t in enumerate(terrain):
         turned = [(w - x, d - y) for x, y in t["polygon"]]
-        hits = [j for j, u in enumerate(terrain)
-                if u["kind"] == t["kind"] and abs(height(u) - height(t)) <= TOL
-                and same_points(turned, u["polygon"])]
+        hits = [
+            j
+            for j, u in enumerate(terrain)
+            if u["kind"] == t["kind"]
+            and abs(height(u) - height(t)) <= TOL
+            and same_points(turned, u["polygon"])
+        ]
         if len(hits) != 1:
             out.append(f"{t.get('id', i)} ({t['kind']}): {len(hits)} twins under the half turn")
             continue
         j = hits[0]
         if j in twin_of:
-            out.append(f"{terrain[j].get('id', j)} is the twin of both {twin_of[j]} "
-                       f"and {t.get('id', i)}")
+            out.append(
+                f"{terrain[j].get('id', j)} is the twin of both {twin_of[j]} and {t.get('id', i)}"
+            )
         twin_of[j] = str(t.get("id", i))
     return out
 
@@ -118,8 +123,10 @@ def model_problems(table: tuple[float, float], models: list[dict]) -> list[str]:
         used.add(r["id"])
         gap = turned_facing_gap(float(b.get("facing", 0.0)), float(r.get("facing", 0.0)))
         if gap > TOL:
-            out.append(f"{b['id']}/{r['id']}: facings {b.get('facing')} and "
-                       f"{r.get('facing')} are not half a turn apart")
+            out.append(
+                f"{b['id']}/{r['id']}: facings {b.get('facing')} and "
+                f"{r.get('facing')} are not half a turn apart"
+            )
         mine = {k: v for k, v in b.items() if k not in PLACEMENT}
         theirs = {k: v for k, v in r.items() if k not in PLACEMENT}
         if mine != theirs:
@@ -146,16 +153,17 @@ def test_the_checks_can_fail() -> None:
     table = (72.0, 48.0)
     sq = [[10, 10], [12, 10], [12, 12], [10, 12]]
     twin = [[62, 38], [60, 38], [60, 36], [62, 36]]
-    good = [{"id": "a", "kind": "building", "polygon": sq},
-            {"id": "b", "kind": "building", "polygon": twin}]
+    good = [
+        {"id": "a", "kind": "building", "polygon": sq},
+        {"id": "b", "kind": "building", "polygon": twin},
+    ]
     assert terrain_problems(table, good) == []
     nudged = [good[0], {**good[1], "polygon": [[62, 38], [60, 38], [60, 36], [62, 36.1]]}]
     assert terrain_problems(table, nudged)
     assert terrain_problems(table, [good[0], {**good[1], "kind": "rocks"}])
     hills = [{**t, "kind": "hill", "height": h} for t, h in zip(good, (1, 2))]
     assert terrain_problems(table, hills)
-    blue = {"id": "b1", "side": "blue", "profile": "rifleman", "x": 10.0, "y": 5.0,
-            "facing": 90.0}
+    blue = {"id": "b1", "side": "blue", "profile": "rifleman", "x": 10.0, "y": 5.0, "facing": 90.0}
     red = {**blue, "id": "r1", "side": "red", "x": 62.0, "y": 43.0, "facing": 270.0}
     assert model_problems(table, [blue, red]) == []
     assert model_problems(table, [blue, {**red, "facing": 90.0}])
@@ -164,8 +172,7 @@ def test_the_checks_can_fail() -> None:
     assert model_problems(table, [blue, {**red, "side": "green"}])
     pair = [{**blue, "id": "b2", "x": 14.0}, {**red, "id": "r2", "x": 58.0}]
     assert model_problems(table, [blue, red, *pair]) == []
-    assert model_problems(table, [{**blue, "unit": "u"}, red, {**pair[0], "unit": "u"},
-                                  pair[1]])
+    assert model_problems(table, [{**blue, "unit": "u"}, red, {**pair[0], "unit": "u"}, pair[1]])
 
 
 # GEM's figures walk 4" a turn, so its forces deploy nearer the middle (29" apart; GEM's
@@ -232,8 +239,16 @@ def test_built_models_of_twins_are_identical(key: str) -> None:
     units = Counter(m.unit for m in blue)
     for b in blue:
         (r,) = [m for m in red if math.dist((w - b.x, d - b.y), (m.x, m.y)) <= TOL]
-        assert (b.profile, b.stats, b.weapons, b.base, b.hp, b.max_hp, b.status, b.vars) == \
-            (r.profile, r.stats, r.weapons, r.base, r.hp, r.max_hp, r.status, r.vars), b.id
+        assert (b.profile, b.stats, b.weapons, b.base, b.hp, b.max_hp, b.status, b.vars) == (
+            r.profile,
+            r.stats,
+            r.weapons,
+            r.base,
+            r.hp,
+            r.max_hp,
+            r.status,
+            r.vars,
+        ), b.id
         assert turned_facing_gap(b.facing, r.facing) <= TOL
         assert units[b.unit] == sum(1 for m in red if m.unit == r.unit)
 

@@ -51,10 +51,18 @@ from engine.ruleset import DAMAGE
 class SearchAgent:
     name = "search"
 
-    def __init__(self, seed: int = 0, budget: float = 0.4, horizon: int = 8,
-                 max_iterations: int = 100_000, width: int = 4, reply_samples: int = 6,
-                 prior_samples: int = 24, min_prior: int = 12,
-                 scored_policy: bool = False) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: float = 0.4,
+        horizon: int = 8,
+        max_iterations: int = 100_000,
+        width: int = 4,
+        reply_samples: int = 6,
+        prior_samples: int = 24,
+        min_prior: int = 12,
+        scored_policy: bool = False,
+    ) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
         self.horizon = horizon
@@ -114,8 +122,9 @@ class SearchAgent:
             value += 1000.0 if w == side else (-1000.0 if w else 0.0)
         return value
 
-    def _rollout(self, game: Game, side: str, action: Action, seed: int,
-                 deadline: float) -> float | None:
+    def _rollout(
+        self, game: Game, side: str, action: Action, seed: int, deadline: float
+    ) -> float | None:
         """What ``action`` gains for ``side`` beyond its own value: play on with the
         rollout policy to the opponent's first answer, adding up what each step adds in
         expectation (``_expected`` less the value before it) and going on from one
@@ -161,8 +170,7 @@ class SearchAgent:
                 break
         return total / n
 
-    def _prior(self, game: Game, side: str, roots: list[Action], deadline: float
-               ) -> list[Option]:
+    def _prior(self, game: Game, side: str, roots: list[Action], deadline: float) -> list[Option]:
         """Every candidate's one-step value on common random numbers: sample k of every
         candidate is played on the same forked dice, so two shots are compared on the same
         luck and the ranking is sharper than independent samples give (greedy's 4 samples

@@ -75,7 +75,7 @@ def controller_of(who: str) -> str:
     if who == "computer":
         return DEFAULT_LEVEL
     if who.startswith("computer (") and who.endswith(")"):
-        return who[len("computer ("):-1]
+        return who[len("computer (") : -1]
     return who
 
 
@@ -191,9 +191,14 @@ class Battle:
 class App:
     """The Warbench window. ``step`` runs one frame; ``run`` loops until quit."""
 
-    def __init__(self, size: tuple[int, int] | None = None, scenario: str | None = None,
-                 saves_dir: str | Path | None = None, ai_delay: float = 0.35,
-                 animate: bool = True) -> None:
+    def __init__(
+        self,
+        size: tuple[int, int] | None = None,
+        scenario: str | None = None,
+        saves_dir: str | Path | None = None,
+        ai_delay: float = 0.35,
+        animate: bool = True,
+    ) -> None:
         pygame.display.init()
         pygame.font.init()
         size = size or (1280, 800)
@@ -201,9 +206,12 @@ class App:
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption("Warbench")
         self.manager = _Manager(size, str(THEME))
-        self.manager.preload_fonts([
-            {"name": "noto_sans", "point_size": p, "style": st, "antialiased": "1"}
-            for p, st in ((13, "bold"), (13, "italic"), (18, "bold"))])
+        self.manager.preload_fonts(
+            [
+                {"name": "noto_sans", "point_size": p, "style": st, "antialiased": "1"}
+                for p, st in ((13, "bold"), (13, "italic"), (18, "bold"))
+            ]
+        )
         self.saves = Path(saves_dir) if saves_dir else ROOT / "saves"
         #: seconds between computer moves (the strip's speed menu changes it)
         self.ai_delay = ai_delay
@@ -230,8 +238,15 @@ class App:
     # --- screens ------------------------------------------------------------------------------
     def open_new_game(self, scenario: str | None = None) -> None:
         self._close_battle()
-        self.newgame = NewGameScreen(self.manager, self.size, scenario, self.start_scenario,
-                                     self.ask_load, self.quit, on_resume=self.start)
+        self.newgame = NewGameScreen(
+            self.manager,
+            self.size,
+            scenario,
+            self.start_scenario,
+            self.ask_load,
+            self.quit,
+            on_resume=self.start,
+        )
 
     def start_scenario(self, path: str, controllers: dict[str, str]) -> None:
         scn = load_scenario(path)
@@ -257,9 +272,15 @@ class App:
         cam = Camera(game.battlefield.width, game.battlefield.depth, self.hud.table_rect())
         cam.fit()
         self.camera = cam
-        self.battle = Battle(ctrl, agents, Renderer(game.battlefield), cam,
-                             Linker(game.ruleset.reference), last_turn=game.state.turn,
-                             decision=WAITING_HTML)
+        self.battle = Battle(
+            ctrl,
+            agents,
+            Renderer(game.battlefield),
+            cam,
+            Linker(game.ruleset.reference),
+            last_turn=game.state.turn,
+            decision=WAITING_HTML,
+        )
         self.controller = Controller(self)
         self.controller.on_change = self._hud_dirty
         self._check_handover()
@@ -276,8 +297,12 @@ class App:
         hud.bind(hud.b_save, self.ask_save)
         hud.bind(hud.b_load, self.ask_load)
         hud.bind(hud.b_help, self.open_help)
-        hud.bind(hud.b_menu, lambda: self.open_new_game(
-            str(self.game.scenario.get("path", "")) if self.game else None))
+        hud.bind(
+            hud.b_menu,
+            lambda: self.open_new_game(
+                str(self.game.scenario.get("path", "")) if self.game else None
+            ),
+        )
         return hud
 
     def _close_battle(self) -> None:
@@ -317,8 +342,7 @@ class App:
             self._play()
 
     # --- the loop -------------------------------------------------------------------------------
-    def step(self, events: Sequence[pygame.event.Event] | None = None,
-             dt: float = 1 / 60) -> bool:
+    def step(self, events: Sequence[pygame.event.Event] | None = None, dt: float = 1 / 60) -> bool:
         """One frame: input, agents, animations, drawing. False once the app should close."""
         self.time += dt
         batch = list(pygame.event.get()) if events is None else list(events)
@@ -359,8 +383,9 @@ class App:
     def draw(self) -> None:
         self.screen.fill(BACKGROUND)
         if self.battle is not None and self.game is not None and self.controller is not None:
-            self.battle.renderer.render(self.screen, self.table_view(), self.overlays(),
-                                        self.camera)
+            self.battle.renderer.render(
+                self.screen, self.table_view(), self.overlays(), self.camera
+            )
         self.manager.draw_ui(self.screen)
 
     def table_view(self) -> TableView:
@@ -376,14 +401,34 @@ class App:
             for m in g.state.live():
                 v = g.ruleset.model_view(m)
                 hp = v.get("hp", m.hp) if isinstance(v, dict) else m.hp
-                status = tuple(str(s) for s in (v.get("status", m.status) if isinstance(v, dict)
-                                                else m.status))
+                status = tuple(
+                    str(s) for s in (v.get("status", m.status) if isinstance(v, dict) else m.status)
+                )
                 label = m.id + (f" ({m.profile})" if m.profile else "")
-                models.append(ModelView(m.id, m.side, m.unit, m.x, m.y, m.facing, m.base,
-                                        int(hp) if isinstance(hp, (int, float)) else m.hp,
-                                        max(m.max_hp, 1), status, m.unit in done, label))
-            b.view = TableView(g.battlefield.width, g.battlefield.depth, tuple(models),
-                               side_colours(g.state.sides), g.ruleset.unit_name, self.version)
+                models.append(
+                    ModelView(
+                        m.id,
+                        m.side,
+                        m.unit,
+                        m.x,
+                        m.y,
+                        m.facing,
+                        m.base,
+                        int(hp) if isinstance(hp, (int, float)) else m.hp,
+                        max(m.max_hp, 1),
+                        status,
+                        m.unit in done,
+                        label,
+                    )
+                )
+            b.view = TableView(
+                g.battlefield.width,
+                g.battlefield.depth,
+                tuple(models),
+                side_colours(g.state.sides),
+                g.ruleset.unit_name,
+                self.version,
+            )
             b.view_key = self.version
         return b.view
 
@@ -414,8 +459,9 @@ class App:
             self.manager.pointer = self.pointer
         consumed = self.manager.process_events(e)
         if self.newgame is not None:
-            if (e.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED
-                    and e.ui_element is getattr(self, "_start_dialog", None)):
+            if e.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and e.ui_element is getattr(
+                self, "_start_dialog", None
+            ):
                 self._start_dialog = None
                 self.load_for_setup(str(e.text))
                 return
@@ -429,8 +475,12 @@ class App:
             return
         if e.type == pygame.KEYDOWN:
             self._key(e)
-        elif e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION,
-                        pygame.MOUSEWHEEL):
+        elif e.type in (
+            pygame.MOUSEBUTTONDOWN,
+            pygame.MOUSEBUTTONUP,
+            pygame.MOUSEMOTION,
+            pygame.MOUSEWHEEL,
+        ):
             self._mouse(e, consumed)
 
     def _mouse(self, e: pygame.event.Event, consumed: bool) -> None:
@@ -539,8 +589,15 @@ class App:
         if self.newgame is not None:
             pre = str(self.newgame.path) if self.newgame.path else None
             self.newgame.kill()
-            self.newgame = NewGameScreen(self.manager, size, pre, self.start_scenario,
-                                         self.ask_load, self.quit, on_resume=self.start)
+            self.newgame = NewGameScreen(
+                self.manager,
+                size,
+                pre,
+                self.start_scenario,
+                self.ask_load,
+                self.quit,
+                on_resume=self.start,
+            )
         if self.hud is not None and self.battle is not None:
             self.hud.kill()
             self.hud = self._make_hud(self.battle.computer_plays())
@@ -618,12 +675,14 @@ class App:
             from pygame_gui.windows import UIFileDialog
 
             w, h = self.size
-            self._start_dialog = UIFileDialog(pygame.Rect((w - 520) // 2, (h - 440) // 2, 520,
-                                                          440), self.manager,
-                                              window_title="Load game",
-                                              initial_file_path=str(initial),
-                                              allow_existing_files_only=True,
-                                              allowed_suffixes={".json"})
+            self._start_dialog = UIFileDialog(
+                pygame.Rect((w - 520) // 2, (h - 440) // 2, 520, 440),
+                self.manager,
+                window_title="Load game",
+                initial_file_path=str(initial),
+                allow_existing_files_only=True,
+                allowed_suffixes={".json"},
+            )
             return
         self.hud.open_file_dialog("load", initial)
 
@@ -702,8 +761,7 @@ class App:
                 return
             if self.time < b.ai_ready_at and not b.step_once:
                 return
-            b.job = AiJob(agent, g.clone(dice_seed=b.n_actions, viewer=side), side,
-                          self.version)
+            b.job = AiJob(agent, g.clone(dice_seed=b.n_actions, viewer=side), side, self.version)
             return
         if not b.job.done.is_set() or held:
             return
@@ -714,12 +772,15 @@ class App:
         if action is None:
             self.messages.append(f"the computer ({side}) failed: {job.error}")
             action = g.ruleset.advance(g.state, g.ctx) or EndTurn()
-            b.decision = (f"<font color='#f08a80'><b>{esc(side)}</b>: the computer failed "
-                          f"({esc(job.error)}); the game moved on with "
-                          f"{esc(action.describe())}.</font>")
+            b.decision = (
+                f"<font color='#f08a80'><b>{esc(side)}</b>: the computer failed "
+                f"({esc(job.error)}); the game moved on with "
+                f"{esc(action.describe())}.</font>"
+            )
         else:
-            b.decision = decision_html(g, side, b.controllers.get(side, ""), agent, action,
-                                       job.options)
+            b.decision = decision_html(
+                g, side, b.controllers.get(side, ""), agent, action, job.options
+            )
         b.step_once = False
         self._apply(action, why=job.why if job.result is not None else None)
         b.ai_ready_at = self.time + self.ai_delay
@@ -823,8 +884,9 @@ class App:
         b.summary_shown = True
         b.awaiting = ""
         self.hud.close("handover")
-        self.hud.open_summary(summary_html(g), lambda: self.open_new_game(
-            str(g.scenario.get("path", "")) or None))
+        self.hud.open_summary(
+            summary_html(g), lambda: self.open_new_game(str(g.scenario.get("path", "")) or None)
+        )
 
     def _skip_dice(self) -> bool:
         b = self.battle
@@ -859,8 +921,13 @@ class App:
         if b is None or g is None or hud is None or c is None:
             return
         self._refresh_status()
-        key = (self.version, c.selected, akey(c.mode.proto) if c.mode else None, c.move_mode,
-               self.human_to_act())
+        key = (
+            self.version,
+            c.selected,
+            akey(c.mode.proto) if c.mode else None,
+            c.move_mode,
+            self.human_to_act(),
+        )
         if key != b.hud_key:
             b.hud_key = key
             self._refresh_actions()
@@ -898,12 +965,15 @@ class App:
         cur = act.get("current") if isinstance(act, dict) else None
         extra = f" \u00b7 activating {cur}" if cur else ""
         phase = st.phase.replace("_", " ")
-        text = f"Turn {st.turn} \u00b7 {phase} \u00b7 {side.upper()} to act ({who}){extra}{thinking}"
+        text = (
+            f"Turn {st.turn} \u00b7 {phase} \u00b7 {side.upper()} to act ({who}){extra}{thinking}"
+        )
         assert self.controller is not None
         nxt = self.controller.advance_action() if self.human_to_act() else None
         label = nxt.describe().capitalize() + " (Space)" if nxt is not None else "Next"
-        hud.set_status(text, label, nxt is not None, self.human_to_act(),
-                       g.can_undo() and self.human_to_act())
+        hud.set_status(
+            text, label, nxt is not None, self.human_to_act(), g.can_undo() and self.human_to_act()
+        )
         state = "paused" if b.paused and not b.step_once else thinking[3:]
         hud.set_spectator(b.paused, computer and not b.step_once, state)
 
@@ -919,12 +989,26 @@ class App:
             label = _action_label(a)
             o = c.odds(a)
             tip = a.describe() + (f": {o.summary()}" if o is not None else "")
-            items.append((label, tip, lambda act=a: self.submit(act),
-                          lambda act=a: self._hover_action(act), False))
+            items.append(
+                (
+                    label,
+                    tip,
+                    lambda act=a: self.submit(act),
+                    lambda act=a: self._hover_action(act),
+                    False,
+                )
+            )
         for mm in c.move_modes():
             on = c.move_mode == mm
-            items.append((f"move: {mm}", f"drag to {mm} (click again for a normal move)",
-                          lambda x=mm: self._toggle_move_mode(x), None, on))
+            items.append(
+                (
+                    f"move: {mm}",
+                    f"drag to {mm} (click again for a normal move)",
+                    lambda x=mm: self._toggle_move_mode(x),
+                    None,
+                    on,
+                )
+            )
         hud.set_actions(items)
 
     def _mode_tip(self, mode: Mode) -> str:
@@ -970,8 +1054,12 @@ class App:
             assert a is not None
             mk = c.classify(c.mode.proto)[c.hover]
             leg = c.check(a)
-            text = odds_html(a.describe(), c.odds(a) if leg.ok else None,
-                             leg.reason if not leg.ok else "", linker)
+            text = odds_html(
+                a.describe(),
+                c.odds(a) if leg.ok else None,
+                leg.reason if not leg.ok else "",
+                linker,
+            )
             if mk.cls == "cover":
                 text += f"<br><font color='#f0cf7a'>{esc(mk.label)}</font>"
         elif c.mode is not None:
@@ -979,31 +1067,45 @@ class App:
             counts: dict[str, int] = {}
             for mk in marks.values():
                 counts[mk.cls] = counts.get(mk.cls, 0) + 1
-            names = {"valid": "clear", "cover": "in cover", "hidden": "hidden",
-                     "arc": "out of arc", "range": "out of range", "illegal": "not allowed"}
+            names = {
+                "valid": "clear",
+                "cover": "in cover",
+                "hidden": "hidden",
+                "arc": "out of arc",
+                "range": "out of range",
+                "illegal": "not allowed",
+            }
             summary = ", ".join(
                 f"<font color='{hexc(TARGET_COLOURS.get(k, (200, 200, 200)))}'>{n} "
-                f"{esc(names.get(k, k))}</font>" for k, n in counts.items())
-            text = (f"<b>{esc(c.mode.label)}</b>: hover an enemy for the odds, click to "
-                    f"commit.<br>Targets (ring colours): {summary}")
+                f"{esc(names.get(k, k))}</font>"
+                for k, n in counts.items()
+            )
+            text = (
+                f"<b>{esc(c.mode.label)}</b>: hover an enemy for the odds, click to "
+                f"commit.<br>Targets (ring colours): {summary}"
+            )
         elif c.drag is not None and c.drag.active:
             pv = c.preview()
             if pv is not None:
                 col = "#8fe09a" if pv.legal else "#f08a80"
                 what = f"charge {pv.charge_target}" if pv.charge_target else "move"
-                text = (f"<b>{esc(what)}</b> {pv.length:.1f}\""
-                        + (f" of {pv.allowance:g}\"" if pv.allowance is not None else "")
-                        + f"<br><font color='{col}'>"
-                        f"{linker.text(pv.reason) if pv.reason else 'allowed'}</font>")
+                text = (
+                    f'<b>{esc(what)}</b> {pv.length:.1f}"'
+                    + (f' of {pv.allowance:g}"' if pv.allowance is not None else "")
+                    + f"<br><font color='{col}'>"
+                    f"{linker.text(pv.reason) if pv.reason else 'allowed'}</font>"
+                )
                 if pv.chance is not None:
                     text += f"<br>{pv.chance * 100:.0f}% chance to get there"
                 for line in pv.lines[:4]:
                     text += f"<br><font color='#c8ccd4'>\u2022 {linker.text(line)}</font>"
         elif c.selected:
-            text = ("<font color='#9aa3b2'>Drag the model to move it (drop on an enemy to "
-                    "charge). Q/E turn it. Pick an action above to shoot or fight.</font>")
+            text = (
+                "<font color='#9aa3b2'>Drag the model to move it (drop on an enemy to "
+                "charge). Q/E turn it. Pick an action above to shoot or fight.</font>"
+            )
         else:
-            text = ("<font color='#9aa3b2'>Click a model to select it. F1 for help.</font>")
+            text = "<font color='#9aa3b2'>Click a model to select it. F1 for help.</font>"
         # Re-laying out rich text costs a few ms: while the mouse sweeps over targets the
         # panel follows at most ten times a second (the card on the table follows at once).
         if text != hud._texts.get("odds") and self.time - b.odds_set_at >= ODDS_PANEL_EVERY:
@@ -1014,8 +1116,11 @@ class App:
         c, g, hud = self.controller, self.game, self.hud
         assert c is not None and g is not None and hud is not None
         m = g.state.models.get(c.selected)
-        hud.set_text(hud.card, "card", card_html(g, m) if m is not None else
-                     "<font color='#9aa3b2'>No model selected.</font>")
+        hud.set_text(
+            hud.card,
+            "card",
+            card_html(g, m) if m is not None else "<font color='#9aa3b2'>No model selected.</font>",
+        )
 
     def log_html(self) -> str:
         g, b = self.game, self.battle
@@ -1026,15 +1131,18 @@ class App:
         for i in range(len(events) - 1, start - 1, -1):
             lines.append(event_html(events[i], b.linker))
             if i in b.turn_marks:
-                lines.append(f"<font color='#8fbcd4'><b>\u2014 turn {b.turn_marks[i]} "
-                             f"\u2014</b></font>")
+                lines.append(
+                    f"<font color='#8fbcd4'><b>\u2014 turn {b.turn_marks[i]} \u2014</b></font>"
+                )
         return "<br>".join(lines) if lines else "<font color='#9aa3b2'>No rolls yet.</font>"
 
 
 # --- text for the widgets --------------------------------------------------------------------------
 
-WAITING_HTML = ("<font color='#9aa3b2'>After each computer move, its best options appear here "
-                "with their values and the odds behind them.</font>")
+WAITING_HTML = (
+    "<font color='#9aa3b2'>After each computer move, its best options appear here "
+    "with their values and the odds behind them.</font>"
+)
 
 #: how each agent decides, in a phrase, for the strip's headline
 _METHOD = {
@@ -1044,8 +1152,9 @@ _METHOD = {
 }
 
 
-def decision_html(g: Game, side: str, level: str, agent: Any, action: Action,
-                  options: Sequence[Any]) -> str:
+def decision_html(
+    g: Game, side: str, level: str, agent: Any, action: Action, options: Sequence[Any]
+) -> str:
     """The strip's text after a computer move: who chose what, how it decides, and the
     options it weighed best first, each with its value, its chance and how many samples
     (dice draws or playouts) the value rests on. Why show the runners-up: a move only
@@ -1054,12 +1163,16 @@ def decision_html(g: Game, side: str, level: str, agent: Any, action: Action,
     name = str(getattr(agent, "name", "computer"))
     how = _METHOD.get(name, name)
     if name == "search" and getattr(agent, "iterations", 0):
-        how = (f"{agent.iterations} rollouts past the enemy's answer "
-               f"in {getattr(agent, 'budget', 0):g} s")
+        how = (
+            f"{agent.iterations} rollouts past the enemy's answer "
+            f"in {getattr(agent, 'budget', 0):g} s"
+        )
     who = f"computer, {level}" if level and level != "human" else name
-    head = (f"<font color='{hx}'><b>{esc(side.upper())}</b></font> chose "
-            f"<b>{esc(action.describe())}</b> "
-            f"<font color='#9aa3b2'>({esc(who)}: {esc(how)})</font>")
+    head = (
+        f"<font color='{hx}'><b>{esc(side.upper())}</b></font> chose "
+        f"<b>{esc(action.describe())}</b> "
+        f"<font color='#9aa3b2'>({esc(who)}: {esc(how)})</font>"
+    )
     chosen = akey(action)
     if not options:
         o = g.odds(action)
@@ -1070,24 +1183,23 @@ def decision_html(g: Game, side: str, level: str, agent: Any, action: Action,
     unit = "playouts" if name == "search" else "samples"
     for k, opt in enumerate(options[:4]):
         picked = akey(opt.action) == chosen
-        chance = (f"chance <b>{opt.chance:.0%}</b>" if opt.chance is not None
-                  else "no odds")
+        chance = f"chance <b>{opt.chance:.0%}</b>" if opt.chance is not None else "no odds"
         n = int(getattr(opt, "samples", 1) or 1)
-        basis = ("exact" if n == 1 and unit == "samples"
-                 else f"{n} {unit[:-1] if n == 1 else unit}")
+        basis = "exact" if n == 1 and unit == "samples" else f"{n} {unit[:-1] if n == 1 else unit}"
         mark = "\u00bb" if picked else "\u2003"
         colour = "#8fe09a" if picked else "#c8ccd4"
-        lines.append(f"<font color='{colour}'>{mark} {k + 1}. {esc(opt.action.describe())} "
-                     f"\u2014 value <b>{opt.value:+.2f}</b> \u00b7 {chance} \u00b7 "
-                     f"<font color='#8f98a8'>{esc(basis)}</font></font>")
+        lines.append(
+            f"<font color='{colour}'>{mark} {k + 1}. {esc(opt.action.describe())} "
+            f"\u2014 value <b>{opt.value:+.2f}</b> \u00b7 {chance} \u00b7 "
+            f"<font color='#8f98a8'>{esc(basis)}</font></font>"
+        )
     return "<br>".join(lines)
-
 
 
 def _action_label(a: Action) -> str:
     d = a.describe()
     if a.actor and d.startswith(a.actor + " "):
-        d = d[len(a.actor) + 1:]
+        d = d[len(a.actor) + 1 :]
     opt = getattr(a, "option", "")
     if opt:
         d += f": {opt}"
@@ -1100,9 +1212,11 @@ def card_html(g: Game, m: Any) -> str:
     v = g.ruleset.model_view(m)
     hp = v.get("hp", m.hp) if isinstance(v, dict) else m.hp
     status = v.get("status", m.status) if isinstance(v, dict) else m.status
-    lines = [f"<font color='{colour}'><b>{esc(m.id)}</b></font>"
-             + (f" <i>{esc(m.profile)}</i>" if m.profile else "")
-             + f" <font color='#9aa3b2'>\u2014 {esc(m.side)}, unit {esc(m.unit)}</font>"]
+    lines = [
+        f"<font color='{colour}'><b>{esc(m.id)}</b></font>"
+        + (f" <i>{esc(m.profile)}</i>" if m.profile else "")
+        + f" <font color='#9aa3b2'>\u2014 {esc(m.side)}, unit {esc(m.unit)}</font>"
+    ]
     life = f"hp <b>{hp}</b>/{m.max_hp}"
     if status:
         life += " \u00b7 <font color='#f0cf7a'>" + esc(", ".join(map(str, status))) + "</font>"
@@ -1114,13 +1228,21 @@ def card_html(g: Game, m: Any) -> str:
                 life += f" \u00b7 {esc(k)} {esc(val)}"
     lines.append(life)
     if m.stats:
-        lines.append("<font color='#c8ccd4'>" + esc("  ".join(
-            f"{k} {val}" for k, val in m.stats.items() if not isinstance(val, (dict, list))))
-            + "</font>")
+        lines.append(
+            "<font color='#c8ccd4'>"
+            + esc(
+                "  ".join(
+                    f"{k} {val}" for k, val in m.stats.items() if not isinstance(val, (dict, list))
+                )
+            )
+            + "</font>"
+        )
     for w in m.weapons[:5]:
         keys = ", ".join(f"{k} {val}" for k, val in w.items() if k != "name")
-        lines.append(f"<font color='#8fc8e0'>{esc(w.get('name', '?'))}</font>"
-                     f" <font color='#9aa3b2'>{esc(keys)}</font>")
+        lines.append(
+            f"<font color='#8fc8e0'>{esc(w.get('name', '?'))}</font>"
+            f" <font color='#9aa3b2'>{esc(keys)}</font>"
+        )
     return "<br>".join(lines)
 
 
@@ -1133,8 +1255,7 @@ def casualties_html(g: Game) -> str:
         total = sum(1 for m in g.state.models.values() if m.side == s)
         hx = hexc(colours[s])
         names = ", ".join(esc(m.id) for m in gone) or "\u2014"
-        lines.append(f"<font color='{hx}'><b>{esc(s)}</b></font> {len(gone)}/{total}: "
-                     f"{names}")
+        lines.append(f"<font color='{hx}'><b>{esc(s)}</b></font> {len(gone)}/{total}: {names}")
     return "<br>".join(lines)
 
 
@@ -1150,14 +1271,21 @@ def summary_html(g: Game) -> str:
     else:
         head = "<font size=5><b>A draw</b></font>"
     reason = f"<br>{esc(out.reason)}" if out and out.reason else ""
-    lines = [head + reason, "", f"Turns played: <b>{g.state.turn}</b> \u00b7 actions: "
-             f"{len(g.history)}", "", "<b>Casualties</b>"]
+    lines = [
+        head + reason,
+        "",
+        f"Turns played: <b>{g.state.turn}</b> \u00b7 actions: {len(g.history)}",
+        "",
+        "<b>Casualties</b>",
+    ]
     for s in g.state.sides:
         gone = [m.id for _, m in sorted(g.state.models.items()) if m.side == s and m.removed]
         total = sum(1 for m in g.state.models.values() if m.side == s)
         hx = hexc(colours[s])
-        lines.append(f"<font color='{hx}'><b>{esc(s)}</b></font>: lost {len(gone)} of "
-                     f"{total}" + (f" ({esc(', '.join(gone))})" if gone else ""))
+        lines.append(
+            f"<font color='{hx}'><b>{esc(s)}</b></font>: lost {len(gone)} of "
+            f"{total}" + (f" ({esc(', '.join(gone))})" if gone else "")
+        )
     return "<br>".join(lines)
 
 
@@ -1178,8 +1306,11 @@ def legend_surface(renderer: Renderer, kinds: list[str] | None = None) -> pygame
         x, y = c * sw + 4, r * sh + 4
         sq = pygame.Rect(x, y, 44, 32)
         line = kind in ("hedge", "fence", "low_wall", "wall", "river", "stream", "road")
-        poly = ((0.3, 1.4), (4.6, 1.4), (4.6, 2.2), (0.3, 2.2)) if line else \
-            ((0.2, 0.2), (4.7, 0.2), (4.7, 3.4), (0.2, 3.4))
+        poly = (
+            ((0.3, 1.4), (4.6, 1.4), (4.6, 2.2), (0.3, 2.2))
+            if line
+            else ((0.2, 0.2), (4.7, 0.2), (4.7, 3.4), (0.2, 3.4))
+        )
         feat = TerrainFeature(f"legend{k}", kind, poly, 1.0 if kind == "hill" else 0.0)
         patch = pygame.Surface(sq.size)
         patch.fill((92, 116, 70))

@@ -119,6 +119,7 @@ class Controller:
                 return self.game.odds(action)
             except Exception:
                 return None
+
         return self._memo(("odds", akey(action)), get)
 
     def actions(self, actor: str | None = None) -> list[Action]:
@@ -136,6 +137,7 @@ class Controller:
                 return list(g.ruleset.actions_for(g.state, actor, g.ctx))
             except Exception:
                 return []
+
         return self._memo(("actions", actor), get)
 
     def side_actions(self) -> list[Action]:
@@ -149,6 +151,7 @@ class Controller:
             except Exception:
                 return []
             return [a for a in cands if not a.actor and a.KIND not in _SIDE_ACTS]
+
         return self._memo(("side",), get)
 
     def modes(self) -> list[Mode]:
@@ -167,9 +170,13 @@ class Controller:
 
     def direct_actions(self) -> list[Action]:
         """Untargeted actions of the selection (turn, rally, overwatch...): plain buttons."""
-        return [a for a in self.actions()
-                if not getattr(a, "target", "") and not isinstance(a, (Move, Turn))
-                and a.KIND not in _SIDE_ACTS]
+        return [
+            a
+            for a in self.actions()
+            if not getattr(a, "target", "")
+            and not isinstance(a, (Move, Turn))
+            and a.KIND not in _SIDE_ACTS
+        ]
 
     def move_modes(self) -> list[str]:
         modes = []
@@ -188,6 +195,7 @@ class Controller:
     def classify(self, proto: Action) -> dict[str, TargetMark]:
         """Every enemy as a target of ``proto``: valid, cover (with its visible fraction),
         hidden, out of arc, out of range, or illegal for another reason."""
+
         def get() -> dict[str, TargetMark]:
             g = self.game
             shooter = self.shooter_of(proto)
@@ -201,19 +209,22 @@ class Controller:
                 a = dataclasses.replace(proto, target=t.id)
                 out[t.id] = self._mark(a, shooter, t.id)
             return out
+
         return self._memo(("classify", akey(proto)), get)
 
     def _mark(self, a: Action, shooter: str, target: str) -> TargetMark:
         leg = self.check(a)
         sight = None
         if a.KIND == "shoot":
-            sight = self.sight.sight(footprint_of(self.game, shooter),
-                                     footprint_of(self.game, target))
+            sight = self.sight.sight(
+                footprint_of(self.game, shooter), footprint_of(self.game, target)
+            )
         if leg.ok:
             if sight is not None and (sight.fraction < 0.995 or sight.soft or sight.hard):
                 kind = "hard " if sight.hard else ""
-                return TargetMark("cover", f"{kind}cover, {sight.fraction:.0%} visible",
-                                  sight.fraction)
+                return TargetMark(
+                    "cover", f"{kind}cover, {sight.fraction:.0%} visible", sight.fraction
+                )
             return TargetMark("valid", "", sight.fraction if sight else None)
         reason = leg.reason
         low = reason.lower()
@@ -236,16 +247,25 @@ class Controller:
     def allowance(self, actor: str) -> float | None:
         """How far the actor may move now, read from the rules' own refusal of a long move
         ('too far (60.0" > 6")'). None when the ruleset does not say."""
+
         def get():
             g = self.game
             m = g.state.models.get(actor)
             if m is None:
                 return None
             bf = g.battlefield
-            far = max(((0.5, 0.5), (bf.width - 0.5, 0.5), (0.5, bf.depth - 0.5),
-                       (bf.width - 0.5, bf.depth - 0.5)), key=lambda p: math.dist(p, m.pos))
+            far = max(
+                (
+                    (0.5, 0.5),
+                    (bf.width - 0.5, 0.5),
+                    (0.5, bf.depth - 0.5),
+                    (bf.width - 0.5, bf.depth - 0.5),
+                ),
+                key=lambda p: math.dist(p, m.pos),
+            )
             probe = Move(actor=actor, path=(m.pos, far, m.pos), mode=self.move_mode)
             return _parse_allowance(self.check(probe).reasons)
+
         return self._memo(("allow", actor, self.move_mode), get)
 
     def move_action(self, drag: Drag, end: Point, facing: float | None) -> Action:
@@ -295,10 +315,12 @@ class Controller:
         if enemy:
             end = self.contact_point(d.actor, over)
             path = [d.origin, *d.waypoints, end]
-            action: Action = Charge(actor=d.actor, target=over,
-                                    path=tuple(path) if d.waypoints else ())
-            face = math.degrees(math.atan2(g.state.models[over].y - end[1],
-                                           g.state.models[over].x - end[0]))
+            action: Action = Charge(
+                actor=d.actor, target=over, path=tuple(path) if d.waypoints else ()
+            )
+            face = math.degrees(
+                math.atan2(g.state.models[over].y - end[1], g.state.models[over].x - end[0])
+            )
         else:
             end = d.cursor
             path = [d.origin, *d.waypoints, end]
@@ -311,9 +333,15 @@ class Controller:
             allow = _parse_allowance(leg.reasons)
         odds = self.odds(action) if leg.ok else None
         return MovePreview(
-            actor=d.actor, path=path, length=length, legal=leg.ok, reason=leg.reason,
-            remaining=None if allow is None else allow - length, allowance=allow,
-            ghost=(end[0], end[1], face, m.base), charge_target=over if enemy else "",
+            actor=d.actor,
+            path=path,
+            length=length,
+            legal=leg.ok,
+            reason=leg.reason,
+            remaining=None if allow is None else allow - length,
+            allowance=allow,
+            ghost=(end[0], end[1], face, m.base),
+            charge_target=over if enemy else "",
             chance=None if odds is None else float(odds.chance),
             lines=list(odds.lines) if odds is not None else [],
         )
@@ -328,8 +356,7 @@ class Controller:
         over = self.model_at(d.cursor, exclude=d.actor)
         if over and g.state.models[over].side != m.side:
             path = (d.origin, *d.waypoints, self.contact_point(d.actor, over))
-            action: Action = Charge(actor=d.actor, target=over,
-                                    path=path if d.waypoints else ())
+            action: Action = Charge(actor=d.actor, target=over, path=path if d.waypoints else ())
         else:
             action = self.move_action(d, d.cursor, self.pending_facing)
         return self.legal_variant(action)[0]
@@ -474,11 +501,12 @@ class Controller:
         """After the state changed under us (undo, load, the other side acted)."""
         self.drag = None
         self.pending_facing = None
-        if self.selected and (self.selected not in self.game.state.models
-                              or self.game.state.models[self.selected].removed):
+        if self.selected and (
+            self.selected not in self.game.state.models
+            or self.game.state.models[self.selected].removed
+        ):
             self.selected = ""
-        if self.mode is not None and not any(
-                m.proto == self.mode.proto for m in self.modes()):
+        if self.mode is not None and not any(m.proto == self.mode.proto for m in self.modes()):
             self.mode = None
 
     def cycle(self) -> None:
@@ -526,8 +554,11 @@ class Controller:
             return
         ov.targets = self.classify(proto)
         me = footprint_of(g, shooter)
-        weapon = g.state.models[shooter].weapon(getattr(proto, "weapon", "") or "") \
-            if getattr(proto, "weapon", "") else None
+        weapon = (
+            g.state.models[shooter].weapon(getattr(proto, "weapon", "") or "")
+            if getattr(proto, "weapon", "")
+            else None
+        )
         reach = float(weapon.get("range", 24)) if weapon else 24.0
         if weapon and isinstance(weapon.get("arc"), (int, float)) and weapon["arc"] < 360:
             ov.arc = measure.arc_wedge(me, float(weapon["arc"]), reach)
@@ -558,8 +589,9 @@ class Controller:
         """Front, flank and rear zones of a model, as far out as a charge would come."""
         m = self.game.state.models[mid]
         extent = max(6.0, 3 * measure.radius(m.base) + 4)
-        return self._memo(("zones", mid), lambda: measure.zones(footprint_of(self.game, mid),
-                                                                extent))
+        return self._memo(
+            ("zones", mid), lambda: measure.zones(footprint_of(self.game, mid), extent)
+        )
 
     def advance_action(self) -> Action | None:
         """What 'next' means now (``Ruleset.advance``), asked once per game version."""
@@ -574,8 +606,14 @@ class Controller:
                 return OddsCard(anchor, action.describe(), None, lines=[leg.reason])
             return None
         dist = sorted((int(k), float(v)) for k, v in (o.dist or {}).items())
-        return OddsCard(anchor, action.describe(), float(o.chance), dist[:12],
-                        None if o.expected is None else float(o.expected), list(o.lines))
+        return OddsCard(
+            anchor,
+            action.describe(),
+            float(o.chance),
+            dist[:12],
+            None if o.expected is None else float(o.expected),
+            list(o.lines),
+        )
 
 
 def akey(action: Action) -> str:

@@ -63,8 +63,9 @@ class TextCache:
             self._fonts[key] = f
         return f
 
-    def get(self, text: str, size: int, colour: RGB, bold: bool = False,
-            bg: RGB | None = None) -> pygame.Surface:
+    def get(
+        self, text: str, size: int, colour: RGB, bold: bool = False, bg: RGB | None = None
+    ) -> pygame.Surface:
         key = (text, size, colour, bold, bg)
         if self.enabled:
             hit = self._cache.get(key)
@@ -130,7 +131,8 @@ def _scatter(feature: TerrainFeature, spacing: float, margin: float) -> list[Poi
             px = x + rng.uniform(-0.35, 0.35) * spacing
             py = y + rng.uniform(-0.35, 0.35) * spacing
             if point_in_polygon(px, py, feature.polygon) and (
-                    margin <= 0 or _edge_distance(px, py, feature.polygon) >= margin):
+                margin <= 0 or _edge_distance(px, py, feature.polygon) >= margin
+            ):
                 out.append((px, py))
             x += spacing
         y += spacing * 0.87
@@ -200,14 +202,24 @@ def _axis(poly: Sequence[Point]) -> tuple[Point, Point, float]:
 def _along(a: Point, b: Point, step: float) -> list[Point]:
     ln = math.dist(a, b)
     n = max(1, int(ln / step))
-    return [(a[0] + (b[0] - a[0]) * (k + 0.5) / n, a[1] + (b[1] - a[1]) * (k + 0.5) / n)
-            for k in range(n)]
+    return [
+        (a[0] + (b[0] - a[0]) * (k + 0.5) / n, a[1] + (b[1] - a[1]) * (k + 0.5) / n)
+        for k in range(n)
+    ]
 
 
 def _thickness(poly: Sequence[Point]) -> float:
     """Typical width of a strip-like polygon: twice its area over its perimeter."""
-    area = abs(sum(poly[i][0] * poly[(i + 1) % len(poly)][1]
-                   - poly[(i + 1) % len(poly)][0] * poly[i][1] for i in range(len(poly)))) / 2
+    area = (
+        abs(
+            sum(
+                poly[i][0] * poly[(i + 1) % len(poly)][1]
+                - poly[(i + 1) % len(poly)][0] * poly[i][1]
+                for i in range(len(poly))
+            )
+        )
+        / 2
+    )
     perim = sum(math.dist(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly)))
     return max(0.05, 2 * area / perim) if perim else 0.5
 
@@ -262,8 +274,11 @@ def terrain_glyphs(feature: TerrainFeature) -> list[Glyph]:
         for f in (0.72, 0.44):
             g.append(Glyph("ring", detail, _shrink(poly, f), w=0.06))
         g.append(Glyph("ring", edge, poly, w=0.09))
-        g.append(Glyph("text", style.shade(edge, 0.7), (_centroid(poly),),
-                       text=f"hill {feature.height:g}\""))
+        g.append(
+            Glyph(
+                "text", style.shade(edge, 0.7), (_centroid(poly),), text=f'hill {feature.height:g}"'
+            )
+        )
         return g
     if kind in ("woods", "heavy_woods"):
         heavy = kind == "heavy_woods"
@@ -273,8 +288,14 @@ def terrain_glyphs(feature: TerrainFeature) -> list[Glyph]:
             r = rad * rng.uniform(0.8, 1.15)
             g.append(Glyph("circle", style.shade(detail, 0.85), ((x + 0.08, y - 0.08),), r=r))
             g.append(Glyph("circle", detail, ((x, y),), r=r * 0.92))
-            g.append(Glyph("circle", style.shade(fill, 1.12 if not heavy else 1.05),
-                           ((x - r * 0.25, y + r * 0.25),), r=r * 0.38))
+            g.append(
+                Glyph(
+                    "circle",
+                    style.shade(fill, 1.12 if not heavy else 1.05),
+                    ((x - r * 0.25, y + r * 0.25),),
+                    r=r * 0.38,
+                )
+            )
         return g
     if kind == "brush":
         g.append(Glyph("ring", edge, poly, w=0.05))
@@ -295,8 +316,10 @@ def terrain_glyphs(feature: TerrainFeature) -> list[Glyph]:
             else:
                 r = rng.uniform(0.14, 0.28)
                 a0 = rng.uniform(0, math.pi)
-                pts = tuple((x + r * math.cos(a0 + k * 2.1), y + r * math.sin(a0 + k * 2.1))
-                            for k in range(3))
+                pts = tuple(
+                    (x + r * math.cos(a0 + k * 2.1), y + r * math.sin(a0 + k * 2.1))
+                    for k in range(3)
+                )
                 g.append(Glyph("poly", detail, pts))
         return g
     if kind in ("water", "river", "stream"):
@@ -324,8 +347,7 @@ def terrain_glyphs(feature: TerrainFeature) -> list[Glyph]:
         a, b, thick = _axis(poly)
         if thick < math.dist(a, b) / 2:
             for p, q in zip(_along(a, b, 1.2), _along(a, b, 1.2)[1:]):
-                g.append(Glyph("line", detail, (p, ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)),
-                               w=0.08))
+                g.append(Glyph("line", detail, (p, ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)), w=0.08))
         return g
     if kind == "building":
         inner = _shrink(poly, 0.82)
@@ -361,8 +383,7 @@ def terrain_glyphs(feature: TerrainFeature) -> list[Glyph]:
                 g.append(Glyph("circle", edge, (p,), r=r))
             for p, r in zip(band, sizes, strict=True):
                 g.append(Glyph("circle", fill, (p,), r=r * 0.8))
-                g.append(Glyph("circle", detail, ((p[0] - r * 0.25, p[1] + r * 0.25),),
-                               r=r * 0.4))
+                g.append(Glyph("circle", detail, ((p[0] - r * 0.25, p[1] + r * 0.25),), r=r * 0.4))
         elif kind == "fence":
             g = [Glyph("ring", fill, poly, w=max(0.06, thick * 0.25))]
             for p in band[::2]:
@@ -405,8 +426,9 @@ class TerrainTiles:
     few tiles that come into view. ``enabled=False`` redraws every frame (the baseline).
     """
 
-    def __init__(self, battlefield: Battlefield, text: TextCache, enabled: bool = True,
-                 limit: int = 96) -> None:
+    def __init__(
+        self, battlefield: Battlefield, text: TextCache, enabled: bool = True, limit: int = 96
+    ) -> None:
         self.bf = battlefield
         self.text = text
         self.enabled = enabled
@@ -458,8 +480,9 @@ class TerrainTiles:
         pygame.draw.rect(surf, style.TABLE_EDGE, table.inflate(4, 4), 3)
         return surf
 
-    def _glyph(self, surf: pygame.Surface, g: Glyph, s: float, ox: int, oy: int,
-               depth: float) -> None:
+    def _glyph(
+        self, surf: pygame.Surface, g: Glyph, s: float, ox: int, oy: int, depth: float
+    ) -> None:
         def tf(p: Point) -> tuple[float, float]:
             return (ox + p[0] * s, oy + (depth - p[1]) * s)
 
@@ -505,8 +528,9 @@ class TerrainTiles:
         target.set_clip(cam.view)
         for j in range(j0, j1 + 1):
             for i in range(i0, i1 + 1):
-                target.blit(self.tile(cam.level, i, j),
-                            (vx + cam.ox + i * TILE, vy + cam.oy + j * TILE))
+                target.blit(
+                    self.tile(cam.level, i, j), (vx + cam.ox + i * TILE, vy + cam.oy + j * TILE)
+                )
         target.set_clip(clip)
 
 
@@ -578,8 +602,9 @@ class Renderer:
 
     # helpers ------------------------------------------------------------------------------
     @staticmethod
-    def _poly_alpha(surf: pygame.Surface, cam: Camera, poly: Sequence[Point], c: RGB, a: int,
-                    outline: bool) -> None:
+    def _poly_alpha(
+        surf: pygame.Surface, cam: Camera, poly: Sequence[Point], c: RGB, a: int, outline: bool
+    ) -> None:
         pts = [cam.to_screen_i(*p) for p in poly]
         if len(pts) < 3:
             return
@@ -588,8 +613,9 @@ class Renderer:
             pygame.draw.aalines(surf, style.shade(c, 0.9), True, pts)
 
     @staticmethod
-    def _dashed(surf: pygame.Surface, pts: Sequence[tuple[float, float]], c: RGB, w: int,
-                dash: float) -> None:
+    def _dashed(
+        surf: pygame.Surface, pts: Sequence[tuple[float, float]], c: RGB, w: int, dash: float
+    ) -> None:
         on = True
         left = dash
         for a, b in zip(pts, pts[1:]):
@@ -601,8 +627,10 @@ class Renderer:
                 step = min(left, ln - t)
                 if on:
                     p = (a[0] + (b[0] - a[0]) * t / ln, a[1] + (b[1] - a[1]) * t / ln)
-                    q = (a[0] + (b[0] - a[0]) * (t + step) / ln,
-                         a[1] + (b[1] - a[1]) * (t + step) / ln)
+                    q = (
+                        a[0] + (b[0] - a[0]) * (t + step) / ln,
+                        a[1] + (b[1] - a[1]) * (t + step) / ln,
+                    )
                     pygame.draw.line(surf, c, p, q, w)
                 t += step
                 left -= step
@@ -610,8 +638,16 @@ class Renderer:
                     on = not on
                     left = dash
 
-    def _label(self, surf: pygame.Surface, text: str, pos: tuple[float, float], c: RGB,
-               size: int = 18, bg: RGB | None = (20, 22, 28), centre: bool = True) -> pygame.Rect:
+    def _label(
+        self,
+        surf: pygame.Surface,
+        text: str,
+        pos: tuple[float, float],
+        c: RGB,
+        size: int = 18,
+        bg: RGB | None = (20, 22, 28),
+        centre: bool = True,
+    ) -> pygame.Rect:
         t = self.text.get(text, size, c, False, bg)
         x, y = pos
         if centre:
@@ -619,13 +655,26 @@ class Renderer:
         r = surf.blit(t, (x, y))
         return r
 
-    def _table_layer(self, surf: pygame.Surface, view: TableView, ov: Overlays,
-                     cam: Camera) -> None:
+    def _table_layer(
+        self, surf: pygame.Surface, view: TableView, ov: Overlays, cam: Camera
+    ) -> None:
         vx, vy, vw, vh = cam.view
-        key = (view.version, id(view), cam.level, cam.ox, cam.oy, cam.view, ov.unit_links,
-               tuple(sorted(ov.moving.items())))
-        if not self.cache or self._layer is None or self._layer_key != key \
-                or self._layer.get_size() != (vw, vh):
+        key = (
+            view.version,
+            id(view),
+            cam.level,
+            cam.ox,
+            cam.oy,
+            cam.view,
+            ov.unit_links,
+            tuple(sorted(ov.moving.items())),
+        )
+        if (
+            not self.cache
+            or self._layer is None
+            or self._layer_key != key
+            or self._layer.get_size() != (vw, vh)
+        ):
             if self._layer is None or self._layer.get_size() != (vw, vh):
                 self._layer = pygame.Surface((vw, vh))
             local = Camera(cam.table_w, cam.table_h, (0, 0, vw, vh), cam.level, cam.ox, cam.oy)
@@ -672,8 +721,9 @@ class Renderer:
         half = int(_half_px(base, s) * 1.5) + 3
         surf = pygame.Surface((2 * half, 2 * half), pygame.SRCALPHA)
         cam = Camera(2 * half / s, 2 * half / s, (0, 0, 2 * half, 2 * half), level, 0, 0)
-        self._base(surf, cam, Footprint(half / s, half / s, float(round(facing)), base),
-                   colour, done)
+        self._base(
+            surf, cam, Footprint(half / s, half / s, float(round(facing)), base), colour, done
+        )
         if self.cache:
             self._sprites[key] = surf
             if len(self._sprites) > 2000:
@@ -697,11 +747,19 @@ class Renderer:
             if m.id == ov.hover:
                 pygame.draw.circle(surf, style.HOVER, (cx, cy), r + 2, 1)
             if (m.id == ov.hover or m.id == ov.selected) and m.label:
-                self._label(surf, m.label, (cx, cy + r + (10 if m.max_hp > 1 else 4)),
-                            style.INK, 16)
+                self._label(
+                    surf, m.label, (cx, cy + r + (10 if m.max_hp > 1 else 4)), style.INK, 16
+                )
 
-    def _base(self, surf: pygame.Surface, cam: Camera, fp: Footprint, colour: RGB,
-              done: bool, alpha: int = 255) -> None:
+    def _base(
+        self,
+        surf: pygame.Surface,
+        cam: Camera,
+        fp: Footprint,
+        colour: RGB,
+        done: bool,
+        alpha: int = 255,
+    ) -> None:
         s = cam.scale
         cx, cy = cam.to_screen(fp.x, fp.y)
         rim = (150, 150, 150) if done else style.shade(colour, 0.45)
@@ -719,8 +777,9 @@ class Renderer:
         else:
             pts = [cam.to_screen(*p) for p in outline(fp)]
             if alpha < 255:
-                pygame.gfxdraw.filled_polygon(surf, [(int(a), int(b)) for a, b in pts],
-                                              (*colour, alpha))
+                pygame.gfxdraw.filled_polygon(
+                    surf, [(int(a), int(b)) for a, b in pts], (*colour, alpha)
+                )
             else:
                 pygame.draw.polygon(surf, colour, pts)
                 pygame.draw.polygon(surf, rim, pts, max(1, int(s / 10)))
@@ -735,8 +794,16 @@ class Renderer:
         else:
             pygame.draw.line(surf, mark, (cx + ux * r * 0.3, cy + uy * r * 0.3), tip, 1)
 
-    def _hp(self, surf: pygame.Surface, cx: float, top: float, width: float, hp: int,
-            max_hp: int, small: bool) -> None:
+    def _hp(
+        self,
+        surf: pygame.Surface,
+        cx: float,
+        top: float,
+        width: float,
+        hp: int,
+        max_hp: int,
+        small: bool,
+    ) -> None:
         width = min(width, 60.0)
         frac = max(0.0, min(1.0, hp / max_hp if max_hp else 0.0))
         bar = pygame.Rect(int(cx - width / 2), int(top), int(width), 4)
@@ -744,17 +811,20 @@ class Renderer:
         c = (96, 216, 96) if frac > 0.6 else (232, 196, 64) if frac > 0.3 else (232, 72, 60)
         pygame.draw.rect(surf, c, (bar.x, bar.y, int(bar.w * frac), bar.h))
         if not small:
-            self._label(surf, f"{hp}/{max_hp}", (bar.right + 3, bar.y - 5), style.INK, 15,
-                        centre=False)
+            self._label(
+                surf, f"{hp}/{max_hp}", (bar.right + 3, bar.y - 5), style.INK, 15, centre=False
+            )
 
-    def _status(self, surf: pygame.Surface, cx: float, bottom: float,
-                status: Sequence[str], small: bool) -> None:
+    def _status(
+        self, surf: pygame.Surface, cx: float, bottom: float, status: Sequence[str], small: bool
+    ) -> None:
         words = [w if not small else w[:3] for w in status][:3]
         t = self.text.get(" ".join(words), 14, (255, 236, 160), False, (60, 30, 30))
         surf.blit(t, (cx - t.get_width() / 2, bottom - t.get_height()))
 
-    def _target(self, surf: pygame.Surface, view: TableView, cam: Camera, mid: str,
-                mark, hovered: bool) -> None:
+    def _target(
+        self, surf: pygame.Surface, view: TableView, cam: Camera, mid: str, mark, hovered: bool
+    ) -> None:
         m = view.index.get(mid)
         if m is None:
             return
@@ -773,15 +843,17 @@ class Renderer:
         if label:
             self._label(surf, label, (cx, cy - r - 16), c, 15)
 
-    def _template(self, surf: pygame.Surface, cam: Camera, centre: Point, r: float,
-                  ring: float) -> None:
+    def _template(
+        self, surf: pygame.Surface, cam: Camera, centre: Point, r: float, ring: float
+    ) -> None:
         self._poly_alpha(surf, cam, template(centre, r), (250, 150, 60), 60, outline=True)
         if ring > r:
             pts = [cam.to_screen(*p) for p in template(centre, ring)]
             self._dashed(surf, pts + [pts[0]], (250, 170, 90), 1, 7)
 
-    def _ghost(self, surf: pygame.Surface, view: TableView, cam: Camera, ghost,
-               actor: str, turn: bool) -> None:
+    def _ghost(
+        self, surf: pygame.Surface, view: TableView, cam: Camera, ghost, actor: str, turn: bool
+    ) -> None:
         m = view.index.get(actor)
         colour = view.side_colours.get(m.side, style.INK) if m else style.INK
         fp = Footprint(*ghost)
@@ -789,8 +861,13 @@ class Renderer:
         if turn:
             cx, cy = cam.to_screen(fp.x, fp.y)
             r = _half_px(fp.base, cam.scale)
-            self._label(surf, f"facing {fp.facing % 360:.0f}\u00b0  (Enter to turn)",
-                        (cx, cy + r + 8), style.INK, 16)
+            self._label(
+                surf,
+                f"facing {fp.facing % 360:.0f}\u00b0  (Enter to turn)",
+                (cx, cy + r + 8),
+                style.INK,
+                16,
+            )
 
     def _move(self, surf: pygame.Surface, view: TableView, cam: Camera, ov: Overlays) -> None:
         mv = ov.move
@@ -807,10 +884,13 @@ class Renderer:
         if not pts:
             return
         end = pts[-1]
-        text = f"{mv.length:.1f}\""
+        text = f'{mv.length:.1f}"'
         if mv.remaining is not None:
-            text += f"  ({max(mv.remaining, 0.0):.1f}\" left of {mv.allowance:g}\")" \
-                if mv.allowance is not None else f"  ({mv.remaining:.1f}\" left)"
+            text += (
+                f'  ({max(mv.remaining, 0.0):.1f}" left of {mv.allowance:g}")'
+                if mv.allowance is not None
+                else f'  ({mv.remaining:.1f}" left)'
+            )
         if mv.chance is not None and mv.chance < 1:
             text += f"  \u00b7 {_pct(mv.chance)} to get there"
         if mv.charge_target:
@@ -840,11 +920,25 @@ class Renderer:
             txt = f"{pct:.0f}%" if 10 <= pct <= 90 or pct in (0, 100) else f"{pct:.1f}%"
             c = style.mix(style.BAD, style.GOOD, card.chance)
             self._label(surf, txt, (box.x + 8, box.y + 24), c, 40, None, False)
-            self._label(surf, "chance of success", (box.x + 92, box.y + 34), (180, 186, 196),
-                        15, None, False)
+            self._label(
+                surf,
+                "chance of success",
+                (box.x + 92, box.y + 34),
+                (180, 186, 196),
+                15,
+                None,
+                False,
+            )
         if card.expected is not None:
-            self._label(surf, f"expected {card.expected:.2f}", (box.x + 92, box.y + 50),
-                        (180, 186, 196), 15, None, False)
+            self._label(
+                surf,
+                f"expected {card.expected:.2f}",
+                (box.x + 92, box.y + 50),
+                (180, 186, 196),
+                15,
+                None,
+                False,
+            )
         if card.dist:
             top = max(p for _, p in card.dist) or 1.0
             n = len(card.dist)
@@ -894,8 +988,9 @@ class Renderer:
             t = self.text.get(str(shown), int(size * 0.8), (30, 30, 36), True)
             surf.blit(t, t.get_rect(center=rect.center))
             if size >= 40:
-                self._label(surf, f"d{sides}", (rect.centerx, rect.bottom + 2), (170, 176, 186),
-                            14, None)
+                self._label(
+                    surf, f"d{sides}", (rect.centerx, rect.bottom + 2), (170, 176, 186), 14, None
+                )
         if anim.caption and anim.t >= settle:
             c = style.INK if anim.good is None else style.GOOD if anim.good else style.BAD
             self._label(surf, anim.caption[:70], (vx + vw / 2, y0 + size + 16), c, 18, None)

@@ -41,7 +41,9 @@ SIDE_W = 372
 STRIP_H = 148
 #: the computer's pace: pause between its moves, so a spectator can follow the game
 SPEEDS: tuple[tuple[str, float], ...] = (
-    ("fast (no pause)", 0.0), ("brisk (0.35 s)", 0.35), ("steady (1 s)", 1.0),
+    ("fast (no pause)", 0.0),
+    ("brisk (0.35 s)", 0.35),
+    ("steady (1 s)", 1.0),
     ("slow (2.5 s)", 2.5),
 )
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
@@ -92,7 +94,7 @@ class Linker:
             return esc(text)
         out, last = [], 0
         for m in self._re.finditer(text):
-            out.append(esc(text[last:m.start()]))
+            out.append(esc(text[last : m.start()]))
             out.append(f"<a href='rule:{esc(m.group(0))}'>{esc(m.group(0))}</a>")
             last = m.end()
         out.append(esc(text[last:]))
@@ -100,9 +102,17 @@ class Linker:
 
 
 _KIND_COLOUR = {
-    "resolution": "#e6e9ef", "refused": "#f08a80", "removed": "#f0a070", "status": "#f0cf7a",
-    "morale": "#f0cf7a", "initiative": "#a8c8f0", "move": "#9aa3b2", "undo": "#9aa3b2",
-    "scatter": "#f0b070", "note": "#9aa3b2", "decision": "#b8b0f0",
+    "resolution": "#e6e9ef",
+    "refused": "#f08a80",
+    "removed": "#f0a070",
+    "status": "#f0cf7a",
+    "morale": "#f0cf7a",
+    "initiative": "#a8c8f0",
+    "move": "#9aa3b2",
+    "undo": "#9aa3b2",
+    "scatter": "#f0b070",
+    "note": "#9aa3b2",
+    "decision": "#b8b0f0",
 }
 _GOOD = ("hit", "success", "wound", "win", "kill", "killed", "passed", "pass", "damage")
 
@@ -131,8 +141,9 @@ def event_html(e: Event, linker: Linker) -> str:
         bits.append(f"chance {e.chance * 100:.0f}%")
     if e.rule and e.rule not in e.text:
         bits.append(linker.link(e.rule))
-    line = body + (" <font color='#8f98a8'>\u2014 " + " \u00b7 ".join(bits) + "</font>"
-                   if bits else "")
+    line = body + (
+        " <font color='#8f98a8'>\u2014 " + " \u00b7 ".join(bits) + "</font>" if bits else ""
+    )
     for d in e.detail:
         if not isinstance(d, dict):
             continue
@@ -179,8 +190,13 @@ class Hud:
     strip_head: UILabel
     why: UITextBox | None = None
 
-    def __init__(self, manager: pygame_gui.UIManager, size: tuple[int, int],
-                 computer: bool = False, delay: float = 0.35) -> None:
+    def __init__(
+        self,
+        manager: pygame_gui.UIManager,
+        size: tuple[int, int],
+        computer: bool = False,
+        delay: float = 0.35,
+    ) -> None:
         """``computer``: a computer plays a side, so the strip under the table is built;
         ``delay`` is the pause between its moves the speed menu starts on."""
         self.m = manager
@@ -206,21 +222,33 @@ class Hud:
         m = self.m
         self.bar = UIPanel(pygame.Rect(0, 0, w, TOP), manager=m, starting_height=1)
         x = w - 676
-        self.status = UILabel(pygame.Rect(10, 6, x - 16, 34), "", m, container=self.bar,
-                              object_id="#status")
+        self.status = UILabel(
+            pygame.Rect(10, 6, x - 16, 34), "", m, container=self.bar, object_id="#status"
+        )
         specs = [
             ("b_next", 180, "End activation", "What the rules do next (Space)", "#primary"),
             ("b_turn", 92, "End turn", "End the whole turn (End)", None),
-            ("b_undo", 64, "Undo", "Take back the last action, back to the last dice roll "
-                                   "(Ctrl+Z)", None),
+            (
+                "b_undo",
+                64,
+                "Undo",
+                "Take back the last action, back to the last dice roll (Ctrl+Z)",
+                None,
+            ),
             ("b_save", 64, "Save", "Save the game (Ctrl+S)", None),
             ("b_load", 64, "Load", "Load a saved game (Ctrl+O)", None),
             ("b_help", 64, "Help", "Keys and terrain legend (F1)", None),
             ("b_menu", 96, "New game", "Back to the start screen", None),
         ]
         for name, bw, label, tip, oid in specs:
-            b = UIButton(pygame.Rect(x, 7, bw, 32), label, m, container=self.bar,
-                         tool_tip_text=tip, object_id=oid)
+            b = UIButton(
+                pygame.Rect(x, 7, bw, 32),
+                label,
+                m,
+                container=self.bar,
+                tool_tip_text=tip,
+                object_id=oid,
+            )
             setattr(self, name, b)
             x += bw + 6
         sx = w - SIDE_W + 6
@@ -228,15 +256,17 @@ class Hud:
         y = TOP + 6
         self.card = UITextBox("", pygame.Rect(sx, y, sw, 150), m)
         y += 154
-        self.h_actions = UILabel(pygame.Rect(sx, y, sw, 18), "ACTIONS", m,
-                                 object_id="#section_head")
+        self.h_actions = UILabel(
+            pygame.Rect(sx, y, sw, 18), "ACTIONS", m, object_id="#section_head"
+        )
         y += 18
         self.actions_panel = UIPanel(pygame.Rect(sx, y, sw, 112), manager=m, starting_height=1)
         y += 116
         self.odds = UITextBox("", pygame.Rect(sx, y, sw, 116), m)
         y += 120
-        self.h_log = UILabel(pygame.Rect(sx, y, sw, 18), "ROLL LOG (newest first)", m,
-                             object_id="#section_head")
+        self.h_log = UILabel(
+            pygame.Rect(sx, y, sw, 18), "ROLL LOG (newest first)", m, object_id="#section_head"
+        )
         y += 18
         cas_h = 92
         self.log = UITextBox("", pygame.Rect(sx, y, sw, h - y - cas_h - 10), m)
@@ -256,18 +286,31 @@ class Hud:
         m = self.m
         y = h - STRIP_H + 4
         tw = w - SIDE_W
-        self.strip_head = UILabel(pygame.Rect(8, y, 190, 18), "COMPUTER", m,
-                                  object_id="#section_head")
-        self.b_pause = UIButton(pygame.Rect(8, y + 22, 92, 30), "Pause (P)", m,
-                                tool_tip_text="Pause or resume the computer's moves (P)")
-        self.b_step = UIButton(pygame.Rect(106, y + 22, 92, 30), "Step (.)", m,
-                               tool_tip_text="Let the computer make one move, then pause "
-                                             "(full stop)")
-        lab = UILabel(pygame.Rect(8, y + 64, 190, 18), "PAUSE BETWEEN MOVES", m,
-                      object_id="#section_head")
-        self.speed_dd = UIDropDownMenu([label for label, _ in SPEEDS], speed_label(self.delay),
-                                       pygame.Rect(8, y + 84, 190, 30), m,
-                                       object_id="#speed_menu")  # opens upwards (theme)
+        self.strip_head = UILabel(
+            pygame.Rect(8, y, 190, 18), "COMPUTER", m, object_id="#section_head"
+        )
+        self.b_pause = UIButton(
+            pygame.Rect(8, y + 22, 92, 30),
+            "Pause (P)",
+            m,
+            tool_tip_text="Pause or resume the computer's moves (P)",
+        )
+        self.b_step = UIButton(
+            pygame.Rect(106, y + 22, 92, 30),
+            "Step (.)",
+            m,
+            tool_tip_text="Let the computer make one move, then pause (full stop)",
+        )
+        lab = UILabel(
+            pygame.Rect(8, y + 64, 190, 18), "PAUSE BETWEEN MOVES", m, object_id="#section_head"
+        )
+        self.speed_dd = UIDropDownMenu(
+            [label for label, _ in SPEEDS],
+            speed_label(self.delay),
+            pygame.Rect(8, y + 84, 190, 30),
+            m,
+            object_id="#speed_menu",
+        )  # opens upwards (theme)
         self.why = UITextBox("", pygame.Rect(206, y, tw - 212, STRIP_H - 10), m)
         self.strip = [self.strip_head, self.b_pause, self.b_step, lab, self.speed_dd, self.why]
 
@@ -291,8 +334,17 @@ class Hud:
         self.buttons[button] = Pressed(button, act)
 
     def kill(self) -> None:
-        for wdg in (self.bar, self.card, self.h_actions, self.actions_panel, self.odds,
-                    self.h_log, self.log, self.casualties, *self.strip):
+        for wdg in (
+            self.bar,
+            self.card,
+            self.h_actions,
+            self.actions_panel,
+            self.odds,
+            self.h_log,
+            self.log,
+            self.casualties,
+            *self.strip,
+        ):
             wdg.kill()
         self.strip = []
         for win in list(self.windows.values()):
@@ -310,8 +362,9 @@ class Hud:
             self._texts[key] = text
             box.set_text(text)
 
-    def set_status(self, text: str, next_label: str, can_next: bool, can_turn: bool,
-                   can_undo: bool) -> None:
+    def set_status(
+        self, text: str, next_label: str, can_next: bool, can_turn: bool, can_undo: bool
+    ) -> None:
         if self.status.text != text:
             self.status.set_text(text)
         if self.b_next.text != next_label:
@@ -322,8 +375,9 @@ class Hud:
             elif not ok and b.is_enabled:
                 b.disable()
 
-    def set_actions(self, items: Sequence[tuple[str, str, Callable[[], None],
-                                                 Callable[[], None] | None, bool]]) -> None:
+    def set_actions(
+        self, items: Sequence[tuple[str, str, Callable[[], None], Callable[[], None] | None, bool]]
+    ) -> None:
         """Rebuild the action buttons: (label, tooltip, on press, on hover, highlighted)."""
         for b in self.action_buttons:
             self.buttons.pop(b, None)
@@ -334,9 +388,14 @@ class Hud:
         for k, (label, tip, act, hover, on) in enumerate(items[:8]):
             r, c = divmod(k, cols)
             text = f"{k + 1}  {label}" if k < 9 else label
-            b = UIButton(pygame.Rect(4 + c * (bw + 4), 4 + r * 26, bw, 24), _fit(text, 30),
-                         self.m, container=self.actions_panel, tool_tip_text=tip or None,
-                         object_id="#mode_on" if on else None)
+            b = UIButton(
+                pygame.Rect(4 + c * (bw + 4), 4 + r * 26, bw, 24),
+                _fit(text, 30),
+                self.m,
+                container=self.actions_panel,
+                tool_tip_text=tip or None,
+                object_id="#mode_on" if on else None,
+            )
             self.buttons[b] = Pressed(b, act, hover)
             self.action_buttons.append(b)
 
@@ -347,9 +406,15 @@ class Hud:
         return False
 
     # --- windows ------------------------------------------------------------------------------
-    def _window(self, key: str, title: str, size: tuple[int, int], html_text: str,
-                buttons: Sequence[tuple[str, Callable[[], None]]] = (),
-                image: pygame.Surface | None = None) -> UIWindow:
+    def _window(
+        self,
+        key: str,
+        title: str,
+        size: tuple[int, int],
+        html_text: str,
+        buttons: Sequence[tuple[str, Callable[[], None]]] = (),
+        image: pygame.Surface | None = None,
+    ) -> UIWindow:
         self.close(key)
         w, h = self.size
         rect = pygame.Rect((w - size[0]) // 2, (h - size[1]) // 2, *size)
@@ -358,17 +423,30 @@ class Hud:
         bottom = 44 if buttons else 0
         top = 0
         if image is not None:
-            UIImage(pygame.Rect(8, 6, image.get_width(), image.get_height()), image, self.m,
-                    container=win)
+            UIImage(
+                pygame.Rect(8, 6, image.get_width(), image.get_height()),
+                image,
+                self.m,
+                container=win,
+            )
             top = image.get_height() + 10
-        UITextBox(html_text, pygame.Rect(6, top + 4, cw - 12, ch - top - bottom - 8), self.m,
-                  container=win)
+        UITextBox(
+            html_text,
+            pygame.Rect(6, top + 4, cw - 12, ch - top - bottom - 8),
+            self.m,
+            container=win,
+        )
         bx = cw - 8
         for label, act in reversed(list(buttons)):
             bwid = max(96, 10 * len(label))
             bx -= bwid
-            b = UIButton(pygame.Rect(bx, ch - 38, bwid, 32), label, self.m, container=win,
-                         object_id="#primary")
+            b = UIButton(
+                pygame.Rect(bx, ch - 38, bwid, 32),
+                label,
+                self.m,
+                container=win,
+                object_id="#primary",
+            )
             self.buttons[b] = Pressed(b, act)
             bx -= 8
         self.windows[key] = win
@@ -392,30 +470,51 @@ class Hud:
         kind = "Designer's interpretation" if sec.interpretation else "Rules reference"
         src = f"<br><i>Source: {esc(sec.source)}</i>" if sec.source else ""
         body = esc(sec.text).replace("\n\n", "<br><br>")
-        self._window("reference", f"{kind}: {sec.id}", (540, 420),
-                     f"<b>{esc(sec.id)} \u2014 {esc(sec.title)}</b><br><br>{body}{src}")
+        self._window(
+            "reference",
+            f"{kind}: {sec.id}",
+            (540, 420),
+            f"<b>{esc(sec.id)} \u2014 {esc(sec.title)}</b><br><br>{body}{src}",
+        )
 
     def open_help(self, legend: pygame.Surface | None, extra: str = "") -> None:
         rows = "".join(f"<b>{esc(k)}</b> \u2014 {esc(v)}<br>" for k, v in SHORTCUTS)
-        self._window("help", "Help: keys and terrain", (620, 620),
-                     f"{rows}<br>{extra}", [("Close", lambda: self.close("help"))],
-                     image=legend)
+        self._window(
+            "help",
+            "Help: keys and terrain",
+            (620, 620),
+            f"{rows}<br>{extra}",
+            [("Close", lambda: self.close("help"))],
+            image=legend,
+        )
 
-    def open_handover(self, side: str, colour: tuple[int, int, int],
-                      on_ready: Callable[[], None]) -> None:
+    def open_handover(
+        self, side: str, colour: tuple[int, int, int], on_ready: Callable[[], None]
+    ) -> None:
         hx = hexc(colour)
-        self._window("handover", "Hand over", (420, 200),
-                     f"<font size=5 color='{hx}'><b>{esc(side.upper())}</b></font> to play."
-                     f"<br><br>Pass the mouse to the {esc(side)} player, then press "
-                     f"<b>Ready</b> (or Enter).", [("Ready", on_ready)])
+        self._window(
+            "handover",
+            "Hand over",
+            (420, 200),
+            f"<font size=5 color='{hx}'><b>{esc(side.upper())}</b></font> to play."
+            f"<br><br>Pass the mouse to the {esc(side)} player, then press "
+            f"<b>Ready</b> (or Enter).",
+            [("Ready", on_ready)],
+        )
 
     def open_summary(self, text: str, on_new: Callable[[], None]) -> None:
-        self._window("summary", "Game over", (520, 420), text,
-                     [("Keep looking", lambda: self.close("summary")), ("New game", on_new)])
+        self._window(
+            "summary",
+            "Game over",
+            (520, 420),
+            text,
+            [("Keep looking", lambda: self.close("summary")), ("New game", on_new)],
+        )
 
     def open_message(self, title: str, text: str) -> None:
-        self._window("message", title, (460, 220), esc(text),
-                     [("OK", lambda: self.close("message"))])
+        self._window(
+            "message", title, (460, 220), esc(text), [("OK", lambda: self.close("message"))]
+        )
 
     def open_file_dialog(self, purpose: str, initial: Path) -> None:
         if self.dialog is not None:
@@ -423,14 +522,24 @@ class Hud:
         w, h = self.size
         rect = pygame.Rect((w - 520) // 2, (h - 440) // 2, 520, 440)
         title = "Save game" if purpose == "save" else "Load game"
-        dlg = UIFileDialog(rect, self.m, window_title=title, initial_file_path=str(initial),
-                           allow_existing_files_only=(purpose == "load"),
-                           allowed_suffixes={".json"})
+        dlg = UIFileDialog(
+            rect,
+            self.m,
+            window_title=title,
+            initial_file_path=str(initial),
+            allow_existing_files_only=(purpose == "load"),
+            allowed_suffixes={".json"},
+        )
         self.dialog = (purpose, dlg)
 
     # --- events ---------------------------------------------------------------------------------
-    def handle(self, event: pygame.event.Event, on_link: Callable[[str], None],
-               on_path: Callable[[str, str], None], on_unhover: Callable[[], None]) -> bool:
+    def handle(
+        self,
+        event: pygame.event.Event,
+        on_link: Callable[[str], None],
+        on_path: Callable[[str, str], None],
+        on_unhover: Callable[[], None],
+    ) -> bool:
         """React to a pygame_gui event; True when it was ours."""
         t = event.type
         if t == pygame_gui.UI_BUTTON_PRESSED:
@@ -472,8 +581,11 @@ class Hud:
 
     def modal(self) -> bool:
         """A window that must be answered before the table takes input again."""
-        return (self.is_open("handover") or self.is_open("summary")
-                or (self.dialog is not None and self.dialog[1].alive()))
+        return (
+            self.is_open("handover")
+            or self.is_open("summary")
+            or (self.dialog is not None and self.dialog[1].alive())
+        )
 
 
 def _fit(text: str, n: int) -> str:
@@ -488,8 +600,10 @@ def odds_html(title: str, o: Any, reason: str = "", linker: Linker | None = None
         return f"<b>{esc(title)}</b><br><font color='#9aa3b2'>no dice: certain</font>"
     pct = float(o.chance) * 100
     col = "#8fe09a" if pct >= 50 else "#f0cf7a" if pct >= 25 else "#f08a80"
-    out = [f"<b>{esc(title)}</b>",
-           f"<font color='{col}' size=5><b>{pct:.1f}%</b></font> chance of success"]
+    out = [
+        f"<b>{esc(title)}</b>",
+        f"<font color='{col}' size=5><b>{pct:.1f}%</b></font> chance of success",
+    ]
     if o.expected is not None:
         out.append(f"expected {float(o.expected):.2f}")
     if o.dist:

@@ -72,8 +72,13 @@ def outline(fp: Footprint, segments: int = 24) -> Polygon:
     w, d = base_size_in(base)
     if base_is_round(base):
         r = w / 2
-        return [(x + r * math.cos(2 * math.pi * k / segments),
-                 y + r * math.sin(2 * math.pi * k / segments)) for k in range(segments)]
+        return [
+            (
+                x + r * math.cos(2 * math.pi * k / segments),
+                y + r * math.sin(2 * math.pi * k / segments),
+            )
+            for k in range(segments)
+        ]
     c, s = math.cos(math.radians(facing)), math.sin(math.radians(facing))
     pts = []
     for fx, fy in ((d / 2, w / 2), (-d / 2, w / 2), (-d / 2, -w / 2), (d / 2, -w / 2)):

@@ -30,10 +30,13 @@ DEFAULT_LEVEL = "normal"
 #: who can play a side: the drop-down's (label, controller) pairs; a computer is one of
 #: the engine's difficulty LEVELS, so the menu follows the engine when a level is added
 CONTROLLERS: tuple[tuple[str, str], ...] = (("human", "human"),) + tuple(
-    (f"computer ({level})", level) for level in LEVELS)
-LEVEL_HELP = ("<font color='#9aa3b2'><b>easy</b>: random legal moves<br>"
-              "<b>normal</b>: one move ahead, on the odds<br>"
-              "<b>hard</b>: searches ahead, ~0.4 s a move</font>")
+    (f"computer ({level})", level) for level in LEVELS
+)
+LEVEL_HELP = (
+    "<font color='#9aa3b2'><b>easy</b>: random legal moves<br>"
+    "<b>normal</b>: one move ahead, on the odds<br>"
+    "<b>hard</b>: searches ahead, ~0.4 s a move</font>"
+)
 
 
 def controller_label(who: str) -> str:
@@ -64,10 +67,16 @@ def ruleset_of(path: Path) -> str:
 class NewGameScreen:
     """Widgets of the start screen; calls ``on_start(path, controllers)`` when asked."""
 
-    def __init__(self, manager: pygame_gui.UIManager, size: tuple[int, int],
-                 preselect: str | None, on_start: Callable[[str, dict[str, str]], None],
-                 on_load: Callable[[], None], on_quit: Callable[[], None],
-                 on_resume: Callable[[Any, dict[str, str]], None] | None = None) -> None:
+    def __init__(
+        self,
+        manager: pygame_gui.UIManager,
+        size: tuple[int, int],
+        preselect: str | None,
+        on_start: Callable[[str, dict[str, str]], None],
+        on_load: Callable[[], None],
+        on_quit: Callable[[], None],
+        on_resume: Callable[[Any, dict[str, str]], None] | None = None,
+    ) -> None:
         """``on_resume(game, controllers)`` continues a loaded save (see ``show_loaded``)."""
         self.m = manager
         self.size = size
@@ -83,8 +92,7 @@ class NewGameScreen:
         if pre_key and pre_key not in keys:
             keys.append(pre_key)
         self.keys = keys or [""]
-        self.key = pre_key if pre_key else (
-            "umr" if "umr" in self.keys else self.keys[0])
+        self.key = pre_key if pre_key else ("umr" if "umr" in self.keys else self.keys[0])
         self.path: Path | None = None
         self.controllers: dict[str, str] = {}
         self._side_widgets: list = []
@@ -96,25 +104,40 @@ class NewGameScreen:
     def _build(self) -> None:
         w, h = self.size
         pw, ph = 660, 600
-        self.panel = UIPanel(pygame.Rect((w - pw) // 2, (h - ph) // 2, pw, ph),
-                             manager=self.m, starting_height=1)
+        self.panel = UIPanel(
+            pygame.Rect((w - pw) // 2, (h - ph) // 2, pw, ph), manager=self.m, starting_height=1
+        )
         m, p = self.m, self.panel
         UILabel(pygame.Rect(20, 14, pw - 40, 44), "Warbench", m, container=p, object_id="#title")
-        UILabel(pygame.Rect(20, 56, pw - 40, 22),
-                "Miniatures wargames on a measured table", m, container=p)
-        UILabel(pygame.Rect(20, 96, 120, 30), "Ruleset", m, container=p,
-                object_id="#section_head")
-        self.rs_dd = UIDropDownMenu(self.keys, self.key, pygame.Rect(140, 96, pw - 160, 30), m,
-                                    container=p)
-        UILabel(pygame.Rect(20, 134, 120, 30), "Scenario", m, container=p,
-                object_id="#section_head")
+        UILabel(
+            pygame.Rect(20, 56, pw - 40, 22),
+            "Miniatures wargames on a measured table",
+            m,
+            container=p,
+        )
+        UILabel(pygame.Rect(20, 96, 120, 30), "Ruleset", m, container=p, object_id="#section_head")
+        self.rs_dd = UIDropDownMenu(
+            self.keys, self.key, pygame.Rect(140, 96, pw - 160, 30), m, container=p
+        )
+        UILabel(
+            pygame.Rect(20, 134, 120, 30), "Scenario", m, container=p, object_id="#section_head"
+        )
         self.desc = UITextBox("", pygame.Rect(20, 174, pw - 40, 190), m, container=p)
-        UILabel(pygame.Rect(20, 372, 300, 22), "WHO PLAYS EACH SIDE", m, container=p,
-                object_id="#section_head")
-        self.b_start = UIButton(pygame.Rect(pw - 200, ph - 56, 180, 40), "Start (Enter)", m,
-                                container=p, object_id="#primary")
-        self.b_load = UIButton(pygame.Rect(20, ph - 56, 180, 40), "Load saved game", m,
-                               container=p)
+        UILabel(
+            pygame.Rect(20, 372, 300, 22),
+            "WHO PLAYS EACH SIDE",
+            m,
+            container=p,
+            object_id="#section_head",
+        )
+        self.b_start = UIButton(
+            pygame.Rect(pw - 200, ph - 56, 180, 40),
+            "Start (Enter)",
+            m,
+            container=p,
+            object_id="#primary",
+        )
+        self.b_load = UIButton(pygame.Rect(20, ph - 56, 180, 40), "Load saved game", m, container=p)
         self.b_quit = UIButton(pygame.Rect(210, ph - 56, 100, 40), "Quit", m, container=p)
         self._fill_scenarios()
 
@@ -134,9 +157,9 @@ class NewGameScreen:
             for label, f in self.files.items():
                 if f == self.extra:
                     start = label
-        self._scn_dd = UIDropDownMenu(options, start,
-                                      pygame.Rect(140, 134, 660 - 160, 30), self.m,
-                                      container=self.panel)
+        self._scn_dd = UIDropDownMenu(
+            options, start, pygame.Rect(140, 134, 660 - 160, 30), self.m, container=self.panel
+        )
         self._choose(self.files.get(start))
 
     def _label(self, f: Path) -> str:
@@ -166,11 +189,13 @@ class NewGameScreen:
         """One row per side: its name and who plays it (human by default)."""
         for k, side in enumerate(sides):
             self.controllers[side] = "human"
-            lab = UILabel(pygame.Rect(20, 400 + k * 36, 120, 30), side, self.m,
-                          container=self.panel)
+            lab = UILabel(
+                pygame.Rect(20, 400 + k * 36, 120, 30), side, self.m, container=self.panel
+            )
             self._side_widgets += [lab, self._side_dropdown(k, "human")]
-        self._level_help = UITextBox(LEVEL_HELP, pygame.Rect(362, 398, 278, 84), self.m,
-                                     container=self.panel)
+        self._level_help = UITextBox(
+            LEVEL_HELP, pygame.Rect(362, 398, 278, 84), self.m, container=self.panel
+        )
 
     def _choose(self, path: Path | None) -> None:
         self._clear_sides()
@@ -184,8 +209,9 @@ class NewGameScreen:
             return
         scn = self._scenario(path)
         if isinstance(scn, str):
-            self.desc.set_text(f"<font color='#f08a80'><b>This scenario cannot be used:</b>"
-                               f"</font><br>{scn}")
+            self.desc.set_text(
+                f"<font color='#f08a80'><b>This scenario cannot be used:</b></font><br>{scn}"
+            )
             self.b_start.disable()
             return
         self.b_start.enable()
@@ -193,15 +219,21 @@ class NewGameScreen:
         kinds: dict[str, int] = {}
         for f in scn.battlefield.terrain:
             kinds[f.kind] = kinds.get(f.kind, 0) + 1
-        terrain = ", ".join(f"{k.replace('_', ' ')} \u00d7{n}" if n > 1 else k.replace("_", " ")
-                            for k, n in sorted(kinds.items())) or "open ground"
+        terrain = (
+            ", ".join(
+                f"{k.replace('_', ' ')} \u00d7{n}" if n > 1 else k.replace("_", " ")
+                for k, n in sorted(kinds.items())
+            )
+            or "open ground"
+        )
         side_txt = ", ".join(f"<b>{esc(s)}</b> {n} models" for s, n in counts.items())
         limit = f"; {scn.turn_limit} turns" if scn.turn_limit else ""
         self.desc.set_text(
             f"<b>{esc(scn.title)}</b> <font color='#9aa3b2'>({esc(scn.ruleset)}, "
             f"{scn.battlefield.width:g}\u00d7{scn.battlefield.depth:g} in{limit})</font><br>"
             f"{esc(scn.description)}<br><br>{side_txt}<br>"
-            f"<font color='#9aa3b2'>Terrain: {esc(terrain)}</font>")
+            f"<font color='#9aa3b2'>Terrain: {esc(terrain)}</font>"
+        )
         self._side_rows(list(scn.sides))
 
     def show_loaded(self, path: str | Path, game: Any) -> None:
@@ -212,31 +244,43 @@ class NewGameScreen:
         self.path = None
         st = game.state
         raw = game.scenario.get("raw")
-        title = str((raw.get("title") if isinstance(raw, dict) else None)
-                    or game.scenario.get("path") or self.loaded_path.stem)
+        title = str(
+            (raw.get("title") if isinstance(raw, dict) else None)
+            or game.scenario.get("path")
+            or self.loaded_path.stem
+        )
         alive = ", ".join(f"<b>{esc(s)}</b> {len(st.live(s))} models" for s in st.sides)
         side = game.to_act()
-        where = (f"game over: {esc(str(st.over.get('winner') or 'draw'))}" if st.over
-                 else f"turn {st.turn}, {esc(side or '?')} to act")
+        where = (
+            f"game over: {esc(str(st.over.get('winner') or 'draw'))}"
+            if st.over
+            else f"turn {st.turn}, {esc(side or '?')} to act"
+        )
         self.desc.set_text(
             f"<b>Saved game: {esc(self.loaded_path.name)}</b><br>"
             f"{esc(title)} <font color='#9aa3b2'>({esc(st.ruleset)}, {where})</font><br><br>"
             f"{alive}<br><br><font color='#9aa3b2'>Choose who plays each side, then "
-            f"Continue.</font>")
+            f"Continue.</font>"
+        )
         self._side_rows(list(st.sides))
         self.b_start.set_text("Continue (Enter)")
         self.b_start.enable()
 
     def show_error(self, text: str) -> None:
         """A save could not be loaded: say why where the player is looking."""
-        self.desc.set_text(f"<font color='#f08a80'><b>Cannot load that save:</b></font>"
-                           f"<br>{esc(text)}")
+        self.desc.set_text(
+            f"<font color='#f08a80'><b>Cannot load that save:</b></font><br>{esc(text)}"
+        )
 
     def _side_dropdown(self, k: int, who: str) -> UIDropDownMenu:
         label = controller_label(who)
-        return UIDropDownMenu(list(CONTROLLERS), (label, who),
-                              pygame.Rect(144, 400 + k * 36, 204, 30), self.m,
-                              container=self.panel)
+        return UIDropDownMenu(
+            list(CONTROLLERS),
+            (label, who),
+            pygame.Rect(144, 400 + k * 36, 204, 30),
+            self.m,
+            container=self.panel,
+        )
 
     # --- events -----------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> bool:
@@ -262,8 +306,10 @@ class NewGameScreen:
             for k in range(1, len(self._side_widgets), 2):
                 if event.ui_element is self._side_widgets[k]:
                     side = self._side_widgets[k - 1].text
-                    self.controllers[side] = str(getattr(event, "selected_option_id", "")
-                                                 or dict(CONTROLLERS).get(event.text, "human"))
+                    self.controllers[side] = str(
+                        getattr(event, "selected_option_id", "")
+                        or dict(CONTROLLERS).get(event.text, "human")
+                    )
                     return True
         elif t == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.start()

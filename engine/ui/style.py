@@ -41,8 +41,23 @@ TERRAIN: dict[str, tuple[RGB, RGB, RGB]] = {
 
 #: The order terrain is painted in: ground first, then what stands on it.
 KIND_ORDER: tuple[str, ...] = (
-    "hill", "water", "river", "stream", "road", "rough", "rubble", "wheat_field", "brush",
-    "woods", "heavy_woods", "hedge", "fence", "low_wall", "rocks", "wall", "building",
+    "hill",
+    "water",
+    "river",
+    "stream",
+    "road",
+    "rough",
+    "rubble",
+    "wheat_field",
+    "brush",
+    "woods",
+    "heavy_woods",
+    "hedge",
+    "fence",
+    "low_wall",
+    "rocks",
+    "wall",
+    "building",
 )
 
 #: Side colours: a side named after a colour gets that colour, others take the palette.
@@ -61,8 +76,14 @@ NAMED_SIDES: dict[str, RGB] = {
     "brown": (140, 92, 52),
 }
 PALETTE: tuple[RGB, ...] = (
-    (58, 112, 222), (214, 58, 52), (236, 128, 36), (146, 76, 204), (40, 170, 90),
-    (232, 196, 40), (60, 190, 200), (210, 90, 170),
+    (58, 112, 222),
+    (214, 58, 52),
+    (236, 128, 36),
+    (146, 76, 204),
+    (40, 170, 90),
+    (232, 196, 40),
+    (60, 190, 200),
+    (210, 90, 170),
 )
 
 
@@ -87,13 +108,19 @@ def shade(c: RGB, f: float) -> RGB:
     if f <= 1:
         return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
     g = f - 1
-    return (int(c[0] + (255 - c[0]) * g), int(c[1] + (255 - c[1]) * g),
-            int(c[2] + (255 - c[2]) * g))
+    return (
+        int(c[0] + (255 - c[0]) * g),
+        int(c[1] + (255 - c[1]) * g),
+        int(c[2] + (255 - c[2]) * g),
+    )
 
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
-    return (int(a[0] + (b[0] - a[0]) * t), int(a[1] + (b[1] - a[1]) * t),
-            int(a[2] + (b[2] - a[2]) * t))
+    return (
+        int(a[0] + (b[0] - a[0]) * t),
+        int(a[1] + (b[1] - a[1]) * t),
+        int(a[2] + (b[2] - a[2]) * t),
+    )
 
 
 #: Target classes (controls.classify) -> ring colour.

@@ -193,8 +193,9 @@ def _shots(state: GameState, ctx: Context, unit: str) -> list[Action]:
     return out
 
 
-def _open_shots(state: GameState, ctx: Context, actor: str, m: Model,
-                w: dict, k: int) -> list[Action]:
+def _open_shots(
+    state: GameState, ctx: Context, actor: str, m: Model, w: dict, k: int
+) -> list[Action]:
     """Up to ``k`` legal shots of ``w`` by ``actor`` at the foes nearest ``m``, looking
     no further than the ``SHOT_LOOK`` nearest (each look measures sight)."""
     out: list[Action] = []

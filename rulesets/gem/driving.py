@@ -34,8 +34,16 @@ def may_act(state: GameState, ctx: Context, m: Model, what: str) -> bool:
     mechanical arm or turn (one roll per action, GEM-I-JAMBODY)."""
     if not has(m, "main_body", "jammed"):
         return True
-    return d6_check(ctx, m, f"{m.id} jammed main body: {what}", 3, "GEM-3.3", "works",
-                    "stalls", " (jammed main body, GEM-3.3)")
+    return d6_check(
+        ctx,
+        m,
+        f"{m.id} jammed main body: {what}",
+        3,
+        "GEM-3.3",
+        "works",
+        "stalls",
+        " (jammed main body, GEM-3.3)",
+    )
 
 
 # ------------------------------------------------------------------ the path

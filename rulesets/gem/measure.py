@@ -424,8 +424,9 @@ def _any_of(bf: Battlefield, ks: frozenset[str] | set[str] | None) -> bool:
     return hit
 
 
-def _kinds_memo(bf: Battlefield, key: Hashable, ks: frozenset[str] | None,
-                find: Callable[[], Iterable[str]]) -> list[str]:
+def _kinds_memo(
+    bf: Battlefield, key: Hashable, ks: frozenset[str] | None, find: Callable[[], Iterable[str]]
+) -> list[str]:
     """The ids ``find`` gives, kept to ``kinds``, remembered per battlefield under
     ``key`` (an unhashable key, a point or base given as a list, is just not kept)."""
     memo = _bf_memo(bf)

@@ -102,8 +102,7 @@ def objective_value(state: GameState, side: str) -> float:
         mine = sorted(units.values())
         theirs = [math.dist(m.pos, centre) for m in state.live() if m.side != side]
         near = min(mine, default=math.inf)
-        pull = sum(OBJ_PULL * w * closeness(d - r, OBJ_SPAN)
-                   for w, d in zip(PULL_SHARES, mine))
+        pull = sum(OBJ_PULL * w * closeness(d - r, OBJ_SPAN) for w, d in zip(PULL_SHARES, mine))
         if o["side"] == side:
             held = near <= r and not any(d <= r for d in theirs)
             value += (HOLD if held else 0.0) + pull
@@ -228,8 +227,13 @@ def exposure(state: GameState, side: str) -> float:
     value = 0.0
     seen: set[str] = set()
     for e in state.live():
-        if (e.side == side or e.unit in engaged or mtype(e) == "vehicle"
-                or "routed" in e.status or e.unit in seen):
+        if (
+            e.side == side
+            or e.unit in engaged
+            or mtype(e) == "vehicle"
+            or "routed" in e.status
+            or e.unit in seen
+        ):
             continue
         if is_block(state, e.unit):
             seen.add(e.unit)  # a block charges as one, led by its front rank
@@ -255,14 +259,21 @@ def close_pull(state: GameState, side: str) -> float:
     a melee are left to ``melee_edge``; a block pulls as its front rank, per figure."""
     charged = int(table3()["charged"])
     engaged = {u for e in engagements(state) for u in e.get("units", [])}
-    foes = [e for e in state.live() if e.side != side and mtype(e) != "vehicle"
-            and not e.vars.get("aboard")]
+    foes = [
+        e
+        for e in state.live()
+        if e.side != side and mtype(e) != "vehicle" and not e.vars.get("aboard")
+    ]
     if not foes:
         return 0.0
     value = 0.0
     for m in state.live(side):
-        if (m.unit in engaged or mtype(m) == "vehicle" or m.vars.get("aboard")
-                or any(float(w.get("range", 0) or 0) > 0 for w in m.weapons)):
+        if (
+            m.unit in engaged
+            or mtype(m) == "vehicle"
+            or m.vars.get("aboard")
+            or any(float(w.get("range", 0) or 0) > 0 for w in m.weapons)
+        ):
             continue
         dice = charge_dice(state, m)
         reach = float(m.stat("MOV", 4)) + 1.0
@@ -282,5 +293,11 @@ def score(state: GameState, side: str) -> float:
     k = scale(state)
     others = [s for s in state.sides if s != side]
     material = kept(state, side) - max((kept(state, s) for s in others), default=0.0)
-    return (k * material + objective_value(state, side) + melee_edge(state, side)
-            - exposure(state, side) + fire_pull(state, side) + close_pull(state, side))
+    return (
+        k * material
+        + objective_value(state, side)
+        + melee_edge(state, side)
+        - exposure(state, side)
+        + fire_pull(state, side)
+        + close_pull(state, side)
+    )

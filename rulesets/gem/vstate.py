@@ -144,16 +144,31 @@ def forced_move(m: Model) -> str | None:
     return None
 
 
-def d6_check(ctx: Context, m: Model, purpose: str, need: int, rule: str, yes: str, no: str,
-             note: str = "") -> bool:
+def d6_check(
+    ctx: Context, m: Model, purpose: str, need: int, rule: str, yes: str, no: str, note: str = ""
+) -> bool:
     """One d6 that succeeds on ``need``+ (the vehicle rolls of GEM-3.3/3.4), logged with
     its exact chance; True when it succeeds. Why one helper: these rolls all read alike
     and each must carry the chance before the roll in its event."""
     from fractions import Fraction
 
     chance = Fraction(7 - need, 6)
-    r = ctx.dice.roll(6, purpose, need=f"{need}+", chance=chance, actor=m.id, rule=rule,
-                      result=lambda t, _f: yes if t >= need else no)
-    ctx.log.emit("resolution", r.explain() + note, actor=m.id, rule=rule,
-                 rolls=list(r.faces), chance=float(chance), outcome=str(r.result))
+    r = ctx.dice.roll(
+        6,
+        purpose,
+        need=f"{need}+",
+        chance=chance,
+        actor=m.id,
+        rule=rule,
+        result=lambda t, _f: yes if t >= need else no,
+    )
+    ctx.log.emit(
+        "resolution",
+        r.explain() + note,
+        actor=m.id,
+        rule=rule,
+        rolls=list(r.faces),
+        chance=float(chance),
+        outcome=str(r.result),
+    )
     return r.result == yes

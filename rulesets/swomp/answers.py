@@ -37,11 +37,15 @@ def pending_problems(state: GameState, action: Action, ctx: Context) -> list[str
     if k == "jump":
         return [reactions.describe(p)]
     if not isinstance(action, Shoot):
-        return [f"{p['side']} must first answer the overwatch reaction: shoot with "
-                f"{', '.join(p['watchers'])} or choose pass ({R_OVERWATCH})"]
+        return [
+            f"{p['side']} must first answer the overwatch reaction: shoot with "
+            f"{', '.join(p['watchers'])} or choose pass ({R_OVERWATCH})"
+        ]
     if action.actor not in p["watchers"]:
-        return [f"{action.actor} is not an overwatching model that may fire now "
-                f"(may fire: {', '.join(p['watchers'])}) ({R_OVERWATCH})"]
+        return [
+            f"{action.actor} is not an overwatching model that may fire now "
+            f"(may fire: {', '.join(p['watchers'])}) ({R_OVERWATCH})"
+        ]
     m = state.models[action.actor]
     t = state.models.get(action.target)
     if t is None or t.removed:
@@ -83,17 +87,20 @@ def answer_retreat(state: GameState, ctx: Context, action: Action) -> None:
     "Retreating from close combat"); a successful retreat may be a charge elsewhere."""
     p = reactions.drop_first(state)
     if isinstance(action, Choose) or not isinstance(action, Retreat):
-        ctx.log.emit("note", f"{p['defender']} stands and fights", actor=p["defender"],
-                     rule=melee.R_RETREAT)
+        ctx.log.emit(
+            "note", f"{p['defender']} stands and fights", actor=p["defender"], rule=melee.R_RETREAT
+        )
         settle(state, ctx)
         return
     m = state.models[p["defender"]]
-    ok = melee.retreat(state, ctx, m, action.to if not action.target else None,
-                       as_defender=True)
+    ok = melee.retreat(state, ctx, m, action.to if not action.target else None, as_defender=True)
     if ok and action.target:
-        pairs = charging.charge(state, ctx, [m], state.models[action.target], {m.id: core.mr(m) / 2})
-        trigger_overwatch(state, ctx, [m], {"kind": "charge_fight", "pairs": pairs}
-                          if pairs else None)
+        pairs = charging.charge(
+            state, ctx, [m], state.models[action.target], {m.id: core.mr(m) / 2}
+        )
+        trigger_overwatch(
+            state, ctx, [m], {"kind": "charge_fight", "pairs": pairs} if pairs else None
+        )
     elif ok:
         trigger_overwatch(state, ctx, [m], None)
     else:
@@ -108,6 +115,10 @@ def answer_jump(state: GameState, ctx: Context, action: Action) -> None:
         groups = [c["groups"] for c in reactions.stack(state) if c["kind"] == "strike"]
         vehicle_cc.jump_out(state, ctx, p, groups)
     else:
-        ctx.log.emit("note", f"{p['vehicle']}'s {p['gunner']} stays in his hatch",
-                     actor=p["vehicle"], rule=vehicle_cc.R_CREW)
+        ctx.log.emit(
+            "note",
+            f"{p['vehicle']}'s {p['gunner']} stays in his hatch",
+            actor=p["vehicle"],
+            rule=vehicle_cc.R_CREW,
+        )
     settle(state, ctx)

@@ -20,13 +20,35 @@ MODEL_KEYS = ("size", "type", "points", "army", "arms", "vehicle")
 SIZES = ("small", "medium", "large")
 TYPES = ("troop", "character", "support", "vehicle")
 WEAPON_KEYS = {
-    "name": str, "WR": int, "Dam": int, "range": (int, float), "arc": (int, float),
-    "blast": (int, float), "shots": int, "jam": int, "heavy": bool, "hands": int,
-    "sight": str, "kind": str, "parry": bool, "link": str, "BR": int, "radar": bool,
+    "name": str,
+    "WR": int,
+    "Dam": int,
+    "range": (int, float),
+    "arc": (int, float),
+    "blast": (int, float),
+    "shots": int,
+    "jam": int,
+    "heavy": bool,
+    "hands": int,
+    "sight": str,
+    "kind": str,
+    "parry": bool,
+    "link": str,
+    "BR": int,
+    "radar": bool,
 }
 STATE_KEYS = ("moved", "speed", "hp", "status", "cover", "jammed", "overwatch", "locations")
-VEHICLE_KEYS = ("accel", "top", "locations", "hit_table", "exposed", "crew", "defends",
-                "unreachable", "turret_weapons")
+VEHICLE_KEYS = (
+    "accel",
+    "top",
+    "locations",
+    "hit_table",
+    "exposed",
+    "crew",
+    "defends",
+    "unreachable",
+    "turret_weapons",
+)
 SIGHTS = ("los", "spotter", "radar")
 DEFAULT_ARC = 90.0
 #: models under this many points must belong to a unit (SWOMP "Units")
@@ -69,9 +91,16 @@ def points_of(stats: Mapping[str, Any], weapons: list[dict], vehicle: Mapping | 
     if vehicle:
         hp = sum(int(v) for v in vehicle["locations"].values())
         return 2 * int(stats["MR"]) + 3 * int(stats["DR"]) + 2 * hp + int(stats["SR"]) + wp
-    return (int(stats["MR"]) + int(stats["SR"]) + 2 * (int(stats["DR"]) + int(stats["AR"]))
-            + 3 * int(stats["FR"]) + 2 * int(stats["CR"]) + 2 * int(stats["PR"])
-            + 10 * (int(stats["HP"]) - 1) + wp)
+    return (
+        int(stats["MR"])
+        + int(stats["SR"])
+        + 2 * (int(stats["DR"]) + int(stats["AR"]))
+        + 3 * int(stats["FR"])
+        + 2 * int(stats["CR"])
+        + 2 * int(stats["PR"])
+        + 10 * (int(stats["HP"]) - 1)
+        + wp
+    )
 
 
 class Builder:
@@ -79,12 +108,14 @@ class Builder:
 
     def __init__(self, catalog: Mapping[str, Any]) -> None:
         self.catalog = catalog
-        self.weapons: dict[str, dict] = {k.lower(): dict(v, name=k)
-                                         for k, v in catalog.get("weapons", {}).items()}
+        self.weapons: dict[str, dict] = {
+            k.lower(): dict(v, name=k) for k, v in catalog.get("weapons", {}).items()
+        }
         self.profiles: dict[str, dict] = dict(catalog.get("profiles", {}))
 
-    def weapon(self, spec: Mapping[str, Any] | str, where: str,
-               probs: list[tuple[str, str]]) -> dict | None:
+    def weapon(
+        self, spec: Mapping[str, Any] | str, where: str, probs: list[tuple[str, str]]
+    ) -> dict | None:
         if isinstance(spec, str):
             spec = {"name": spec}
         name = str(spec.get("name", ""))
@@ -92,18 +123,30 @@ class Builder:
         for k, v in spec.items():
             typ = WEAPON_KEYS.get(k)
             if typ is None:
-                probs.append((f"{where}.{k}", f"unknown weapon key (SWOMP weapon keys: "
-                                              f"{', '.join(WEAPON_KEYS)})"))
+                probs.append(
+                    (
+                        f"{where}.{k}",
+                        f"unknown weapon key (SWOMP weapon keys: {', '.join(WEAPON_KEYS)})",
+                    )
+                )
                 continue
             if isinstance(v, bool) and typ is not bool or not isinstance(v, typ):
-                probs.append((f"{where}.{k}", f"expected {getattr(typ, '__name__', 'a number')}"
-                                              f", got {type(v).__name__}"))
+                probs.append(
+                    (
+                        f"{where}.{k}",
+                        f"expected {getattr(typ, '__name__', 'a number')}, got {type(v).__name__}",
+                    )
+                )
                 continue
             base[k] = v
         w = weapon_defaults(base)
         if w.get("sight", "los") not in SIGHTS:
-            probs.append((f"{where}.sight", f"unknown sighting '{w['sight']}' "
-                                            f"(expected one of: {', '.join(SIGHTS)})"))
+            probs.append(
+                (
+                    f"{where}.sight",
+                    f"unknown sighting '{w['sight']}' (expected one of: {', '.join(SIGHTS)})",
+                )
+            )
         for k in ("range", "arc", "blast"):
             if k in w and float(w[k]) < 0:
                 probs.append((f"{where}.{k}", f"must be at least 0, got {w[k]}"))
@@ -142,8 +185,12 @@ class Builder:
         stats.setdefault("FR", 0)
         for k in REQUIRED:
             if k not in stats:
-                probs.append((f"stats.{k}", f"missing: model '{mid}' needs {k} "
-                                            f"(give it in stats or use a profile)"))
+                probs.append(
+                    (
+                        f"stats.{k}",
+                        f"missing: model '{mid}' needs {k} (give it in stats or use a profile)",
+                    )
+                )
         size = spec.get("size", prof.get("size", "medium"))
         if size not in SIZES:
             probs.append(("size", f"unknown size '{size}' (expected one of: {', '.join(SIZES)})"))
@@ -177,8 +224,13 @@ class Builder:
         points = spec.get("points")
         if points is None:
             points = prof.get("points") or points_of(stats, weapons, vehicle)
-        mvars: dict[str, Any] = {"size": size, "type": "vehicle" if vehicle else mtype,
-                                 "points": int(points), "arms": arms, "moved": 0.0}
+        mvars: dict[str, Any] = {
+            "size": size,
+            "type": "vehicle" if vehicle else mtype,
+            "points": int(points),
+            "arms": arms,
+            "moved": 0.0,
+        }
         if "army" in spec:
             mvars["army"] = str(spec["army"])
         hp = int(stats["HP"])
@@ -188,11 +240,21 @@ class Builder:
             mvars["speed"] = 0.0
             hp = sum(vehicle["locations"].values())
         max_hp = hp
-        model = Model(id=mid, side=str(spec["side"]), unit=str(spec.get("unit", mid)),
-                      x=float(spec["x"]), y=float(spec["y"]),
-                      facing=float(spec.get("facing", 0.0)), base=base,
-                      profile=str(prof_name or ""), stats=stats, weapons=weapons,
-                      hp=hp, max_hp=max_hp, vars=mvars)
+        model = Model(
+            id=mid,
+            side=str(spec["side"]),
+            unit=str(spec.get("unit", mid)),
+            x=float(spec["x"]),
+            y=float(spec["y"]),
+            facing=float(spec.get("facing", 0.0)),
+            base=base,
+            profile=str(prof_name or ""),
+            stats=stats,
+            weapons=weapons,
+            hp=hp,
+            max_hp=max_hp,
+            vars=mvars,
+        )
         probs += self._state(model, state)
         return (None, probs) if probs else (model, [])
 
@@ -202,7 +264,9 @@ class Builder:
             return None
         for k, v in over.items():
             if k not in VEHICLE_KEYS:
-                probs.append((f"vehicle.{k}", f"unknown key (vehicle keys: {', '.join(VEHICLE_KEYS)})"))
+                probs.append(
+                    (f"vehicle.{k}", f"unknown key (vehicle keys: {', '.join(VEHICLE_KEYS)})")
+                )
             else:
                 card[k] = v
         locs = card.get("locations") or {"body": 1}
@@ -212,13 +276,21 @@ class Builder:
             table = [next(iter(locs))] * 10
         for i, loc in enumerate(table):
             if loc not in locs:
-                probs.append((f"vehicle.hit_table[{i}]", f"'{loc}' is not a location "
-                                                         f"(locations: {', '.join(locs)})"))
+                probs.append(
+                    (
+                        f"vehicle.hit_table[{i}]",
+                        f"'{loc}' is not a location (locations: {', '.join(locs)})",
+                    )
+                )
         damage = self.catalog.get("damage", {})
         for loc in locs:
             if loc not in damage:
-                probs.append(("vehicle.locations", f"no damage table for location '{loc}' "
-                                                   f"(tables: {', '.join(damage)})"))
+                probs.append(
+                    (
+                        "vehicle.locations",
+                        f"no damage table for location '{loc}' (tables: {', '.join(damage)})",
+                    )
+                )
         defends = dict(card.get("defends", {}))
         for crew, where in defends.items():
             if crew not in card.get("exposed", []):
@@ -229,12 +301,17 @@ class Builder:
         for loc in card.get("unreachable", []):
             if loc not in locs:
                 probs.append(("vehicle.unreachable", f"'{loc}' is not a location"))
-        return {"accel": int(card.get("accel", 1)), "top": float(card.get("top", 30)),
-                "locations": {k: int(v) for k, v in locs.items()}, "hit_table": list(table),
-                "exposed": list(card.get("exposed", [])), "crew": dict(card.get("crew", {})),
-                "defends": {k: list(v) for k, v in defends.items()},
-                "unreachable": list(card.get("unreachable", [])),
-                "turret_weapons": list(card.get("turret_weapons", []))}
+        return {
+            "accel": int(card.get("accel", 1)),
+            "top": float(card.get("top", 30)),
+            "locations": {k: int(v) for k, v in locs.items()},
+            "hit_table": list(table),
+            "exposed": list(card.get("exposed", [])),
+            "crew": dict(card.get("crew", {})),
+            "defends": {k: list(v) for k, v in defends.items()},
+            "unreachable": list(card.get("unreachable", [])),
+            "turret_weapons": list(card.get("turret_weapons", [])),
+        }
 
     def _state(self, m: Model, state: Mapping[str, Any]) -> list[tuple[str, str]]:
         probs = []
@@ -253,8 +330,9 @@ class Builder:
                 if not isinstance(v, int) or not 1 <= v <= m.max_hp:
                     probs.append(("state.hp", f"expected 1 to {m.max_hp}, got {v!r}"))
                 elif "veh" in m.vars:
-                    probs.append(("state.hp", "a vehicle's damage is set per location "
-                                              "(state.locations)"))
+                    probs.append(
+                        ("state.hp", "a vehicle's damage is set per location (state.locations)")
+                    )
                 else:
                     m.hp = v
             elif k == "cover":
@@ -271,8 +349,12 @@ class Builder:
             elif k == "jammed":
                 names = [w["name"] for w in m.weapons]
                 if not isinstance(v, list) or any(n not in names for n in v):
-                    probs.append(("state.jammed", f"expected weapon names of this model "
-                                                  f"({', '.join(names)})"))
+                    probs.append(
+                        (
+                            "state.jammed",
+                            f"expected weapon names of this model ({', '.join(names)})",
+                        )
+                    )
                 else:
                     m.vars["jammed"] = sorted(v)
             elif k == "overwatch":
@@ -288,8 +370,13 @@ class Builder:
                     continue
                 for name, hp in v.items():
                     if name not in locs or not isinstance(hp, int) or not 0 <= hp <= locs[name]:
-                        probs.append((f"state.locations.{name}", f"expected 0 to "
-                                      f"{locs.get(name, 0)} HP of a location of this vehicle"))
+                        probs.append(
+                            (
+                                f"state.locations.{name}",
+                                f"expected 0 to "
+                                f"{locs.get(name, 0)} HP of a location of this vehicle",
+                            )
+                        )
                     else:
                         locs[name] = hp
                 m.hp = sum(locs.values())
@@ -310,27 +397,47 @@ def army_problems(models: list[Model]) -> list[tuple[str, str]]:
         top = max(int(m.stat("SR")) for m in ms)
         best = [m for m in ms if int(m.stat("SR")) == top]
         if not any(m.max_hp > 1 for m in best):
-            out.append((best[0].id, f"army '{name}' ({side}) has no commander: its highest-"
-                                    f"ranked model '{best[0].id}' (SR {top}) needs more than "
-                                    f"1 HP"))
+            out.append(
+                (
+                    best[0].id,
+                    f"army '{name}' ({side}) has no commander: its highest-"
+                    f"ranked model '{best[0].id}' (SR {top}) needs more than "
+                    f"1 HP",
+                )
+            )
         pts = {"troop": 0, "character": 0, "support": 0}
         for m in ms:
             sect = "support" if m.vars["type"] in ("support", "vehicle") else m.vars["type"]
             pts[sect] += int(m.vars["points"])
         if 3 * pts["character"] > pts["troop"]:
-            out.append((ms[0].id, f"army '{name}' ({side}): characters cost {pts['character']} "
-                                  f"points, more than a third of its {pts['troop']} troop "
-                                  f"points"))
+            out.append(
+                (
+                    ms[0].id,
+                    f"army '{name}' ({side}): characters cost {pts['character']} "
+                    f"points, more than a third of its {pts['troop']} troop "
+                    f"points",
+                )
+            )
         if 2 * pts["support"] > pts["troop"]:
-            out.append((ms[0].id, f"army '{name}' ({side}): support costs {pts['support']} "
-                                  f"points, more than half of its {pts['troop']} troop points"))
+            out.append(
+                (
+                    ms[0].id,
+                    f"army '{name}' ({side}): support costs {pts['support']} "
+                    f"points, more than half of its {pts['troop']} troop points",
+                )
+            )
         sizes: dict[str, int] = {}
         for m in ms:
             sizes[m.unit] = sizes.get(m.unit, 0) + 1
         for m in ms:
             if int(m.vars["points"]) < LONE_POINTS and sizes[m.unit] < 2:
-                out.append((m.id, f"'{m.id}' costs {m.vars['points']} points (under "
-                                  f"{LONE_POINTS}) and must be part of a unit"))
+                out.append(
+                    (
+                        m.id,
+                        f"'{m.id}' costs {m.vars['points']} points (under "
+                        f"{LONE_POINTS}) and must be part of a unit",
+                    )
+                )
     return out
 
 

@@ -82,8 +82,11 @@ def reaction_options(state: GameState, ctx: Context, p: dict) -> list[Action]:
                 for s in reachable(state, ctx, w, wpn)[:2]:
                     out.append(Shoot(actor=wid, target=s.id, weapon=wpn["name"]))
     elif k == "retreat":
-        out.append(fall_back(ctx, state.models[p["defender"]], core.foes(state,
-                   state.models[p["defender"]])))
+        out.append(
+            fall_back(
+                ctx, state.models[p["defender"]], core.foes(state, state.models[p["defender"]])
+            )
+        )
     elif k == "jump":
         out.append(Choose(option="jump_out"))
     return out
@@ -92,8 +95,9 @@ def reaction_options(state: GameState, ctx: Context, p: dict) -> list[Action]:
 def fall_back(ctx: Context, m: Model, foes: list[Model]) -> Action:
     """A retreat straight away from the first opponent, half MR."""
     foe = foes[0] if foes else m
-    return Retreat(actor=m.id, to=clamp(ctx, toward(m.pos, (2 * m.x - foe.x, 2 * m.y - foe.y),
-                                                    core.mr(m) / 2)))
+    return Retreat(
+        actor=m.id, to=clamp(ctx, toward(m.pos, (2 * m.x - foe.x, 2 * m.y - foe.y), core.mr(m) / 2))
+    )
 
 
 def toward(a: tuple[float, float], b: tuple[float, float], d: float) -> tuple[float, float]:
@@ -106,8 +110,10 @@ def toward(a: tuple[float, float], b: tuple[float, float], d: float) -> tuple[fl
 
 def clamp(ctx: Context, p: tuple[float, float]) -> tuple[float, float]:
     bf = ctx.battlefield
-    return (round(min(max(p[0], 0.6), bf.width - 0.6), 2),
-            round(min(max(p[1], 0.6), bf.depth - 0.6), 2))
+    return (
+        round(min(max(p[0], 0.6), bf.width - 0.6), 2),
+        round(min(max(p[1], 0.6), bf.depth - 0.6), 2),
+    )
 
 
 def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
@@ -116,8 +122,10 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
         return []
     lead = ms[0]
     actor = unit if len(ms) > 1 else lead.id
-    enemies = sorted((e for e in state.live() if e.side != lead.side),
-                     key=lambda e: (table.distance(lead, e), e.id))
+    enemies = sorted(
+        (e for e in state.live() if e.side != lead.side),
+        key=lambda e: (table.distance(lead, e), e.id),
+    )
     out: list[Action] = [Wait(actor=unit)]
     if morale.broken(state, unit):
         out.append(Rally(actor=unit))
@@ -147,14 +155,14 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
     steady = min(movement.shoot_limit(m) for m in ms)
     face = aim(state, ctx, ms)
     for d in sorted({lim, min(lim, movement.shoot_limit(lead)), min(lim, steady)}, reverse=True):
-        dest = clamp(ctx, toward(lead.pos, near.pos, max(0.0, min(d, table.distance(lead, near)
-                                                                    - 1.0))))
+        dest = clamp(
+            ctx, toward(lead.pos, near.pos, max(0.0, min(d, table.distance(lead, near) - 1.0)))
+        )
         if math.dist(dest, lead.pos) > 0.1:
             out.append(Move(actor=actor, to=dest, facing=face))
     unit_lim = min(movement.allowance(m)[0] for m in ms)
     out += cover_moves.moves(ctx, ms, actor, near, unit_lim, face)
-    back = clamp(ctx, toward(lead.pos, (2 * lead.x - near.x, 2 * lead.y - near.y),
-                             core.mr(lead)))
+    back = clamp(ctx, toward(lead.pos, (2 * lead.x - near.x, 2 * lead.y - near.y), core.mr(lead)))
     out.append(Move(actor=actor, to=back))
     out.append(Overwatch(actor=actor))
     return out
@@ -179,8 +187,11 @@ def reachable(state: GameState, ctx: Context, m: Model, wpn: dict) -> list[shoot
     miss; offering it would only teach an agent to throw its action away (the window
     marks targets out of range for a player anyway)."""
     rng = float(wpn.get("range", 0)) + 1e-9
-    return [s for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, m, wpn))
-            if s.dist <= rng]
+    return [
+        s
+        for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, m, wpn))
+        if s.dist <= rng
+    ]
 
 
 def shot_options(state: GameState, ctx: Context, ms: list[Model], actor: str) -> list[Action]:
@@ -238,8 +249,12 @@ def man_options(state: GameState, ms: list[Model]) -> list[Action]:
     """A model beside its side's vehicle whose gunner's hatch is empty may climb in
     (SWOMP-I-MAN); rare, so the search stays cheap."""
     empty = [v for v in state.live(ms[0].side) if core.is_vehicle(v) and hatch.open_hatches(v)]
-    return [Man(actor=m.id, target=v.id) for v in empty for m in ms
-            if not core.is_vehicle(m) and table.distance(m, v) <= hatch.CONTACT]
+    return [
+        Man(actor=m.id, target=v.id)
+        for v in empty
+        for m in ms
+        if not core.is_vehicle(m) and table.distance(m, v) <= hatch.CONTACT
+    ]
 
 
 def attack_options(state: GameState, lead: Model, actor: str, near: Model) -> list[Action]:
@@ -248,8 +263,9 @@ def attack_options(state: GameState, lead: Model, actor: str, near: Model) -> li
     if not core.is_vehicle(near):
         return [SwompCharge(actor=actor, target=near.id)]
     locs = vehicle_cc.open_locations(lead, near)[:3]
-    out: list[Action] = [SwompCharge(actor=actor, target=near.id, options={"location": loc})
-                         for loc in locs]
+    out: list[Action] = [
+        SwompCharge(actor=actor, target=near.id, options={"location": loc}) for loc in locs
+    ]
     out += [Fight(actor=lead.id, target=near.id, options={"location": loc}) for loc in locs]
     return out
 

@@ -163,14 +163,17 @@ def roll(
     blast: one Blast Rating roll for every model under the marker)."""
     chance = p_win(att.value, dfn.value)
     if a_face is None:
-        a_face = ctx.dice.roll(D10, f"{purpose} (attacker)", modifiers=att.terms, actor=actor,
-                               rule=rule, chance=chance).faces[0]
-    d_face = ctx.dice.roll(D10, f"{purpose} (defender)", modifiers=dfn.terms, actor=target,
-                           rule=rule).faces[0]
+        a_face = ctx.dice.roll(
+            D10, f"{purpose} (attacker)", modifiers=att.terms, actor=actor, rule=rule, chance=chance
+        ).faces[0]
+    d_face = ctx.dice.roll(
+        D10, f"{purpose} (defender)", modifiers=dfn.terms, actor=target, rule=rule
+    ).faces[0]
     at, dt = att.value + a_face, dfn.value + d_face
     won = attacker_wins(a_face, d_face, at, dt)
-    return Result(a_face, d_face, at, dt, won, chance, explain(att, dfn, a_face, d_face, won,
-                                                               chance))
+    return Result(
+        a_face, d_face, at, dt, won, chance, explain(att, dfn, a_face, d_face, won, chance)
+    )
 
 
 def d10_under(need: int) -> Fraction:

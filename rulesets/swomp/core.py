@@ -18,8 +18,14 @@ KEY = "swomp"
 
 #: The per-activation record every model starts its unit's activation with.
 FRESH_ACT: dict[str, Any] = {
-    "moved": 0.0, "moves": 0, "shot": False, "stood": False, "fought": False,
-    "clearing": False, "follow": 0.0, "fired": [],
+    "moved": 0.0,
+    "moves": 0,
+    "shot": False,
+    "stood": False,
+    "fought": False,
+    "clearing": False,
+    "follow": 0.0,
+    "fired": [],
 }
 
 
@@ -32,8 +38,9 @@ def sw(state: GameState) -> dict[str, Any]:
 def act(m: Model) -> dict[str, Any]:
     a = m.vars.get("act")
     if a is None:
-        a = m.vars["act"] = {k: (list(v) if isinstance(v, list) else v)
-                             for k, v in FRESH_ACT.items()}
+        a = m.vars["act"] = {
+            k: (list(v) if isinstance(v, list) else v) for k, v in FRESH_ACT.items()
+        }
     return a
 
 
@@ -107,8 +114,9 @@ def disengage(a: Model, b: Model) -> None:
             x.set_status("engaged", False)
 
 
-def star_ok(state: GameState, extra: list[tuple[str, str]] = (),
-            drop: list[tuple[str, str]] = ()) -> bool:
+def star_ok(
+    state: GameState, extra: list[tuple[str, str]] = (), drop: list[tuple[str, str]] = ()
+) -> bool:
     """Pairing off (SWOMP "The gang fight"): no model may be both a multiple attacker and
     a multiple defender, i.e. every engagement has a model with one foe at one end."""
     deg: dict[str, set[str]] = {}
@@ -133,9 +141,18 @@ def unit_models(state: GameState, unit: str) -> list[Model]:
 
 
 def unit_info(state: GameState, unit: str) -> dict[str, Any]:
-    return sw(state)["units"].setdefault(unit, {"points": 0, "lost": 0, "tests": 0,
-                                                "broken": False, "broken_turn": 0,
-                                                "commander": "", "fired_on": False})
+    return sw(state)["units"].setdefault(
+        unit,
+        {
+            "points": 0,
+            "lost": 0,
+            "tests": 0,
+            "broken": False,
+            "broken_turn": 0,
+            "commander": "",
+            "fired_on": False,
+        },
+    )
 
 
 def commander(state: GameState, unit: str) -> Model | None:
@@ -150,8 +167,9 @@ def commander(state: GameState, unit: str) -> Model | None:
     return max(ms, key=lambda m: (stat(m, "SR"), m.max_hp, [-ord(c) for c in m.id]))
 
 
-def wound(state: GameState, ctx: Context, m: Model, dmg: int, why: str, rule: str,
-          actor: str = "") -> None:
+def wound(
+    state: GameState, ctx: Context, m: Model, dmg: int, why: str, rule: str, actor: str = ""
+) -> None:
     """Take ``dmg`` HP from a trooper; at 0 it is removed (vehicles use vehicles.damage)."""
     if dmg <= 0 or m.removed:
         return
@@ -160,12 +178,18 @@ def wound(state: GameState, ctx: Context, m: Model, dmg: int, why: str, rule: st
         remove(state, ctx, m, why, rule, actor)
     else:
         m.set_status("wounded")
-        ctx.log.emit("status", f"{m.id} loses {dmg} HP ({why}): {m.hp} left", actor=actor,
-                     target=m.id, rule=rule, outcome="wounded", data={"hp": m.hp})
+        ctx.log.emit(
+            "status",
+            f"{m.id} loses {dmg} HP ({why}): {m.hp} left",
+            actor=actor,
+            target=m.id,
+            rule=rule,
+            outcome="wounded",
+            data={"hp": m.hp},
+        )
 
 
-def remove(state: GameState, ctx: Context, m: Model, why: str, rule: str,
-           actor: str = "") -> None:
+def remove(state: GameState, ctx: Context, m: Model, why: str, rule: str, actor: str = "") -> None:
     """A model reduced to nothing leaves the table at once; its unit counts the loss."""
     if m.removed:
         return

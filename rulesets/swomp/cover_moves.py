@@ -41,8 +41,9 @@ def pieces(ctx: Context) -> list[Piece]:
     out: list[Piece] = []
     for _, poly in table.polygons(ctx, COVER_KINDS):
         if poly:
-            out.append(((sum(p[0] for p in poly) / len(poly),
-                         sum(p[1] for p in poly) / len(poly)), poly))
+            out.append(
+                ((sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly)), poly)
+            )
     return out
 
 
@@ -70,8 +71,9 @@ def behind(piece: Piece, foe: Point, radius: float) -> Point:
     return (cx + ux * k, cy + uy * k)
 
 
-def moves(ctx: Context, ms: list[Model], actor: str, foe: Model, limit: float,
-          facing: float | None) -> list[Move]:
+def moves(
+    ctx: Context, ms: list[Model], actor: str, foe: Model, limit: float, facing: float | None
+) -> list[Move]:
     """Up to OFFERED moves of the unit (as one) that put the most of its models in
     cover from ``foe``, each no longer than ``limit``; among equals the shorter move.
     A spot is tried for every model of the unit, since the leader need not be the one
@@ -93,8 +95,7 @@ def moves(ctx: Context, ms: list[Model], actor: str, foe: Model, limit: float,
             length = math.hypot(tx, ty)
             if length > limit or length < 0.5:
                 continue
-            n = sum(covered((o.x + tx, o.y + ty), base_radius_in(o.base), fp, cover)
-                    for o in ms)
+            n = sum(covered((o.x + tx, o.y + ty), base_radius_in(o.base), fp, cover) for o in ms)
             if n:
                 tried.append((n, length, (round(lead.x + tx, 2), round(lead.y + ty, 2))))
     tried.sort(key=lambda t: (-t[0], t[1]))

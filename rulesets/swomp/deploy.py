@@ -37,6 +37,7 @@ IMPASSABLE = ("wall", "building", "rocks")
 
 # --- the phase ---------------------------------------------------------------------------
 
+
 def wanted(state: GameState) -> bool:
     return bool(state.vars.get("options", {}).get("deployment"))
 
@@ -56,15 +57,21 @@ def start(state: GameState, ctx: Context, first: str | None) -> None:
     edges = dict(opts.get("edges", {}) or {})
     for side in state.sides:
         edges.setdefault(side, nearest_edge(ctx, state.live(side)))
-    core.sw(state)["deploy"] = {"edges": edges, "inset": float(opts.get("inset", 0) or 0),
-                                "unit": None, "last": {}, "count": 0, "first": first,
-                                "done": False}
+    core.sw(state)["deploy"] = {
+        "edges": edges,
+        "inset": float(opts.get("inset", 0) or 0),
+        "unit": None,
+        "last": {},
+        "count": 0,
+        "first": first,
+        "done": False,
+    }
     for m in state.live():
         m.vars["undeployed"] = True
         m.set_status("undeployed")
     state.phase = "deployment"
     state.active = next_side(state)
-    zones = ", ".join(f"{s} within {DEPTH:g}\" of the {e} edge" for s, e in edges.items())
+    zones = ", ".join(f'{s} within {DEPTH:g}" of the {e} edge' for s, e in edges.items())
     ctx.log.emit("note", f"deployment: {zones}; units go down lowest SR first", rule=R_DEPLOY)
 
 
@@ -127,6 +134,7 @@ def ready_units(state: GameState) -> list[str]:
 
 # --- where a model may go ----------------------------------------------------------------
 
+
 def corners(fp: Footprint) -> list[tuple[float, float]]:
     """The extreme points of a base along the table's axes (a round base's four poles)."""
     if base_is_round(fp.base):
@@ -136,15 +144,22 @@ def corners(fp: Footprint) -> list[tuple[float, float]]:
     f = math.radians(fp.facing)
     ux, uy = math.cos(f), math.sin(f)
     vx, vy = -uy, ux
-    return [(fp.x + a * dd / 2 * ux + b * w / 2 * vx, fp.y + a * dd / 2 * uy + b * w / 2 * vy)
-            for a in (-1, 1) for b in (-1, 1)]
+    return [
+        (fp.x + a * dd / 2 * ux + b * w / 2 * vx, fp.y + a * dd / 2 * uy + b * w / 2 * vy)
+        for a in (-1, 1)
+        for b in (-1, 1)
+    ]
 
 
 def reach_into(ctx: Context, edge: str, pts: list[tuple[float, float]]) -> float:
     """How far onto the table from ``edge`` the base reaches (its farthest point)."""
     bf = ctx.battlefield
-    far = {"south": lambda p: p[1], "north": lambda p: bf.depth - p[1],
-           "west": lambda p: p[0], "east": lambda p: bf.width - p[0]}[edge]
+    far = {
+        "south": lambda p: p[1],
+        "north": lambda p: bf.depth - p[1],
+        "west": lambda p: p[0],
+        "east": lambda p: bf.width - p[0],
+    }[edge]
     return max(far(p) for p in pts)
 
 
@@ -158,8 +173,9 @@ def along(ctx: Context, edge: str, pts: list[tuple[float, float]]) -> tuple[floa
     return min(ys), bf.depth - max(ys)
 
 
-def spot_problems(state: GameState, ctx: Context, m: Model, to: tuple[float, float],
-                  facing: float) -> list[str]:
+def spot_problems(
+    state: GameState, ctx: Context, m: Model, to: tuple[float, float], facing: float
+) -> list[str]:
     d = data(state)
     edge = d["edges"][m.side]
     fp = Footprint(float(to[0]), float(to[1]), float(facing), m.base)
@@ -170,12 +186,16 @@ def spot_problems(state: GameState, ctx: Context, m: Model, to: tuple[float, flo
     r: list[str] = []
     deep = reach_into(ctx, edge, pts)
     if deep > DEPTH + 1e-6:
-        r.append(f"{m.id}'s base would reach {deep:.1f}\" from the {edge} edge: {m.side} deploys "
-                 f"within {DEPTH:g}\" of it ({R_DEPLOY})")
+        r.append(
+            f"{m.id}'s base would reach {deep:.1f}\" from the {edge} edge: {m.side} deploys "
+            f'within {DEPTH:g}" of it ({R_DEPLOY})'
+        )
     inset = float(d.get("inset", 0))
     if inset and min(along(ctx, edge, pts)) < inset - 1e-6:
-        r.append(f"{m.id} would be within the {inset:g}\" the players agreed to keep clear of "
-                 f"the side edges ({R_DEPLOY})")
+        r.append(
+            f'{m.id} would be within the {inset:g}" the players agreed to keep clear of '
+            f"the side edges ({R_DEPLOY})"
+        )
     for o in state.live():
         if o.id != m.id and not o.vars.get("undeployed") and geometry.overlaps(fp, fpm(o)):
             r.append(f"{m.id}'s base would overlap {o.id}")
@@ -198,19 +218,23 @@ def fpm(m: Model) -> Footprint:
 def coherency_problems(state: GameState, m: Model, fp: Footprint) -> list[str]:
     """A unit starts in coherency: each model goes down within the coherency distance of
     a model of its unit already placed (SWOMP-I-DEPLOY)."""
-    mates = [o for o in core.unit_models(state, m.unit)
-             if o.id != m.id and not o.vars.get("undeployed")]
+    mates = [
+        o for o in core.unit_models(state, m.unit) if o.id != m.id and not o.vars.get("undeployed")
+    ]
     if not mates:
         return []
     gap = min(geometry.distance(fp, fpm(o)) for o in mates)
     limit = morale.coherency(state, m.unit)
     if gap > limit + 1e-6:
-        return [f"{m.id} would be {gap:.1f}\" from the nearest placed model of {m.unit}, "
-                f"beyond its {limit:g}\" coherency ({morale.R_COHERENCY})"]
+        return [
+            f'{m.id} would be {gap:.1f}" from the nearest placed model of {m.unit}, '
+            f'beyond its {limit:g}" coherency ({morale.R_COHERENCY})'
+        ]
     return []
 
 
 # --- check and apply ---------------------------------------------------------------------
+
 
 def problems(state: GameState, ctx: Context, action: Deploy) -> list[str]:
     m = state.models.get(action.actor)
@@ -223,8 +247,10 @@ def problems(state: GameState, ctx: Context, action: Deploy) -> list[str]:
         return [f"it is {side}'s turn to deploy ({R_DEPLOY})"]
     ready = ready_units(state)
     if m.unit not in ready:
-        return [f"{m.unit} (SR {unit_sr(state, m.unit)}) is not next: units deploy lowest SR "
-                f"first; {side} places {' or '.join(ready)} now ({R_DEPLOY})"]
+        return [
+            f"{m.unit} (SR {unit_sr(state, m.unit)}) is not next: units deploy lowest SR "
+            f"first; {side} places {' or '.join(ready)} now ({R_DEPLOY})"
+        ]
     if action.to is None:
         return ["a deployment needs 'to' (where the model goes)"]
     return spot_problems(state, ctx, m, action.to, facing_of(state, m, action))
@@ -249,8 +275,13 @@ def apply(state: GameState, ctx: Context, action: Deploy) -> bool:
         d["last"][m.side] = d["count"]
         d["count"] = int(d["count"]) + 1
     d["unit"] = m.unit if m.unit in waiting(state) else None
-    ctx.log.emit("move", f"{m.id} deploys at ({m.x:.2f}, {m.y:.2f}) facing {m.facing:g}\u00b0",
-                 actor=m.id, rule=R_DEPLOY, data={"to": [m.x, m.y]})
+    ctx.log.emit(
+        "move",
+        f"{m.id} deploys at ({m.x:.2f}, {m.y:.2f}) facing {m.facing:g}\u00b0",
+        actor=m.id,
+        rule=R_DEPLOY,
+        data={"to": [m.x, m.y]},
+    )
     if waiting(state):
         state.active = next_side(state)
         return False
@@ -261,14 +292,16 @@ def apply(state: GameState, ctx: Context, action: Deploy) -> bool:
 
 # --- choices -----------------------------------------------------------------------------
 
+
 def spots(state: GameState, ctx: Context, m: Model) -> list[tuple[float, float]]:
     """Places to try for ``m``, best first: where the scenario set it, round its placed
     unit-mates, then a sweep of its zone."""
     d = data(state)
     edge = d["edges"][m.side]
     out = [m.pos]
-    mates = [o for o in core.unit_models(state, m.unit)
-             if o.id != m.id and not o.vars.get("undeployed")]
+    mates = [
+        o for o in core.unit_models(state, m.unit) if o.id != m.id and not o.vars.get("undeployed")
+    ]
     step = max(base_size_in(m.base)) + 0.2
     for o in mates[-2:]:
         for k in range(8):
@@ -288,8 +321,9 @@ def spots(state: GameState, ctx: Context, m: Model) -> list[tuple[float, float]]
     return out
 
 
-def legal_spots(state: GameState, ctx: Context, m: Model, limit: int = 3
-                ) -> list[tuple[float, float]]:
+def legal_spots(
+    state: GameState, ctx: Context, m: Model, limit: int = 3
+) -> list[tuple[float, float]]:
     face = FACE[data(state)["edges"][m.side]]
     got: list[tuple[float, float]] = []
     for p in spots(state, ctx, m):

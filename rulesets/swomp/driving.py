@@ -33,8 +33,9 @@ def poses_along(v: Model, pts: list[tuple[float, float]]) -> list[tuple[float, f
     return poses
 
 
-def drive(state: GameState, ctx: Context, v: Model, pts: list[tuple[float, float]],
-          why: str = "moves") -> list[Model]:
+def drive(
+    state: GameState, ctx: Context, v: Model, pts: list[tuple[float, float]], why: str = "moves"
+) -> list[Model]:
     """Drive a vehicle along a path at the path's length as its new speed; a turn beyond
     the speed's allowance needs a control test; the first model met is rammed, the
     first terrain or table edge stops it (SWOMP "Ramming and Collisions")."""
@@ -48,9 +49,13 @@ def drive(state: GameState, ctx: Context, v: Model, pts: list[tuple[float, float
     a["moved"] = spd
     lost = ""
     if turned > allowed + 0.5:
-        lost = vehicles.control_test(state, ctx, v, f"turned {turned:.0f}\u00b0, {allowed:g}\u00b0 "
-                                     f"allowed at {spd:g}\"",
-                                     vehicles.control_need(v, turned - allowed))
+        lost = vehicles.control_test(
+            state,
+            ctx,
+            v,
+            f'turned {turned:.0f}\u00b0, {allowed:g}\u00b0 allowed at {spd:g}"',
+            vehicles.control_need(v, turned - allowed),
+        )
         if v.removed:
             return []
         if lost in ("skid", "crash", "stall"):
@@ -64,15 +69,26 @@ def drive(state: GameState, ctx: Context, v: Model, pts: list[tuple[float, float
         return [v]
     res = ctx.physics.sweep(v.id, poses)
     v.x, v.y, v.facing = round(res.pose[0], 2), round(res.pose[1], 2), round(res.pose[2], 2)
-    ctx.log.emit("move", f"{v.id} {why} at {spd:g}\" to ({v.x:.2f}, {v.y:.2f})"
-                 + (f", meeting {res.hit}" if res.hit else ""), actor=v.id,
-                 rule=vehicles.R_MOVE, data={"to": [v.x, v.y], "speed": spd})
+    ctx.log.emit(
+        "move",
+        f'{v.id} {why} at {spd:g}" to ({v.x:.2f}, {v.y:.2f})'
+        + (f", meeting {res.hit}" if res.hit else ""),
+        actor=v.id,
+        rule=vehicles.R_MOVE,
+        data={"to": [v.x, v.y], "speed": spd},
+    )
     if res.hit_kind == "model":
         ram(state, ctx, v, state.models[res.hit], spd)
     elif res.hit is not None:
         v.vars["speed"] = 0.0
-        ctx.log.emit("status", f"{v.id} hits {res.hit} and stops", actor=v.id, target=v.id,
-                     rule=R_RAM, outcome="stopped")
+        ctx.log.emit(
+            "status",
+            f"{v.id} hits {res.hit} and stops",
+            actor=v.id,
+            target=v.id,
+            rule=R_RAM,
+            outcome="stopped",
+        )
         vehicles.control_test(state, ctx, v, f"collision with {res.hit}", core.stat(v, "SR"))
     return [v]
 
@@ -83,17 +99,30 @@ def ram(state: GameState, ctx: Context, v: Model, t: Model, spd: float) -> None:
     vehicles end touching and both test for control."""
     att = contest.side(("DR", core.stat(v, "DR")), ("speed", contest.speed_bonus(spd)))
     if core.is_vehicle(t):
-        dfn = contest.side(("DR", core.stat(t, "DR")),
-                           ("speed", contest.speed_bonus(vehicles.speed(t))))
+        dfn = contest.side(
+            ("DR", core.stat(t, "DR")), ("speed", contest.speed_bonus(vehicles.speed(t)))
+        )
     else:
-        dfn = contest.side(("DR", core.stat(t, "DR")), ("armour", core.stat(t, "AR")),
-                           ("field", core.stat(t, "FR")), ("moving", shooting.move_bonus(t)))
+        dfn = contest.side(
+            ("DR", core.stat(t, "DR")),
+            ("armour", core.stat(t, "AR")),
+            ("field", core.stat(t, "FR")),
+            ("moving", shooting.move_bonus(t)),
+        )
     res = contest.roll(ctx, att, dfn, "ramming contest", R_RAM, v.id, t.id)
     dmg = contest.ram_damage(res.margin) if res.won else 0
-    ctx.log.emit("resolution", f"{v.id} rams {t.id} at {spd:g}\": {res.text}: "
-                 f"{'won by ' + str(max(0, res.margin)) + f', {dmg} damage' if res.won else 'no damage'}",
-                 actor=v.id, target=t.id, rule=R_RAM, chance=float(res.chance), rolls=res.rolls,
-                 outcome="hit" if res.won else "miss", data={"damage": dmg})
+    ctx.log.emit(
+        "resolution",
+        f'{v.id} rams {t.id} at {spd:g}": {res.text}: '
+        f"{'won by ' + str(max(0, res.margin)) + f', {dmg} damage' if res.won else 'no damage'}",
+        actor=v.id,
+        target=t.id,
+        rule=R_RAM,
+        chance=float(res.chance),
+        rolls=res.rolls,
+        outcome="hit" if res.won else "miss",
+        data={"damage": dmg},
+    )
     if core.is_vehicle(t):
         if res.won:
             vehicles.damage(state, ctx, t, dmg, None, "rammed", v.id)
@@ -122,8 +151,7 @@ def dive_aside(state: GameState, ctx: Context, v: Model, t: Model) -> None:
     melee.sync(state, ctx)
     r = ctx.physics.move(t.id, [dest], ignore=[v.id])
     t.x, t.y = round(r.end[0], 2), round(r.end[1], 2)
-    ctx.log.emit("move", f"{t.id} dives aside to ({t.x:.2f}, {t.y:.2f})", actor=t.id,
-                 rule=R_RAM)
+    ctx.log.emit("move", f"{t.id} dives aside to ({t.x:.2f}, {t.y:.2f})", actor=t.id, rule=R_RAM)
 
 
 def coast(state: GameState, ctx: Context, v: Model) -> None:

@@ -35,8 +35,15 @@ def weapon_problems(m: Model, w: dict | None, name: str) -> list[str]:
     return []
 
 
-def shoot_problems(state: GameState, ctx: Context, m: Model, t: Model, wname: str,
-                   options: dict[str, Any], overwatch: bool = False) -> list[str]:
+def shoot_problems(
+    state: GameState,
+    ctx: Context,
+    m: Model,
+    t: Model,
+    wname: str,
+    options: dict[str, Any],
+    overwatch: bool = False,
+) -> list[str]:
     w = shooting.weapon_of(m, wname)
     r = weapon_problems(m, w, wname)
     if r:
@@ -52,8 +59,7 @@ def shoot_problems(state: GameState, ctx: Context, m: Model, t: Model, wname: st
         r.append(f"{m.unit} is broken and does not shoot ({R_BROKEN})")
     if not overwatch:
         if m.vars.get("overwatch"):
-            r.append(f"{m.id} is on overwatch: it fires when an enemy shows itself "
-                     f"({R_OVERWATCH})")
+            r.append(f"{m.id} is on overwatch: it fires when an enemy shows itself ({R_OVERWATCH})")
         if core.is_vehicle(m):
             if w["name"] in a["fired"]:
                 r.append(f"{m.id} has already fired its {w['name']} this action")
@@ -66,9 +72,11 @@ def shoot_problems(state: GameState, ctx: Context, m: Model, t: Model, wname: st
                 r.append(f"{m.id} fought this action")
             lim = shoot_limit(m)
             if float(a["moved"]) > lim + EPS:
-                r.append(f"{m.id} moved {a['moved']:g}\" this action, more than the {lim:g}\" "
-                         f"it may move and still shoot "
-                         f"({R_HEAVY if core.heavy(m) else R_ACTIONS})")
+                r.append(
+                    f'{m.id} moved {a["moved"]:g}" this action, more than the {lim:g}" '
+                    f"it may move and still shoot "
+                    f"({R_HEAVY if core.heavy(m) else R_ACTIONS})"
+                )
     if r:
         return r
     why = shooting.target_problem(state, ctx, m, t, w)
@@ -83,8 +91,10 @@ def shoot_problems(state: GameState, ctx: Context, m: Model, t: Model, wname: st
                 r.append("the second weapon must be another weapon")
             arms = int(m.vars.get("arms", 2))
             if arms <= 2 and (int(w.get("hands", 2)) > 1 or int(w2.get("hands", 2)) > 1):
-                r.append(f"standard and heavy weapons need both hands: {m.id} cannot fire "
-                         f"{w['name']} and {w2['name']} together ({shooting.R_TWO})")
+                r.append(
+                    f"standard and heavy weapons need both hands: {m.id} cannot fire "
+                    f"{w['name']} and {w2['name']} together ({shooting.R_TWO})"
+                )
             t2 = state.models.get(str(options.get("second_target") or t.id))
             if t2 is None or t2.removed:
                 r.append("no such second target")
@@ -115,8 +125,9 @@ def shoot_problems(state: GameState, ctx: Context, m: Model, t: Model, wname: st
     return r
 
 
-def shooters(state: GameState, ctx: Context, ms: list[Model], t: Model, wname: str,
-             options: dict[str, Any]) -> list[tuple[Model, dict]]:
+def shooters(
+    state: GameState, ctx: Context, ms: list[Model], t: Model, wname: str, options: dict[str, Any]
+) -> list[tuple[Model, dict]]:
     """For a unit firing at one target: every model that may legally fire the named
     weapon (or, failing that, its first ranged weapon) at it."""
     out = []
@@ -129,8 +140,15 @@ def shooters(state: GameState, ctx: Context, ms: list[Model], t: Model, wname: s
     return out
 
 
-def fire(state: GameState, ctx: Context, m: Model, t: Model, w: dict,
-         options: dict[str, Any], stance: str) -> None:
+def fire(
+    state: GameState,
+    ctx: Context,
+    m: Model,
+    t: Model,
+    w: dict,
+    options: dict[str, Any],
+    stance: str,
+) -> None:
     two = bool(options.get("second"))
     shooting.fire(state, ctx, m, t, w, options, stance, two)
     core.unit_info(state, t.unit)["fired_on"] = True
@@ -156,8 +174,10 @@ def check_shoot(state, ctx, action: Shoot, ms, unit) -> list[str]:
         return shoot_problems(state, ctx, ms[0], t, action.weapon, action.options)
     if shooters(state, ctx, ms, t, action.weapon, action.options):
         return []
-    return [f"no model of {unit} can fire at {t.id}: "
-            + "; ".join(shoot_problems(state, ctx, ms[0], t, action.weapon, action.options))]
+    return [
+        f"no model of {unit} can fire at {t.id}: "
+        + "; ".join(shoot_problems(state, ctx, ms[0], t, action.weapon, action.options))
+    ]
 
 
 def apply_shoot(state, ctx, action: Shoot, ms, unit) -> None:
@@ -171,8 +191,12 @@ def apply_shoot(state, ctx, action: Shoot, ms, unit) -> None:
             break
         a = core.act(m)
         stance = "moving"
-        if not core.is_vehicle(m) and float(a["moved"]) == 0 and not action.options.get(
-                "then_move") and not w.get("heavy"):
+        if (
+            not core.is_vehicle(m)
+            and float(a["moved"]) == 0
+            and not action.options.get("then_move")
+            and not w.get("heavy")
+        ):
             stance = "stood"
             a["stood"] = True
         fire(state, ctx, m, t, w, action.options, stance)
@@ -204,9 +228,15 @@ def apply_overwatch(state, ctx, action: Overwatch, ms, unit) -> None:
         if overwatch_problem(m) == "":
             m.vars["overwatch"] = True
             m.set_status("overwatch")
-            ctx.log.emit("status", f"{m.id} goes on overwatch: it may fire at +1 PR (not heavy "
-                         f"weapons) until its next action", actor=m.id, target=m.id,
-                         rule=R_OVERWATCH, outcome="overwatch")
+            ctx.log.emit(
+                "status",
+                f"{m.id} goes on overwatch: it may fire at +1 PR (not heavy "
+                f"weapons) until its next action",
+                actor=m.id,
+                target=m.id,
+                rule=R_OVERWATCH,
+                outcome="overwatch",
+            )
 
 
 def check_clear(state, ctx, action: ClearJam, ms, unit) -> list[str]:
@@ -219,8 +249,7 @@ def check_clear(state, ctx, action: ClearJam, ms, unit) -> list[str]:
         return [f"{m.id}'s {name or 'weapon'} is not jammed"]
     a = core.act(m)
     if a["shot"] or a["fought"] or a["clearing"] or core.engaged(m):
-        return [f"clearing a jam takes {m.id}'s full action (no shooting or fighting) "
-                f"({R_JAM})"]
+        return [f"clearing a jam takes {m.id}'s full action (no shooting or fighting) ({R_JAM})"]
     if a["moved"] > core.mr(m) + EPS:
         return [f"{m.id} moved more than its MR: it cannot also clear a jam"]
     return []
@@ -239,5 +268,11 @@ def apply_clear(state, ctx, action: ClearJam, ms, unit) -> None:
         m.vars.pop("jammed", None)
         m.set_status("jammed", False)
     core.act(m)["clearing"] = True
-    ctx.log.emit("status", f"{m.id} spends its action clearing its {name}", actor=m.id,
-                 target=m.id, rule=R_JAM, outcome="cleared")
+    ctx.log.emit(
+        "status",
+        f"{m.id} spends its action clearing its {name}",
+        actor=m.id,
+        target=m.id,
+        rule=R_JAM,
+        outcome="cleared",
+    )

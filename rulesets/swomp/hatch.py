@@ -39,8 +39,11 @@ def open_hatches(v: Model) -> list[str]:
         return []
     out = crew_out(v)
     dead = "turret_lost" in v.vars.get("effects", [])
-    return [c for c in v.vars["veh"].get("exposed", [])
-            if c in out or (dead and int(v.vars["loc"].get(c, 0)) <= 0)]
+    return [
+        c
+        for c in v.vars["veh"].get("exposed", [])
+        if c in out or (dead and int(v.vars["loc"].get(c, 0)) <= 0)
+    ]
 
 
 def ground_id(state: GameState, v: Model, crew: str) -> str:
@@ -58,17 +61,40 @@ def card_gunner(state: GameState, v: Model, crew: str, at: tuple[float, float]) 
     location's HP left as his HP, a combat knife (SWOMP-I-VEH-CC)."""
     c = v.vars["veh"].get("crew", {})
     hp = int(v.vars["loc"][crew])
-    stats = {"MR": int(c.get("MR", 4)), "SR": int(c.get("SR", core.stat(v, "SR"))),
-             "DR": int(c.get("DR", 3)), "CR": int(c.get("CR", 3)),
-             "PR": int(c.get("PR", core.stat(v, "PR"))), "HP": hp,
-             "AR": int(c.get("AR", 0)), "FR": int(c.get("FR", 0))}
+    stats = {
+        "MR": int(c.get("MR", 4)),
+        "SR": int(c.get("SR", core.stat(v, "SR"))),
+        "DR": int(c.get("DR", 3)),
+        "CR": int(c.get("CR", 3)),
+        "PR": int(c.get("PR", core.stat(v, "PR"))),
+        "HP": hp,
+        "AR": int(c.get("AR", 0)),
+        "FR": int(c.get("FR", 0)),
+    }
     knife = {"name": "combat knife", "kind": "melee", "WR": 0, "Dam": 1, "parry": False}
-    return Model(id=ground_id(state, v, crew), side=v.side, unit=v.unit, x=round(at[0], 2),
-                 y=round(at[1], 2), facing=v.facing, base=25.0, stats=stats, weapons=[knife],
-                 hp=hp, max_hp=hp,
-                 vars={"size": "medium", "type": "troop", "points": 0, "arms": 2,
-                       "moved": 0.0, "crew_of": v.id, "hatch": crew,
-                       "act": dict(core.FRESH_ACT, fired=[])})
+    return Model(
+        id=ground_id(state, v, crew),
+        side=v.side,
+        unit=v.unit,
+        x=round(at[0], 2),
+        y=round(at[1], 2),
+        facing=v.facing,
+        base=25.0,
+        stats=stats,
+        weapons=[knife],
+        hp=hp,
+        max_hp=hp,
+        vars={
+            "size": "medium",
+            "type": "troop",
+            "points": 0,
+            "arms": 2,
+            "moved": 0.0,
+            "crew_of": v.id,
+            "hatch": crew,
+            "act": dict(core.FRESH_ACT, fired=[]),
+        },
+    )
 
 
 def crewman_out(state: GameState, v: Model, crew: str, at: tuple[float, float]) -> Model:
@@ -122,8 +148,14 @@ def board(state: GameState, ctx: Context, m: Model, v: Model, crew: str, why: st
     m.vars["aboard"] = v.id
     for k in ("crew_of", "hatch"):
         m.vars.pop(k, None)
-    ctx.log.emit("move", f"{m.id} {why} {v.id}'s {crew} hatch: the turret may fire again",
-                 actor=m.id, target=v.id, rule=R_CREW, data={"hatch": crew, "hp": hp})
+    ctx.log.emit(
+        "move",
+        f"{m.id} {why} {v.id}'s {crew} hatch: the turret may fire again",
+        actor=m.id,
+        target=v.id,
+        rule=R_CREW,
+        data={"hatch": crew, "hp": hp},
+    )
 
 
 def climb_back(state: GameState, ctx: Context, m: Model) -> None:
@@ -132,8 +164,7 @@ def climb_back(state: GameState, ctx: Context, m: Model) -> None:
     v = state.models.get(str(m.vars.get("crew_of", "")))
     if v is None or v.removed or m.removed or core.engaged(m):
         return
-    crew = m.vars.get("hatch") or next((c for c in crew_out(v) if f"{v.id}_{c}" == m.id),
-                                        None)
+    crew = m.vars.get("hatch") or next((c for c in crew_out(v) if f"{v.id}_{c}" == m.id), None)
     if crew not in open_hatches(v) and crew not in crew_out(v):
         return
     if table.distance(m, v) > CONTACT:
@@ -161,11 +192,13 @@ def man_problems(state: GameState, m: Model, v: Model | None, crew: str) -> list
         r.append(f"{m.id} is in close combat")
     d = table.distance(m, v)
     if d > CONTACT:
-        r.append(f"{m.id} is {d:.1f}\" from {v.id}: it climbs in from base contact")
+        r.append(f'{m.id} is {d:.1f}" from {v.id}: it climbs in from base contact')
     a = core.act(m)
     if a["shot"] or a["fought"] or a["clearing"] or a["stood"] or m.vars.get("overwatch"):
-        r.append(f"{m.id} has already used its action: taking the gunner's place is its "
-                 f"action ({R_CREW})")
+        r.append(
+            f"{m.id} has already used its action: taking the gunner's place is its "
+            f"action ({R_CREW})"
+        )
     return r
 
 

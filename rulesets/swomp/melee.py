@@ -38,8 +38,9 @@ STOPPED_VEHICLE = 5
 CONTACT = 0.05  # inches: base contact, allowing for the physics service's 0.01 in gap
 
 
-def attack_value(m: Model, charging: bool, outnumbered: bool = False,
-                 weapon: str = "") -> list[tuple[str, int]]:
+def attack_value(
+    m: Model, charging: bool, outnumbered: bool = False, weapon: str = ""
+) -> list[tuple[str, int]]:
     """The attacker's terms: CR, the melee weapon's WR, +1 when charging, -1 when the
     outnumbered model strikes back at one of its opponents."""
     w = core.best_melee(m, weapon)
@@ -60,16 +61,24 @@ def defence(d: Model) -> contest.Side:
         return contest.side(("DR", core.stat(d, "DR")), ("speed", int(vehicles.speed(d))))
     w = core.best_melee(d)
     parry = 1 if w is not None and w.get("parry") else 0
-    return contest.side(("DR", core.stat(d, "DR")), ("armour", core.stat(d, "AR")),
-                        ("field", core.stat(d, "FR")), ("parry", parry))
+    return contest.side(
+        ("DR", core.stat(d, "DR")),
+        ("armour", core.stat(d, "AR")),
+        ("field", core.stat(d, "FR")),
+        ("parry", parry),
+    )
 
 
 def crew_defence(v: Model) -> contest.Side:
     """An exposed crewman fought in close combat: his own DR, armour and field, plus the
     vehicle's speed in inches (SWOMP-I-VEH-CC)."""
     c = v.vars["veh"].get("crew", {})
-    return contest.side(("crew DR", int(c.get("DR", 3))), ("armour", int(c.get("AR", 0))),
-                        ("field", int(c.get("FR", 0))), ("speed", int(vehicles.speed(v))))
+    return contest.side(
+        ("crew DR", int(c.get("DR", 3))),
+        ("armour", int(c.get("AR", 0))),
+        ("field", int(c.get("FR", 0))),
+        ("speed", int(vehicles.speed(v))),
+    )
 
 
 def group_side(values: list[tuple[str, list[tuple[str, int]]]]) -> contest.Side:
@@ -88,8 +97,15 @@ def weapon_extra(m: Model) -> int:
     return int(w.get("Dam", 1)) - 1 if w is not None else 0
 
 
-def round_(state: GameState, ctx: Context, attackers: list[Model], d: Model,
-           charging: bool, outnumbered: bool = False, rule: str = R_CC) -> contest.Result | None:
+def round_(
+    state: GameState,
+    ctx: Context,
+    attackers: list[Model],
+    d: Model,
+    charging: bool,
+    outnumbered: bool = False,
+    rule: str = R_CC,
+) -> contest.Result | None:
     """One close combat contest of one or more attackers against one defender; the loser
     of a won contest takes 1, 2 or 3 HP (won by 5, by 10) plus any weapon damage above 1."""
     attackers = [a for a in attackers if not a.removed]
@@ -115,25 +131,50 @@ def round_(state: GameState, ctx: Context, attackers: list[Model], d: Model,
         outcome = f"{dmg} HP"
     else:
         dmg, outcome = 0, "held"
-    ctx.log.emit("resolution", f"{names} {'charge' if charging else 'attack'} {d.id}: {res.text}: "
-                 f"{'won by ' + str(max(0, res.margin)) + ', ' + outcome if res.won else outcome}",
-                 actor=lead.id, target=d.id, rule=rule, chance=float(res.chance),
-                 rolls=res.rolls, outcome="hit" if res.won else "miss",
-                 data={"attackers": [a.id for a in attackers], "damage": dmg,
-                       "value": att.value, "attacker": res.a_total, "defender": res.d_total})
+    ctx.log.emit(
+        "resolution",
+        f"{names} {'charge' if charging else 'attack'} {d.id}: {res.text}: "
+        f"{'won by ' + str(max(0, res.margin)) + ', ' + outcome if res.won else outcome}",
+        actor=lead.id,
+        target=d.id,
+        rule=rule,
+        chance=float(res.chance),
+        rolls=res.rolls,
+        outcome="hit" if res.won else "miss",
+        data={
+            "attackers": [a.id for a in attackers],
+            "damage": dmg,
+            "value": att.value,
+            "attacker": res.a_total,
+            "defender": res.d_total,
+        },
+    )
     if dmg:
-        core.wound(state, ctx, d, dmg, f"lost the close combat by {max(0, res.margin)}",
-                   R_CC_DAMAGE, lead.id)
+        core.wound(
+            state,
+            ctx,
+            d,
+            dmg,
+            f"lost the close combat by {max(0, res.margin)}",
+            R_CC_DAMAGE,
+            lead.id,
+        )
     for a in attackers:
         if not a.removed and not core.foes(state, a) and d.removed:
             core.act(a)["follow"] = core.mr(a) / 2
-            ctx.log.emit("note", f"{a.id} has killed all its opponents: a follow-up move of "
-                         f"up to {core.mr(a) / 2:g}\" (it may charge)", actor=a.id, rule=R_FOLLOW)
+            ctx.log.emit(
+                "note",
+                f"{a.id} has killed all its opponents: a follow-up move of "
+                f'up to {core.mr(a) / 2:g}" (it may charge)',
+                actor=a.id,
+                rule=R_FOLLOW,
+            )
     return res
 
 
-def vehicle_attack(state: GameState, ctx: Context, a: Model, v: Model, charging: bool,
-                   location: str) -> contest.Result:
+def vehicle_attack(
+    state: GameState, ctx: Context, a: Model, v: Model, charging: bool, location: str
+) -> contest.Result:
     """A model attacks a vehicle: CR against DR plus speed in inches (+5 CR against a
     stopped vehicle); a win damages the chosen location by the weapon's damage, a loss
     means the vehicle may run the attacker over (a second contest at once)."""
@@ -146,30 +187,44 @@ def vehicle_attack(state: GameState, ctx: Context, a: Model, v: Model, charging:
     res = contest.roll(ctx, att, dfn, "close combat contest (vehicle)", R_VEH_CC, a.id, v.id)
     core.act(a)["fought"] = True
     a.vars.pop("charge_bonus", None)
-    ctx.log.emit("resolution", f"{a.id} attacks {v.id}'s {location}: {res.text}: "
-                 f"{'hit' if res.won else 'fended off'}", actor=a.id, target=v.id,
-                 rule=R_VEH_CC, chance=float(res.chance), rolls=res.rolls,
-                 outcome="hit" if res.won else "miss")
+    ctx.log.emit(
+        "resolution",
+        f"{a.id} attacks {v.id}'s {location}: {res.text}: {'hit' if res.won else 'fended off'}",
+        actor=a.id,
+        target=v.id,
+        rule=R_VEH_CC,
+        chance=float(res.chance),
+        rolls=res.rolls,
+        outcome="hit" if res.won else "miss",
+    )
     if res.won:
         w = core.best_melee(a)
         dam = int(w.get("Dam", 1)) if w else 1
         vehicles.damage(state, ctx, v, dam, location, "close combat", a.id)
         return res
     run = contest.side(("DR", core.stat(v, "DR")), ("speed", int(vehicles.speed(v))))
-    back = contest.side(("DR", core.stat(a, "DR")), ("armour", core.stat(a, "AR")),
-                        ("field", core.stat(a, "FR")))
+    back = contest.side(
+        ("DR", core.stat(a, "DR")), ("armour", core.stat(a, "AR")), ("field", core.stat(a, "FR"))
+    )
     r2 = contest.roll(ctx, run, back, "run-over contest", R_VEH_CC, v.id, a.id)
-    ctx.log.emit("resolution", f"{v.id} hits back at {a.id}: {r2.text}: "
-                 f"{'run over' if r2.won else 'jumps clear'}", actor=v.id, target=a.id,
-                 rule=R_VEH_CC, chance=float(r2.chance), rolls=r2.rolls,
-                 outcome="hit" if r2.won else "miss")
+    ctx.log.emit(
+        "resolution",
+        f"{v.id} hits back at {a.id}: {r2.text}: {'run over' if r2.won else 'jumps clear'}",
+        actor=v.id,
+        target=a.id,
+        rule=R_VEH_CC,
+        chance=float(r2.chance),
+        rolls=r2.rolls,
+        outcome="hit" if r2.won else "miss",
+    )
     if r2.won:
         core.wound(state, ctx, a, contest.melee_damage(r2.margin), "run over", R_VEH_CC, v.id)
     return res
 
 
-def plan_fight(state: GameState, m: Model, target: str, unit: str,
-               planned: set[str]) -> dict | None:
+def plan_fight(
+    state: GameState, m: Model, target: str, unit: str, planned: set[str]
+) -> dict | None:
     """Who strikes whom when ``m`` takes its close combat action: as one of several
     attackers on one defender, the whole group of its unit strikes together; as the
     outnumbered model it strikes one opponent at -1 CR (SWOMP "Multiple attackers").
@@ -187,16 +242,28 @@ def plan_fight(state: GameState, m: Model, target: str, unit: str,
     if len(fs) > 1:
         d = state.models[target] if target in {f.id for f in fs} else fs[0]
         planned.add(m.id)
-        return {"attackers": [m.id], "defender": d.id, "charging": False, "outnumbered": True,
-                "rule": R_MULTI}
+        return {
+            "attackers": [m.id],
+            "defender": d.id,
+            "charging": False,
+            "outnumbered": True,
+            "rule": R_MULTI,
+        }
     d = fs[0]
-    group = [x for x in core.foes(state, d) if x.side == m.side and x.unit == unit
-             and not core.act(x)["fought"] and x.id not in planned]
+    group = [
+        x
+        for x in core.foes(state, d)
+        if x.side == m.side and x.unit == unit and not core.act(x)["fought"] and x.id not in planned
+    ]
     if m not in group:
         group.insert(0, m)
     planned.update(x.id for x in group)
-    return {"attackers": [x.id for x in group], "defender": d.id, "charging": False,
-            "rule": R_MULTI if len(group) > 1 else R_CC}
+    return {
+        "attackers": [x.id for x in group],
+        "defender": d.id,
+        "charging": False,
+        "rule": R_MULTI if len(group) > 1 else R_CC,
+    }
 
 
 def charge_groups(pairs: dict[str, str], location: str = "") -> list[dict]:
@@ -205,9 +272,16 @@ def charge_groups(pairs: dict[str, str], location: str = "") -> list[dict]:
     by_target: dict[str, list[str]] = {}
     for c, t in sorted(pairs.items()):
         by_target.setdefault(t, []).append(c)
-    return [{"attackers": cs, "defender": t, "charging": True, "location": location,
-             "rule": R_CHARGE if len(cs) == 1 else R_MULTI}
-            for t, cs in sorted(by_target.items())]
+    return [
+        {
+            "attackers": cs,
+            "defender": t,
+            "charging": True,
+            "location": location,
+            "rule": R_CHARGE if len(cs) == 1 else R_MULTI,
+        }
+        for t, cs in sorted(by_target.items())
+    ]
 
 
 def strike(state: GameState, ctx: Context, group: dict) -> None:
@@ -219,29 +293,44 @@ def strike(state: GameState, ctx: Context, group: dict) -> None:
         return
     if core.is_vehicle(d):
         for a in attackers:
-            vehicle_attack(state, ctx, a, d, bool(group["charging"]),
-                           str(group.get("location", "")))
+            vehicle_attack(
+                state, ctx, a, d, bool(group["charging"]), str(group.get("location", ""))
+            )
         return
     held = [a for a in attackers if d.id in a.vars.get("foes", [])]
     for a in attackers:
         if a not in held:
             core.act(a)["fought"] = True
             a.vars.pop("charge_bonus", None)
-            ctx.log.emit("note", f"{a.id}'s attack is lost: {d.id} is no longer in combat with "
-                         f"it", actor=a.id, target=d.id, rule=R_RETREAT)
+            ctx.log.emit(
+                "note",
+                f"{a.id}'s attack is lost: {d.id} is no longer in combat with it",
+                actor=a.id,
+                target=d.id,
+                rule=R_RETREAT,
+            )
     if held:
-        round_(state, ctx, held, d, bool(group["charging"]),
-               outnumbered=bool(group.get("outnumbered")), rule=str(group["rule"]))
+        round_(
+            state,
+            ctx,
+            held,
+            d,
+            bool(group["charging"]),
+            outnumbered=bool(group.get("outnumbered")),
+            rule=str(group["rule"]),
+        )
 
 
 # --- placing models (charges and retreats) ----------------------------------------------------
+
 
 def sync(state: GameState, ctx: Context) -> None:
     ctx.physics.sync({m.id: table.fp(m) for m in state.live()})
 
 
-def put(m: Model, p: tuple[float, float], facing_to: tuple[float, float],
-        cost: float | None = None) -> float:
+def put(
+    m: Model, p: tuple[float, float], facing_to: tuple[float, float], cost: float | None = None
+) -> float:
     """Set a model down after a charge or retreat; ``cost`` is the inches it spent (the
     straight distance unless given)."""
     d = math.dist(m.pos, p)
@@ -257,7 +346,10 @@ def put(m: Model, p: tuple[float, float], facing_to: tuple[float, float],
 
 # --- retreating --------------------------------------------------------------------------------
 
-def retreat_sides(state: GameState, m: Model, as_defender: bool) -> tuple[contest.Side, contest.Side]:
+
+def retreat_sides(
+    state: GameState, m: Model, as_defender: bool
+) -> tuple[contest.Side, contest.Side]:
     """The retreat contest: the retreating model's CR (-1 as the attacker, -2 as the
     defender) against its opponents' CR, combined as multiple attackers (SWOMP-I-RETREAT)."""
     pen = RETREAT_DEFENDER if as_defender else RETREAT_ATTACKER
@@ -267,21 +359,32 @@ def retreat_sides(state: GameState, m: Model, as_defender: bool) -> tuple[contes
     return att, dfn
 
 
-def retreat(state: GameState, ctx: Context, m: Model, to: tuple[float, float] | None,
-            as_defender: bool = False) -> bool:
+def retreat(
+    state: GameState,
+    ctx: Context,
+    m: Model,
+    to: tuple[float, float] | None,
+    as_defender: bool = False,
+) -> bool:
     """Try to leave every fight the model is in; as the defender (a reaction to being
     attacked, SWOMP-I-RETREAT) it is not the model's own action, so its record of what
     it has done this round is left alone."""
     att, dfn = retreat_sides(state, m, as_defender)
     fs = core.foes(state, m)
-    res = contest.roll(ctx, att, dfn, "retreat contest", R_RETREAT, m.id,
-                       fs[0].id if fs else "")
+    res = contest.roll(ctx, att, dfn, "retreat contest", R_RETREAT, m.id, fs[0].id if fs else "")
     if not as_defender:
         core.act(m)["fought"] = True
-    ctx.log.emit("resolution", f"{m.id} tries to retreat from {', '.join(f.id for f in fs)}: "
-                 f"{res.text}: {'gets away' if res.won else 'is held'}", actor=m.id,
-                 target=fs[0].id if fs else "", rule=R_RETREAT, chance=float(res.chance),
-                 rolls=res.rolls, outcome="retreated" if res.won else "held")
+    ctx.log.emit(
+        "resolution",
+        f"{m.id} tries to retreat from {', '.join(f.id for f in fs)}: "
+        f"{res.text}: {'gets away' if res.won else 'is held'}",
+        actor=m.id,
+        target=fs[0].id if fs else "",
+        rule=R_RETREAT,
+        chance=float(res.chance),
+        rolls=res.rolls,
+        outcome="retreated" if res.won else "held",
+    )
     if not res.won:
         return False
     m.vars["left"] = [f.id for f in fs]
@@ -291,12 +394,17 @@ def retreat(state: GameState, ctx: Context, m: Model, to: tuple[float, float] | 
         sync(state, ctx)
         r = ctx.physics.move(m.id, [to])
         put(m, r.end, (2 * r.end[0] - m.x, 2 * r.end[1] - m.y))
-        ctx.log.emit("move", f"{m.id} falls back {r.travelled:.1f}\" to ({r.end[0]:.2f}, "
-                     f"{r.end[1]:.2f})", actor=m.id, rule=R_RETREAT)
+        ctx.log.emit(
+            "move",
+            f'{m.id} falls back {r.travelled:.1f}" to ({r.end[0]:.2f}, {r.end[1]:.2f})',
+            actor=m.id,
+            rule=R_RETREAT,
+        )
     return True
 
 
 # --- odds --------------------------------------------------------------------------------------
+
 
 def damage_dist(att: contest.Side, dfn: contest.Side, extra: int = 0) -> dict[int, Fraction]:
     out: dict[int, Fraction] = {}
@@ -309,10 +417,12 @@ def damage_dist(att: contest.Side, dfn: contest.Side, extra: int = 0) -> dict[in
 def odds(att: contest.Side, dfn: contest.Side, extra: int, what: str) -> Odds:
     dist = damage_dist(att, dfn, extra)
     p = 1 - dist.get(0, Fraction(0))
-    lines = [f"{what}: {' + '.join(f'{t.reason} {t.value}' for t in att.terms)} + d10 against "
-             f"{' + '.join(f'{t.reason} {t.value}' for t in dfn.terms)} + d10",
-             f"win {percent(p)}; " + ", ".join(f"{k} HP {percent(v)}" for k, v in
-                                               sorted(dist.items()) if k)]
+    lines = [
+        f"{what}: {' + '.join(f'{t.reason} {t.value}' for t in att.terms)} + d10 against "
+        f"{' + '.join(f'{t.reason} {t.value}' for t in dfn.terms)} + d10",
+        f"win {percent(p)}; "
+        + ", ".join(f"{k} HP {percent(v)}" for k, v in sorted(dist.items()) if k),
+    ]
     exp = sum((k * v for k, v in dist.items()), Fraction(0))
     return Odds(chance=p, dist=dist, lines=lines, expected=exp)
 

@@ -42,8 +42,10 @@ def check_charge(state, ctx, action: Charge, ms, unit) -> list[str]:
         # measured as the charge will be made: each to the spot it is packed into
         plan = packing.plan(state, ctx, t, ok, {c.id: charge_limit(c) for c in ok}, via)
         if not plan.placed:
-            return [f"packed round {t.id}, no model of {unit} reaches its place: "
-                    + "; ".join(r.why for r in plan.short.values())]
+            return [
+                f"packed round {t.id}, no model of {unit} reaches its place: "
+                + "; ".join(r.why for r in plan.short.values())
+            ]
     return vehicle_option_problems(state, getattr(action, "options", {}), ok, t.id)
 
 
@@ -66,8 +68,9 @@ def apply_charge(state, ctx, action: Charge, ms, unit) -> None:
     now = {c: tid for c, tid in pairs.items() if c not in follow}
     moved = [c for c in chargers if c.id in pairs or c.pos != start[c.id]]
     loc = str(getattr(action, "options", {}).get("location", ""))
-    trigger_overwatch(state, ctx, moved, {"kind": "charge_fight", "pairs": now, "location": loc}
-                      if now else None)
+    trigger_overwatch(
+        state, ctx, moved, {"kind": "charge_fight", "pairs": now, "location": loc} if now else None
+    )
 
 
 def check_fight(state, ctx, action: Fight, ms, unit) -> list[str]:
@@ -77,8 +80,9 @@ def check_fight(state, ctx, action: Fight, ms, unit) -> list[str]:
     return vehicle_option_problems(state, action.options, able, action.target)
 
 
-def vehicle_option_problems(state: GameState, options: dict[str, Any], ms: list[Model],
-                            target: str) -> list[str]:
+def vehicle_option_problems(
+    state: GameState, options: dict[str, Any], ms: list[Model], target: str
+) -> list[str]:
     """Close combat options: only ``location``, only against a vehicle, and one each
     attacker may go for (SWOMP "Close combat with vehicles")."""
     bad = [k for k in options if k != "location"]
@@ -105,8 +109,13 @@ def fight_problem(state: GameState, m: Model, target: str) -> str:
             return f"no model '{target}'"
         return ""
     t = state.models.get(target)
-    if t is not None and not t.removed and core.is_vehicle(t) and t.side != m.side \
-            and table.distance(m, t) <= melee.CONTACT:
+    if (
+        t is not None
+        and not t.removed
+        and core.is_vehicle(t)
+        and t.side != m.side
+        and table.distance(m, t) <= melee.CONTACT
+    ):
         return ""
     return f"{m.id} is not in close combat"
 
@@ -147,18 +156,17 @@ def retreat_problems(state: GameState, ctx: Context, action: Retreat, m: Model) 
         if t is None or t.removed or t.side == m.side:
             return [f"no enemy '{action.target}' to charge"]
         if t.id in m.vars["foes"]:
-            return [f"{m.id} may not leave and return to the same close combat "
-                    f"({melee.R_RETREAT})"]
+            return [f"{m.id} may not leave and return to the same close combat ({melee.R_RETREAT})"]
         d = table.distance(m, t)
         if d > lim + EPS:
-            return [f"{t.id} is {d:.1f}\" away: a retreat moves {lim:g}\" (half MR)"]
+            return [f'{t.id} is {d:.1f}" away: a retreat moves {lim:g}" (half MR)']
         way = reach.reach(state, ctx, m, t, lim)
         return [] if way.ok else [way.why]
     if action.to is None:
         return ["a retreat needs 'to' (where to fall back) or 'target' (whom to charge)"]
     d = math.dist(m.pos, action.to)
     if d > lim + EPS:
-        return [f"a retreat moves up to {lim:g}\" (half MR), not {d:.2f}\" ({melee.R_RETREAT})"]
+        return [f'a retreat moves up to {lim:g}" (half MR), not {d:.2f}" ({melee.R_RETREAT})']
     if not table.on_table(ctx, action.to):
         return ["off the table"]
     return []

@@ -52,8 +52,10 @@ def coherency_problem(state: GameState, m: Model, at: tuple[float, float]) -> st
     limit = coherency(state, m.unit)
     gap = min(table.distance(ghost, x) for x in mates)
     if gap > limit + 1e-6:
-        return (f"{m.id} would be {gap:.1f}\" from the nearest model of {m.unit}, beyond its "
-                f"{limit:g}\" coherency ({R_COHERENCY})")
+        return (
+            f'{m.id} would be {gap:.1f}" from the nearest model of {m.unit}, beyond its '
+            f'{limit:g}" coherency ({R_COHERENCY})'
+        )
     return ""
 
 
@@ -98,15 +100,29 @@ def test(state: GameState, ctx: Context, unit: str, why: str, rule: str = R_BREA
     if c is None:
         return False
     p = contest.d10_under(need)
-    r = ctx.dice.roll(10, f"break test ({unit})", need=f"{need} or less", chance=p, actor=c.id,
-                      rule=rule, result=lambda t, f: "holds" if f[0] <= need else "breaks")
+    r = ctx.dice.roll(
+        10,
+        f"break test ({unit})",
+        need=f"{need} or less",
+        chance=p,
+        actor=c.id,
+        rule=rule,
+        result=lambda t, f: "holds" if f[0] <= need else "breaks",
+    )
     ok = r.result == "holds"
     info = core.unit_info(state, unit)
-    ctx.log.emit("morale", f"{unit} break test ({why}): d10 rolled {r.faces[0]} against "
-                 f"commander {c.id}'s SR {core.stat(c, 'SR')} + 2 = {need}: "
-                 f"{'holds' if ok else 'breaks'} (chance {round(float(p) * 100)}%)",
-                 actor=c.id, target=unit, rule=rule, chance=float(p), rolls=list(r.faces),
-                 outcome="passed" if ok else "broken")
+    ctx.log.emit(
+        "morale",
+        f"{unit} break test ({why}): d10 rolled {r.faces[0]} against "
+        f"commander {c.id}'s SR {core.stat(c, 'SR')} + 2 = {need}: "
+        f"{'holds' if ok else 'breaks'} (chance {round(float(p) * 100)}%)",
+        actor=c.id,
+        target=unit,
+        rule=rule,
+        chance=float(p),
+        rolls=list(r.faces),
+        outcome="passed" if ok else "broken",
+    )
     if not ok and rule == R_BREAK:
         info["broken"] = True
         info["broken_turn"] = state.turn
@@ -125,8 +141,10 @@ def rally_problems(state: GameState, ctx: Context, unit: str) -> list[str]:
     if not info.get("broken"):
         return [f"{unit} is not broken"]
     if state.turn < int(info.get("broken_turn", 0)) + 2:
-        out.append(f"{unit} broke in turn {info['broken_turn']}: it must stay broken for a "
-                   f"full turn (rally from turn {int(info['broken_turn']) + 2}) ({R_RALLY})")
+        out.append(
+            f"{unit} broke in turn {info['broken_turn']}: it must stay broken for a "
+            f"full turn (rally from turn {int(info['broken_turn']) + 2}) ({R_RALLY})"
+        )
     ms = core.unit_models(state, unit)
     soft_or_hard = set(core_cover_kinds())
     for m in ms:
@@ -157,12 +175,22 @@ def rally(state: GameState, ctx: Context, unit: str) -> None:
         new = core.commander(state, unit)
         if new is not None:
             info["commander"] = new.id
-            ctx.log.emit("morale", f"{unit} designates {new.id} (SR {core.stat(new, 'SR')}) as "
-                         f"its new commander", actor=new.id, target=unit, rule=R_RALLY)
+            ctx.log.emit(
+                "morale",
+                f"{unit} designates {new.id} (SR {core.stat(new, 'SR')}) as its new commander",
+                actor=new.id,
+                target=unit,
+                rule=R_RALLY,
+            )
     ok = test(state, ctx, unit, "rally", rule=R_RALLY)
     if ok:
         info["broken"] = False
         for m in core.unit_models(state, unit):
             m.set_status("broken", False)
-        ctx.log.emit("status", f"{unit} rallies: it moves and fights as normal again",
-                     target=unit, rule=R_RALLY, outcome="rallied")
+        ctx.log.emit(
+            "status",
+            f"{unit} rallies: it moves and fights as normal again",
+            target=unit,
+            rule=R_RALLY,
+            outcome="rallied",
+        )

@@ -33,8 +33,11 @@ def apply_move(state, ctx, action: Move, ms, unit) -> None:
     if len(ms) == 1:
         m = ms[0]
         pts = list(action.waypoints(m.pos))
-        moved = driving.drive(state, ctx, m, pts) if core.is_vehicle(m) else \
-            (do_move(state, ctx, m, pts, action.facing) or [m])
+        moved = (
+            driving.drive(state, ctx, m, pts)
+            if core.is_vehicle(m)
+            else (do_move(state, ctx, m, pts, action.facing) or [m])
+        )
         trigger_overwatch(state, ctx, moved, None)
         return
     paths = unit_paths(ms, action)
@@ -61,5 +64,9 @@ def check_turn(state, ctx, action: Turn, ms, unit) -> list[str]:
 def apply_turn(state, ctx, action: Turn, ms, unit) -> None:
     for m in ms:
         m.facing = float(action.facing) % 360
-    ctx.log.emit("move", f"{', '.join(m.id for m in ms)} turn to face {action.facing:g}\u00b0",
-                 actor=action.actor, rule=R_ACTIONS)
+    ctx.log.emit(
+        "move",
+        f"{', '.join(m.id for m in ms)} turn to face {action.facing:g}\u00b0",
+        actor=action.actor,
+        rule=R_ACTIONS,
+    )

@@ -52,8 +52,13 @@ def nearest_enemy(state: GameState, m: Model, at: tuple[float, float] | None = N
     return min(ds) if ds else math.inf
 
 
-def move_problems(state: GameState, ctx: Context, m: Model, pts: list[tuple[float, float]],
-                  unit_move: bool = False) -> list[str]:
+def move_problems(
+    state: GameState,
+    ctx: Context,
+    m: Model,
+    pts: list[tuple[float, float]],
+    unit_move: bool = False,
+) -> list[str]:
     a = core.act(m)
     if core.is_vehicle(m):
         return vehicle_move_problems(state, ctx, m, pts)
@@ -66,8 +71,9 @@ def move_problems(state: GameState, ctx: Context, m: Model, pts: list[tuple[floa
         if a["moves"]:
             r.append(f"{m.id} has already moved this action")
         if a["stood"]:
-            r.append(f"{m.id} stood still to shoot (+1 PR): it may not move this action "
-                     f"({R_ACTIONS})")
+            r.append(
+                f"{m.id} stood still to shoot (+1 PR): it may not move this action ({R_ACTIONS})"
+            )
         if a["fought"]:
             r.append(f"{m.id} fought this action")
     if r:
@@ -75,12 +81,17 @@ def move_problems(state: GameState, ctx: Context, m: Model, pts: list[tuple[floa
     cost = table.path_cost(ctx, pts, TERRAIN["difficult"])
     lim, why = allowance(m)
     if cost > lim + EPS:
-        r.append(f"{m.id} may move {lim:g}\" ({why}), not {cost:.1f}\" "
-                 f"({R_HEAVY if core.heavy(m) else R_ACTIONS})")
+        r.append(
+            f'{m.id} may move {lim:g}" ({why}), not {cost:.1f}" '
+            f"({R_HEAVY if core.heavy(m) else R_ACTIONS})"
+        )
     end = pts[-1]
     if not table.on_table(ctx, end):
         r.append(f"({end[0]:g}, {end[1]:g}) is off the table")
-    if morale.broken(state, m.unit) and nearest_enemy(state, m, end) < nearest_enemy(state, m) - EPS:
+    if (
+        morale.broken(state, m.unit)
+        and nearest_enemy(state, m, end) < nearest_enemy(state, m) - EPS
+    ):
         r.append(f"{m.unit} is broken: it may not move closer to the enemy ({R_BROKEN})")
     if not unit_move and not r:
         why_not = morale.coherency_problem(state, m, end)
@@ -89,8 +100,9 @@ def move_problems(state: GameState, ctx: Context, m: Model, pts: list[tuple[floa
     return r
 
 
-def vehicle_move_problems(state: GameState, ctx: Context, v: Model,
-                          pts: list[tuple[float, float]]) -> list[str]:
+def vehicle_move_problems(
+    state: GameState, ctx: Context, v: Model, pts: list[tuple[float, float]]
+) -> list[str]:
     a = core.act(v)
     if a["moves"]:
         return [f"{v.id} has already moved this action"]
@@ -100,16 +112,19 @@ def vehicle_move_problems(state: GameState, ctx: Context, v: Model,
     length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
     r = []
     if length < lo - 0.05 or length > hi + 0.05:
-        r.append(f"{v.id} is moving at {vehicles.speed(v):g}\": this action it must move "
-                 f"{lo:g}\" to {hi:g}\" (speed changes by its acceleration), not {length:.1f}\" "
-                 f"({vehicles.R_MOVE})")
+        r.append(
+            f'{v.id} is moving at {vehicles.speed(v):g}": this action it must move '
+            f'{lo:g}" to {hi:g}" (speed changes by its acceleration), not {length:.1f}" '
+            f"({vehicles.R_MOVE})"
+        )
     if not table.on_table(ctx, pts[-1]):
         r.append(f"({pts[-1][0]:g}, {pts[-1][1]:g}) is off the table")
     return r
 
 
-def do_move(state: GameState, ctx: Context, m: Model, pts: list[tuple[float, float]],
-            facing: float | None) -> None:
+def do_move(
+    state: GameState, ctx: Context, m: Model, pts: list[tuple[float, float]], facing: float | None
+) -> None:
     """Move along the path with the physics service: the base stops at its first
     contact; the inches spent (difficult ground counted twice) are what it moved."""
     melee.sync(state, ctx)
@@ -131,8 +146,13 @@ def do_move(state: GameState, ctx: Context, m: Model, pts: list[tuple[float, flo
     a["moved"] = round(float(a["moved"]) + spent, 2)
     m.vars["moved"] = a["moved"]
     stop = "" if r.complete else f", stopped by {r.blocked_by}"
-    ctx.log.emit("move", f"{m.id} moves {r.travelled:.1f}\" to ({m.x:.2f}, {m.y:.2f}){stop}",
-                 actor=m.id, rule=R_ACTIONS, data={"to": [m.x, m.y], "moved": a["moved"]})
+    ctx.log.emit(
+        "move",
+        f'{m.id} moves {r.travelled:.1f}" to ({m.x:.2f}, {m.y:.2f}){stop}',
+        actor=m.id,
+        rule=R_ACTIONS,
+        data={"to": [m.x, m.y], "moved": a["moved"]},
+    )
     if "crew_of" in m.vars:
         hatch.climb_back(state, ctx, m)
 

@@ -39,9 +39,14 @@ def order(chargers: Sequence[Model], target: Model) -> list[Model]:
     return sorted(chargers, key=lambda c: (table.distance(c, target), c.id))
 
 
-def plan(state: GameState, ctx: Context, target: Model, chargers: Sequence[Model],
-         allowance: Mapping[str, float], via: Mapping[str, Sequence[Point]] | None = None
-         ) -> Plan:
+def plan(
+    state: GameState,
+    ctx: Context,
+    target: Model,
+    chargers: Sequence[Model],
+    allowance: Mapping[str, float],
+    via: Mapping[str, Sequence[Point]] | None = None,
+) -> Plan:
     """Pack ``chargers`` round ``target`` and measure each to its packed spot. One that
     has a spot but cannot reach it is set aside and the rest packed again; one that finds
     no room stays in the packing (a spot may free up) and is short if it never gets one.
@@ -62,8 +67,16 @@ def plan(state: GameState, ctx: Context, target: Model, chargers: Sequence[Model
             p = poses.get(c.id)
             if p is None:
                 continue
-            r = reach.reach(state, ctx, c, target, allowance[c.id], via.get(c.id, ()),
-                            spot=p, movers=[i for i in ids if i != c.id])
+            r = reach.reach(
+                state,
+                ctx,
+                c,
+                target,
+                allowance[c.id],
+                via.get(c.id, ()),
+                spot=p,
+                movers=[i for i in ids if i != c.id],
+            )
             if not r.ok:
                 short[c.id], fell = r, c.id
                 break
@@ -71,15 +84,20 @@ def plan(state: GameState, ctx: Context, target: Model, chargers: Sequence[Model
         if not fell:
             for c in live:
                 if c.id not in placed:
-                    short[c.id] = reach.Reach(None, (), 0.0, f"there is no room for {c.id} "
-                                              f"in base contact with {target.id}")
+                    short[c.id] = reach.Reach(
+                        None,
+                        (),
+                        0.0,
+                        f"there is no room for {c.id} in base contact with {target.id}",
+                    )
             break
         live = [c for c in live if c.id != fell]
     return Plan(placed, dict(sorted(short.items(), key=lambda kv: rank[kv[0]])))
 
 
-def place_alone(state: GameState, ctx: Context, target: Model, c: Model,
-                limit: float) -> reach.Reach | None:
+def place_alone(
+    state: GameState, ctx: Context, target: Model, c: Model, limit: float
+) -> reach.Reach | None:
     """The way for ``c`` alone into contact with ``target`` (pairing off with another
     model after finding no room: SWOMP "The gang fight"), or None if it cannot."""
     r = reach.reach(state, ctx, c, target, limit)

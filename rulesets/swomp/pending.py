@@ -29,8 +29,9 @@ def can_fire_at(state: GameState, ctx: Context, w: Model, t: Model) -> bool:
     return False
 
 
-def trigger_overwatch(state: GameState, ctx: Context, movers: list[Model],
-                      after: dict[str, Any] | None) -> None:
+def trigger_overwatch(
+    state: GameState, ctx: Context, movers: list[Model], after: dict[str, Any] | None
+) -> None:
     """Enemy models ending a move where an overwatching model could fire at them hand
     play to the overwatching side; ``after`` (e.g. the charge's close combat) runs once
     every reaction is answered."""
@@ -39,14 +40,28 @@ def trigger_overwatch(state: GameState, ctx: Context, movers: list[Model],
     for side in state.sides:
         if not movers or side == movers[0].side:
             continue
-        watchers = [w.id for w in state.live(side) if w.vars.get("overwatch")
-                    and not core.engaged(w) and any(can_fire_at(state, ctx, w, t) for t in movers)]
+        watchers = [
+            w.id
+            for w in state.live(side)
+            if w.vars.get("overwatch")
+            and not core.engaged(w)
+            and any(can_fire_at(state, ctx, w, t) for t in movers)
+        ]
         if watchers:
-            entries.append({"kind": "overwatch", "side": side, "watchers": watchers,
-                            "targets": [m.id for m in movers]})
-            ctx.log.emit("note", f"{', '.join(watchers)} on overwatch may fire at "
-                         f"{', '.join(m.id for m in movers)} ({side} shoots or passes)",
-                         rule=R_OVERWATCH)
+            entries.append(
+                {
+                    "kind": "overwatch",
+                    "side": side,
+                    "watchers": watchers,
+                    "targets": [m.id for m in movers],
+                }
+            )
+            ctx.log.emit(
+                "note",
+                f"{', '.join(watchers)} on overwatch may fire at "
+                f"{', '.join(m.id for m in movers)} ({side} shoots or passes)",
+                rule=R_OVERWATCH,
+            )
     reactions.defer(state, after)
     reactions.push(state, entries)
     settle(state, ctx)
@@ -86,14 +101,12 @@ def open_combat(state: GameState, ctx: Context, groups: list[dict[str, Any]]) ->
             continue
         held = [a for a in g["attackers"] if a in d.vars.get("foes", [])]
         if held:
-            entries.append({"kind": "retreat", "side": d.side, "defender": d.id,
-                            "attackers": held})
+            entries.append({"kind": "retreat", "side": d.side, "defender": d.id, "attackers": held})
     reactions.defer(state, {"kind": "strike", "groups": groups})
     reactions.push(state, entries)
 
 
 def pending_done(state: GameState, ctx: Context) -> None:
     sw = core.sw(state)
-    sw["pending"] = [p for p in sw["pending"]
-                     if reactions.kind(p) != "overwatch" or p["watchers"]]
+    sw["pending"] = [p for p in sw["pending"] if reactions.kind(p) != "overwatch" or p["watchers"]]
     settle(state, ctx)

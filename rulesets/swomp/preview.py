@@ -31,11 +31,20 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
         a = core.act(m)
         owed = reactions.owed(state)
         pend = owed is not None and reactions.kind(owed) == "overwatch"
-        stance = "overwatch" if pend else (
-            "stood" if not core.is_vehicle(m) and float(a["moved"]) == 0
-            and not action.options.get("then_move") else "moving")
-        return shooting.odds(state, ctx, m, t, w, action.options, stance,
-                             bool(action.options.get("second")))
+        stance = (
+            "overwatch"
+            if pend
+            else (
+                "stood"
+                if not core.is_vehicle(m)
+                and float(a["moved"]) == 0
+                and not action.options.get("then_move")
+                else "moving"
+            )
+        )
+        return shooting.odds(
+            state, ctx, m, t, w, action.options, stance, bool(action.options.get("second"))
+        )
     if isinstance(action, (Charge, Fight)):
         ms, _ = resolve_actor(state, action.actor)
         t = state.models.get(action.target)
@@ -52,8 +61,9 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
             if vehicles.speed(t) == 0:
                 terms.append(("vehicle stopped", melee.STOPPED_VEHICLE))
             att = contest.side(*terms)
-            loc = str(getattr(action, "options", {}).get("location", "")) \
-                or vehicle_cc.default_location(ms[0], t)
+            loc = str(
+                getattr(action, "options", {}).get("location", "")
+            ) or vehicle_cc.default_location(ms[0], t)
             if loc in vehicle_cc.crewmen(t):
                 dfn = melee.crew_defence(t)
         else:
@@ -65,8 +75,9 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
             return None
         att, dfn = melee.retreat_sides(state, m, False)
         p = contest.p_win(att.value, dfn.value)
-        return Odds(chance=p, lines=[f"retreat: {att.value} + d10 against {dfn.value} + d10: "
-                                     f"{percent(p)}"])
+        return Odds(
+            chance=p, lines=[f"retreat: {att.value} + d10 against {dfn.value} + d10: {percent(p)}"]
+        )
     if isinstance(action, Rally):
         ms, unit = resolve_actor(state, action.actor)
         _, need = morale.break_need(state, unit)
@@ -79,14 +90,19 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
         _, hi = vehicles.speed_range(v)
         spd = hi if action.speed is None else float(action.speed)
         a = core.stat(v, "DR") + contest.speed_bonus(spd)
-        d = core.stat(t, "DR") + (contest.speed_bonus(vehicles.speed(t)) if core.is_vehicle(t)
-                                  else core.stat(t, "AR") + core.stat(t, "FR")
-                                  + shooting.move_bonus(t))
+        d = core.stat(t, "DR") + (
+            contest.speed_bonus(vehicles.speed(t))
+            if core.is_vehicle(t)
+            else core.stat(t, "AR") + core.stat(t, "FR") + shooting.move_bonus(t)
+        )
         dist: dict[int, Any] = {}
         for k, p in contest.margin_dist(a, d).items():
             dmg = 0 if k < 0 else contest.ram_damage(k)
             dist[dmg] = dist.get(dmg, 0) + p
         ch = 1 - dist.get(0, 0)
-        return Odds(chance=ch, dist=dist, lines=[f"ram: DR + speed {a} + d10 against {d} + d10: "
-                                                 f"{percent(ch)}"])
+        return Odds(
+            chance=ch,
+            dist=dist,
+            lines=[f"ram: DR + speed {a} + d10 against {d} + d10: {percent(ch)}"],
+        )
     return None

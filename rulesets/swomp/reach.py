@@ -59,8 +59,9 @@ def sync(state: GameState, ctx: Context) -> None:
     ctx.physics.sync({m.id: table.fp(m) for m in state.live()})
 
 
-def contact_spot(state: GameState, ctx: Context, c: Model, t: Model,
-                 via: Sequence[Point] = ()) -> Point | None:
+def contact_spot(
+    state: GameState, ctx: Context, c: Model, t: Model, via: Sequence[Point] = ()
+) -> Point | None:
     """Where ``c`` alone would touch ``t``: the free contact spot nearest to the last
     point it comes from."""
     sync(state, ctx)
@@ -68,9 +69,16 @@ def contact_spot(state: GameState, ctx: Context, c: Model, t: Model,
     return ctx.physics.place_in_contact(t.id, [c.id], {c.id: came}).get(c.id)
 
 
-def reach(state: GameState, ctx: Context, c: Model, t: Model, limit: float,
-          via: Sequence[Point] = (), spot: Point | None = None,
-          movers: Sequence[str] = ()) -> Reach:
+def reach(
+    state: GameState,
+    ctx: Context,
+    c: Model,
+    t: Model,
+    limit: float,
+    via: Sequence[Point] = (),
+    spot: Point | None = None,
+    movers: Sequence[str] = (),
+) -> Reach:
     """Measure ``c``'s charge at ``t`` with ``limit`` inches to spend. Read-only on the
     game state (the physics service only proposes), so ``check`` may call it."""
     if spot is None:
@@ -82,17 +90,25 @@ def reach(state: GameState, ctx: Context, c: Model, t: Model, limit: float,
     pts = (c.pos, *[tuple(p) for p in via], (round(spot[0], 2), round(spot[1], 2)))
     r = ctx.physics.move(c.id, pts[1:], ignore=[t.id, *movers])
     if not r.complete and math.dist(r.end, pts[-1]) > 0.05:
-        return Reach(spot, pts, 0.0,
-                     f"{c.id}'s charge at {t.id} is blocked by {r.blocked_by} after "
-                     f"{r.travelled:.1f}\": it cannot reach base contact (give a path round it) "
-                     f"({R_CHARGE})")
+        return Reach(
+            spot,
+            pts,
+            0.0,
+            f"{c.id}'s charge at {t.id} is blocked by {r.blocked_by} after "
+            f'{r.travelled:.1f}": it cannot reach base contact (give a path round it) '
+            f"({R_CHARGE})",
+        )
     cost = table.path_cost(ctx, list(pts), TERRAIN["difficult"])
     room = limit + slack(t)
     if cost > room + 1e-6:
-        return Reach(spot, pts, cost,
-                     f"{c.id} cannot reach {t.id}: the way into contact costs {cost:.1f}\" "
-                     f"(difficult ground counts double) and it may charge {limit:g}\": "
-                     f"{short_by(cost - room)}\" short ({R_CHARGE})")
+        return Reach(
+            spot,
+            pts,
+            cost,
+            f'{c.id} cannot reach {t.id}: the way into contact costs {cost:.1f}" '
+            f'(difficult ground counts double) and it may charge {limit:g}": '
+            f'{short_by(cost - room)}" short ({R_CHARGE})',
+        )
     return Reach(spot, pts, cost)
 
 

@@ -81,12 +81,18 @@ def describe(entry: dict[str, Any]) -> str:
     """What the owing side must do, for refusals and the window."""
     k = kind(entry)
     if k == "retreat":
-        return (f"{entry['side']} must first answer {', '.join(entry['attackers'])}'s attack on "
-                f"{entry['defender']}: retreat with {entry['defender']} (-2 CR) or choose "
-                f"stand (SWOMP-RETREAT)")
+        return (
+            f"{entry['side']} must first answer {', '.join(entry['attackers'])}'s attack on "
+            f"{entry['defender']}: retreat with {entry['defender']} (-2 CR) or choose "
+            f"stand (SWOMP-RETREAT)"
+        )
     if k == "jump":
-        return (f"{entry['side']} must first decide whether {entry['vehicle']}'s exposed "
-                f"{entry['gunner']} jumps out to meet {entry['attacker']}: choose jump_out or "
-                f"stay (SWOMP-VEH-CREW)")
-    return (f"{entry['side']} must first answer the overwatch reaction: shoot with "
-            f"{', '.join(entry['watchers'])} or choose pass (SWOMP-OVERWATCH)")
+        return (
+            f"{entry['side']} must first decide whether {entry['vehicle']}'s exposed "
+            f"{entry['gunner']} jumps out to meet {entry['attacker']}: choose jump_out or "
+            f"stay (SWOMP-VEH-CREW)"
+        )
+    return (
+        f"{entry['side']} must first answer the overwatch reaction: shoot with "
+        f"{', '.join(entry['watchers'])} or choose pass (SWOMP-OVERWATCH)"
+    )

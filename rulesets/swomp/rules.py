@@ -41,21 +41,47 @@ from .movement import R_ACTIONS, allowance, shoot_limit
 from .preview import odds
 from .victory import casualty_points, concede
 
-__all__ = ["TURNS", "advance", "allowance", "apply", "casualty_points", "check", "odds",
-           "setup", "shoot_limit", "to_act"]
+__all__ = [
+    "TURNS",
+    "advance",
+    "allowance",
+    "apply",
+    "casualty_points",
+    "check",
+    "odds",
+    "setup",
+    "shoot_limit",
+    "to_act",
+]
 
 CHECKS = {
-    Move: mov.check_move, Turn: mov.check_turn, Shoot: fv.check_shoot,
-    Charge: mv.check_charge, SwompCharge: mv.check_charge, Fight: mv.check_fight,
-    Retreat: mv.check_retreat, Overwatch: fv.check_overwatch, ClearJam: fv.check_clear,
-    Rally: uv.check_rally, Ram: vv.check_ram, Man: vv.check_man,
+    Move: mov.check_move,
+    Turn: mov.check_turn,
+    Shoot: fv.check_shoot,
+    Charge: mv.check_charge,
+    SwompCharge: mv.check_charge,
+    Fight: mv.check_fight,
+    Retreat: mv.check_retreat,
+    Overwatch: fv.check_overwatch,
+    ClearJam: fv.check_clear,
+    Rally: uv.check_rally,
+    Ram: vv.check_ram,
+    Man: vv.check_man,
 }
 
 APPLY = {
-    Move: mov.apply_move, Turn: mov.apply_turn, Shoot: fv.apply_shoot,
-    Charge: mv.apply_charge, SwompCharge: mv.apply_charge, Fight: mv.apply_fight,
-    Retreat: mv.apply_retreat, Overwatch: fv.apply_overwatch, ClearJam: fv.apply_clear,
-    Rally: uv.apply_rally, Ram: vv.apply_ram, Man: vv.apply_man,
+    Move: mov.apply_move,
+    Turn: mov.apply_turn,
+    Shoot: fv.apply_shoot,
+    Charge: mv.apply_charge,
+    SwompCharge: mv.apply_charge,
+    Fight: mv.apply_fight,
+    Retreat: mv.apply_retreat,
+    Overwatch: fv.apply_overwatch,
+    ClearJam: fv.apply_clear,
+    Rally: uv.apply_rally,
+    Ram: vv.apply_ram,
+    Man: vv.apply_man,
 }
 
 
@@ -74,11 +100,12 @@ def problems(state: GameState, action: Action, ctx: Context) -> list[str]:
     if deploy.active(state):
         if isinstance(action, Deploy):
             return deploy.problems(state, ctx, action)
-        return [f"deployment comes first: {deploy.next_side(state)} places "
-                f"{' or '.join(deploy.ready_units(state))} with deploy ({deploy.R_DEPLOY})"]
+        return [
+            f"deployment comes first: {deploy.next_side(state)} places "
+            f"{' or '.join(deploy.ready_units(state))} with deploy ({deploy.R_DEPLOY})"
+        ]
     if isinstance(action, Deploy):
-        return ["deployment is over (or this scenario sets its models out: no deployment "
-                "phase)"]
+        return ["deployment is over (or this scenario sets its models out: no deployment phase)"]
     sw = core.sw(state)
     if sw["pending"]:
         return answers.pending_problems(state, action, ctx)

@@ -76,8 +76,9 @@ def gap(a: Model, b: Model) -> float:
 def reach(m: Model) -> float:
     """How far a model's working ranged weapons reach (0 without one)."""
     jammed = m.vars.get("jammed", [])
-    return max((float(w.get("range", 0)) for w in core.ranged(m) if w["name"] not in jammed),
-               default=0.0)
+    return max(
+        (float(w.get("range", 0)) for w in core.ranged(m) if w["name"] not in jammed), default=0.0
+    )
 
 
 def fights_better(m: Model, e: Model) -> bool:
@@ -157,17 +158,28 @@ def cc_hp(a_value: int, d_value: int, extra: int, hp: int) -> float:
     """Expected HP a close combat contest takes off a defender with ``hp`` left: the
     winning margin's 1, 2 or 3 (SWOMP "Winning a contest by 5 or more") plus the
     weapon's damage above 1, no more than it has."""
-    return float(sum((q * min(hp, contest.melee_damage(k) + extra)
-                      for k, q in contest.margin_dist(a_value, d_value).items() if k >= 0),
-                     start=Fraction(0)))
+    return float(
+        sum(
+            (
+                q * min(hp, contest.melee_damage(k) + extra)
+                for k, q in contest.margin_dist(a_value, d_value).items()
+                if k >= 0
+            ),
+            start=Fraction(0),
+        )
+    )
 
 
 def strike_value(attackers: list[Model], d: Model, charging: bool) -> float:
     """Expected points one strike of ``attackers`` (a group: the best CR plus half the
     others', SWOMP "Multiple attackers") takes off the trooper ``d``."""
     attackers = [a for a in attackers if not a.removed]
-    if not attackers or d.removed or core.is_vehicle(d) or any(core.is_vehicle(a)
-                                                               for a in attackers):
+    if (
+        not attackers
+        or d.removed
+        or core.is_vehicle(d)
+        or any(core.is_vehicle(a) for a in attackers)
+    ):
         return 0.0
     att = melee.group_side([(a.id, melee.attack_value(a, charging)) for a in attackers])
     lead = max(attackers, key=lambda a: sum(v for _, v in melee.attack_value(a, charging)))
@@ -187,8 +199,9 @@ def melee_edge(state: GameState, side: str) -> float:
             continue
         for g in cont.get("groups", []):
             d = state.models[g["defender"]]
-            hit = strike_value([state.models[a] for a in g["attackers"]], d,
-                               bool(g.get("charging")))
+            hit = strike_value(
+                [state.models[a] for a in g["attackers"]], d, bool(g.get("charging"))
+            )
             value += STRIKE_SHARE * (hit if d.side != side else -hit)
     for m in state.live():
         fs = core.foes(state, m)
@@ -217,8 +230,11 @@ def best_shot(state: GameState, ctx: Context, m: Model) -> float:
         for s in shooting.legal_targets(seen):
             t = state.models[s.id]
             share = min(1.0, dam / max(1, t.hp))
-            v = p_win(att, shooting.defence(t, s.cover).value) * share * int(
-                t.vars.get("points", 0))
+            v = (
+                p_win(att, shooting.defence(t, s.cover).value)
+                * share
+                * int(t.vars.get("points", 0))
+            )
             if v > best:
                 best = v
     return best
@@ -242,10 +258,20 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     leaves it as it was, so most samples of a search cost one lookup)."""
     broken = {u for u in {m.unit for m in state.models.values()} if morale.broken(state, u)}
     key = (id(ctx.battlefield), frozenset(broken)) + tuple(
-        (m.id, m.x, m.y, m.hp, m.removed, tuple(m.vars.get("jammed", ())),
-         tuple(m.vars.get("foes", ())), m.vars.get("cover"), m.vars.get("moved"),
-         m.vars.get("speed"))
-        for m in state.models.values())
+        (
+            m.id,
+            m.x,
+            m.y,
+            m.hp,
+            m.removed,
+            tuple(m.vars.get("jammed", ())),
+            tuple(m.vars.get("foes", ())),
+            m.vars.get("cover"),
+            m.vars.get("moved"),
+            m.vars.get("speed"),
+        )
+        for m in state.models.values()
+    )
     hit = _FIRE.get(key)
     if hit is not None and hit[0] is ctx.battlefield:
         return hit[1]
@@ -266,8 +292,13 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
     times the firepower balance (``firepower``)."""
     others = [s for s in state.sides if s != side]
     taken = sum(lost_value(state, s) for s in others)
-    value = (taken - lost_value(state, side) + reaction_fire(state, side)
-             + melee_edge(state, side) + position(state, side))
+    value = (
+        taken
+        - lost_value(state, side)
+        + reaction_fire(state, side)
+        + melee_edge(state, side)
+        + position(state, side)
+    )
     if ctx is not None and not state.over:
         fire = firepower(state, ctx)
         value += FIRE_WEIGHT * (2 * fire.get(side, 0.0) - sum(fire.values()))

@@ -63,8 +63,9 @@ def weapon_of(m: Model, name: str) -> dict | None:
     return w if w is not None and w.get("kind", "ranged") != "melee" else None
 
 
-def sighted(state: GameState, ctx: Context, shooter: Model, target: Model,
-            weapon: dict) -> tuple[bool, str]:
+def sighted(
+    state: GameState, ctx: Context, shooter: Model, target: Model, weapon: dict
+) -> tuple[bool, str]:
     """SWOMP "Sighting": most weapons need the shooter's own line of sight; a spotter
     weapon may use any friend's; a radar weapon needs none. Returns (sighted, cover)."""
     kind = weapon.get("sight", "los")
@@ -89,8 +90,14 @@ def move_bonus(m: Model) -> int:
     return contest.speed_bonus(src)
 
 
-def seen_enemies(state: GameState, ctx: Context, shooter: Model, weapon: dict,
-                 size: str | None = None, within: float | None = None) -> list[Seen]:
+def seen_enemies(
+    state: GameState,
+    ctx: Context,
+    shooter: Model,
+    weapon: dict,
+    size: str | None = None,
+    within: float | None = None,
+) -> list[Seen]:
     """Every enemy the weapon can be aimed at: sighted, in the fire arc, not locked in
     close combat (SWOMP-I-MELEE-FIRE). Nearest first; optionally only one size class and
     only those no farther than ``within``."""
@@ -126,8 +133,14 @@ def legal_targets(seen: list[Seen]) -> list[Seen]:
     return out
 
 
-def target_problem(state: GameState, ctx: Context, shooter: Model, target: Model,
-                   weapon: dict, also: frozenset[str] = frozenset()) -> str:
+def target_problem(
+    state: GameState,
+    ctx: Context,
+    shooter: Model,
+    target: Model,
+    weapon: dict,
+    also: frozenset[str] = frozenset(),
+) -> str:
     """'' if ``target`` may be aimed at with ``weapon``; else the reason, in words. Models
     in ``also`` are already being shot at (spread fire) and do not count as closer."""
     if target.side == shooter.side:
@@ -149,12 +162,15 @@ def target_problem(state: GameState, ctx: Context, shooter: Model, target: Model
         if c.id in also:
             continue
         if c.size == me.size and (c.dist, c.id) < (me.dist, me.id) and c.evasion <= me.evasion:
-            return (f"{target.id} is not the closest {me.size} target: {c.id} is closer and "
-                    f"no harder to hit ({R_TARGET})")
+            return (
+                f"{target.id} is not the closest {me.size} target: {c.id} is closer and "
+                f"no harder to hit ({R_TARGET})"
+            )
     return ""
 
 
 # --- the two sides of the shooting contest -------------------------------------------------
+
 
 def defence(target: Model, cover: str, moving: bool = True, crew: bool = False) -> contest.Side:
     """The target's value: DR, armour and field (one at a time), cover, and the movement
@@ -163,13 +179,19 @@ def defence(target: Model, cover: str, moving: bool = True, crew: bool = False) 
     terms: list[tuple[str, int]] = []
     if core.is_vehicle(target) and crew:
         c = target.vars["veh"].get("crew", {})
-        terms += [("crew DR", int(c.get("DR", 3))), ("armour", int(c.get("AR", 0))),
-                  ("field", int(c.get("FR", 0)))]
+        terms += [
+            ("crew DR", int(c.get("DR", 3))),
+            ("armour", int(c.get("AR", 0))),
+            ("field", int(c.get("FR", 0))),
+        ]
     elif core.is_vehicle(target):
         terms.append(("DR", core.stat(target, "DR")))
     else:
-        terms += [("DR", core.stat(target, "DR")), ("armour", core.stat(target, "AR")),
-                  ("field", core.stat(target, "FR"))]
+        terms += [
+            ("DR", core.stat(target, "DR")),
+            ("armour", core.stat(target, "AR")),
+            ("field", core.stat(target, "FR")),
+        ]
     terms.append(("cover", COVER_BONUS.get(cover, 0)))
     if moving:
         terms.append(("moving", move_bonus(target)))
@@ -178,7 +200,11 @@ def defence(target: Model, cover: str, moving: bool = True, crew: bool = False) 
 
 def attack(shooter: Model, weapon: dict, stance: str, extra: list[tuple[str, int]]) -> contest.Side:
     terms: list[tuple[str, int]] = [("PR", core.stat(shooter, "PR")), ("WR", int(weapon["WR"]))]
-    if stance in ("stood", "overwatch") and not weapon.get("heavy") and not core.is_vehicle(shooter):
+    if (
+        stance in ("stood", "overwatch")
+        and not weapon.get("heavy")
+        and not core.is_vehicle(shooter)
+    ):
         terms.append(("standing still" if stance == "stood" else "overwatch", 1))
     terms += extra
     if core.is_vehicle(shooter):
@@ -200,6 +226,7 @@ def extra_terms(options: dict[str, Any], two: bool) -> list[tuple[str, int]]:
 
 # --- firing ----------------------------------------------------------------------------------
 
+
 def battery(shooter: Model, weapon: dict) -> list[dict]:
     """Linked weapons fire together at one target (SWOMP "Linked Weapons")."""
     link = weapon.get("link")
@@ -215,8 +242,16 @@ def jam(shooter: Model, names: list[str]) -> None:
     shooter.set_status("jammed")
 
 
-def fire(state: GameState, ctx: Context, shooter: Model, target: Model, weapon: dict,
-         options: dict[str, Any], stance: str, two: bool = False) -> None:
+def fire(
+    state: GameState,
+    ctx: Context,
+    shooter: Model,
+    target: Model,
+    weapon: dict,
+    options: dict[str, Any],
+    stance: str,
+    two: bool = False,
+) -> None:
     """Declare a shot, then measure and resolve it: every weapon of the battery, every
     shot of a sustained-fire weapon, jams, damage, blasts and scatter."""
     extra = extra_terms(options, two)
@@ -224,20 +259,39 @@ def fire(state: GameState, ctx: Context, shooter: Model, target: Model, weapon: 
     jammed_any = False
     for w in ws:
         if target.removed:
-            ctx.log.emit("note", f"{shooter.id}'s {w['name']}: the battery's target is dead; "
-                         f"its remaining shots are forfeited", actor=shooter.id, rule=R_LINKED)
+            ctx.log.emit(
+                "note",
+                f"{shooter.id}'s {w['name']}: the battery's target is dead; "
+                f"its remaining shots are forfeited",
+                actor=shooter.id,
+                rule=R_LINKED,
+            )
             continue
         targets = [target.id] + [t for t in options.get("targets", []) if t != target.id]
         jammed_any |= _fire_weapon(state, ctx, shooter, w, targets, options, stance, extra)
     if jammed_any:
         jam(shooter, [w["name"] for w in ws])
-        ctx.log.emit("status", f"{shooter.id}'s {', '.join(w['name'] for w in ws)} "
-                     f"{'is' if len(ws) == 1 else 'are'} jammed: a full action clears it",
-                     actor=shooter.id, target=shooter.id, rule=R_JAM, outcome="jammed")
+        ctx.log.emit(
+            "status",
+            f"{shooter.id}'s {', '.join(w['name'] for w in ws)} "
+            f"{'is' if len(ws) == 1 else 'are'} jammed: a full action clears it",
+            actor=shooter.id,
+            target=shooter.id,
+            rule=R_JAM,
+            outcome="jammed",
+        )
 
 
-def _fire_weapon(state: GameState, ctx: Context, shooter: Model, w: dict, targets: list[str],
-                 options: dict[str, Any], stance: str, extra: list[tuple[str, int]]) -> bool:
+def _fire_weapon(
+    state: GameState,
+    ctx: Context,
+    shooter: Model,
+    w: dict,
+    targets: list[str],
+    options: dict[str, Any],
+    stance: str,
+    extra: list[tuple[str, int]],
+) -> bool:
     shots = int(w.get("shots", 1))
     spread = options.get("fire") == "spread" and len(targets) > 1
     jammed = False
@@ -252,38 +306,70 @@ def _fire_weapon(state: GameState, ctx: Context, shooter: Model, w: dict, target
         else:
             tid = targets[0]
             if state.models[tid].removed:
-                ctx.log.emit("note", f"{w['name']}: the target is dead; the remaining "
-                             f"{shots - i} shot(s) are lost", actor=shooter.id, rule=R_SUSTAINED)
+                ctx.log.emit(
+                    "note",
+                    f"{w['name']}: the target is dead; the remaining {shots - i} shot(s) are lost",
+                    actor=shooter.id,
+                    rule=R_SUSTAINED,
+                )
                 break
         t = state.models[tid]
         rng = float(w.get("range", 0))
         d = table.distance(shooter, t)
         tag = f" (shot {i + 1} of {shots})" if shots > 1 else ""
         if d > rng + 1e-9:
-            ctx.log.emit("resolution", f"{shooter.id} fires {w['name']} at {t.id}{tag}: "
-                         f"measured after declaring, {d:.1f}\" is beyond its {rng:g}\" range: "
-                         f"the shot misses automatically", actor=shooter.id, target=t.id,
-                         rule=R_RANGE, chance=0.0, outcome="out of range",
-                         data={"distance": round(d, 2), "range": rng})
+            ctx.log.emit(
+                "resolution",
+                f"{shooter.id} fires {w['name']} at {t.id}{tag}: "
+                f'measured after declaring, {d:.1f}" is beyond its {rng:g}" range: '
+                f"the shot misses automatically",
+                actor=shooter.id,
+                target=t.id,
+                rule=R_RANGE,
+                chance=0.0,
+                outcome="out of range",
+                data={"distance": round(d, 2), "range": rng},
+            )
             continue
         res = resolve_shot(state, ctx, shooter, t, w, options, stance, extra, d, tag)
         if res is not None and res.a_face == 1 and w.get("jam") and not jammed:
             n = int(w["jam"])
             p = contest.d10_under(n)
-            r = ctx.dice.roll(10, f"jam roll ({w['name']})", need=f"{n} or less", chance=p,
-                              actor=shooter.id, rule=R_JAM,
-                              result=lambda tot, f, n=n: "jammed" if f[0] <= n else "clear")
-            ctx.log.emit("resolution", f"{shooter.id} rolled a 1 with the {w['name']}: jam roll "
-                         f"d10 {r.faces[0]}, jams on {n} or less: {r.result}",
-                         actor=shooter.id, rule=R_JAM, chance=float(p), rolls=list(r.faces),
-                         outcome=str(r.result))
+            r = ctx.dice.roll(
+                10,
+                f"jam roll ({w['name']})",
+                need=f"{n} or less",
+                chance=p,
+                actor=shooter.id,
+                rule=R_JAM,
+                result=lambda tot, f, n=n: "jammed" if f[0] <= n else "clear",
+            )
+            ctx.log.emit(
+                "resolution",
+                f"{shooter.id} rolled a 1 with the {w['name']}: jam roll "
+                f"d10 {r.faces[0]}, jams on {n} or less: {r.result}",
+                actor=shooter.id,
+                rule=R_JAM,
+                chance=float(p),
+                rolls=list(r.faces),
+                outcome=str(r.result),
+            )
             jammed = r.result == "jammed"
     return jammed
 
 
-def resolve_shot(state: GameState, ctx: Context, shooter: Model, t: Model, w: dict,
-                 options: dict[str, Any], stance: str, extra: list[tuple[str, int]],
-                 dist: float, tag: str = "") -> contest.Result | None:
+def resolve_shot(
+    state: GameState,
+    ctx: Context,
+    shooter: Model,
+    t: Model,
+    w: dict,
+    options: dict[str, Any],
+    stance: str,
+    extra: list[tuple[str, int]],
+    dist: float,
+    tag: str = "",
+) -> contest.Result | None:
     """One shooting contest and its consequences."""
     location = options.get("location") or None
     crew = False
@@ -295,10 +381,17 @@ def resolve_shot(state: GameState, ctx: Context, shooter: Model, t: Model, w: di
     dfn = defence(t, cover, moving=True, crew=crew)
     res = contest.roll(ctx, att, dfn, "shooting contest", R_SHOOT, shooter.id, t.id)
     outcome = "hit" if res.won else "miss"
-    ctx.log.emit("resolution", f"{shooter.id} shoots {t.id} with {w['name']}{tag} at "
-                 f"{dist:.1f}\": {res.text}: {outcome}", actor=shooter.id, target=t.id,
-                 rule=R_SHOOT, chance=float(res.chance), rolls=res.rolls, outcome=outcome,
-                 data={"weapon": w["name"], "attacker": res.a_total, "defender": res.d_total})
+    ctx.log.emit(
+        "resolution",
+        f'{shooter.id} shoots {t.id} with {w["name"]}{tag} at {dist:.1f}": {res.text}: {outcome}',
+        actor=shooter.id,
+        target=t.id,
+        rule=R_SHOOT,
+        chance=float(res.chance),
+        rolls=res.rolls,
+        outcome=outcome,
+        data={"weapon": w["name"], "attacker": res.a_total, "defender": res.d_total},
+    )
     centre = t.pos
     if res.won:
         dam = int(w.get("Dam", 1))
@@ -313,24 +406,46 @@ def resolve_shot(state: GameState, ctx: Context, shooter: Model, t: Model, w: di
     return res
 
 
-def blast(state: GameState, ctx: Context, source: Model, centre: tuple[float, float], w: dict,
-          exclude: tuple[str, ...] = (), rule: str = R_BLAST) -> None:
+def blast(
+    state: GameState,
+    ctx: Context,
+    source: Model,
+    centre: tuple[float, float],
+    w: dict,
+    exclude: tuple[str, ...] = (),
+    rule: str = R_BLAST,
+) -> None:
     """Every other model under the marker contests the Blast Rating: one roll for the
     blast, one for each model, no movement bonus (SWOMP "Blast markers")."""
     diameter = float(w["blast"])
     ids = table.under_marker(centre, diameter, [m for m in state.live() if m.id not in exclude])
     if not ids:
-        ctx.log.emit("note", f"{w['name']}: no other model under the {diameter:g}\" marker",
-                     actor=source.id, rule=rule)
+        ctx.log.emit(
+            "note",
+            f'{w["name"]}: no other model under the {diameter:g}" marker',
+            actor=source.id,
+            rule=rule,
+        )
         return
     br = int(w.get("BR", w.get("WR", 0)))
     att = contest.side(("Blast Rating", br))
-    r = ctx.dice.roll(10, f"blast ({w['name']})", modifiers=[Modifier(br, "Blast Rating", rule)],
-                      actor=source.id, rule=rule)
-    ctx.log.emit("note", f"{w['name']} {diameter:g}\" marker at ({centre[0]:.1f}, "
-                 f"{centre[1]:.1f}) covers {', '.join(ids)}: Blast Rating {br} + {r.faces[0]} = "
-                 f"{br + r.faces[0]}", actor=source.id, rule=rule, rolls=list(r.faces),
-                 data={"under": ids})
+    r = ctx.dice.roll(
+        10,
+        f"blast ({w['name']})",
+        modifiers=[Modifier(br, "Blast Rating", rule)],
+        actor=source.id,
+        rule=rule,
+    )
+    ctx.log.emit(
+        "note",
+        f'{w["name"]} {diameter:g}" marker at ({centre[0]:.1f}, '
+        f"{centre[1]:.1f}) covers {', '.join(ids)}: Blast Rating {br} + {r.faces[0]} = "
+        f"{br + r.faces[0]}",
+        actor=source.id,
+        rule=rule,
+        rolls=list(r.faces),
+        data={"under": ids},
+    )
     for mid in ids:
         m = state.models[mid]
         if m.removed:
@@ -341,19 +456,24 @@ def blast(state: GameState, ctx: Context, source: Model, centre: tuple[float, fl
         elif COVER_BONUS.get(m.vars.get("cover", "none"), 0) > COVER_BONUS.get(cover, 0):
             cover = m.vars["cover"]
         dfn = defence(m, cover, moving=False)
-        res = contest.roll(ctx, att, dfn, "blast contest", rule, source.id, m.id,
-                           a_face=r.faces[0])
+        res = contest.roll(ctx, att, dfn, "blast contest", rule, source.id, m.id, a_face=r.faces[0])
         outcome = "hit" if res.won else "miss"
-        ctx.log.emit("resolution", f"{w['name']} blast on {m.id}: {res.text}: {outcome}",
-                     actor=source.id, target=m.id, rule=rule, chance=float(res.chance),
-                     rolls=res.rolls, outcome=outcome)
+        ctx.log.emit(
+            "resolution",
+            f"{w['name']} blast on {m.id}: {res.text}: {outcome}",
+            actor=source.id,
+            target=m.id,
+            rule=rule,
+            chance=float(res.chance),
+            rolls=res.rolls,
+            outcome=outcome,
+        )
         if res.won:
             dam = int(w.get("Dam", 1))
             if core.is_vehicle(m):
                 vehicles.damage(state, ctx, m, dam, None, f"{w['name']} blast", source.id)
             else:
-                core.wound(state, ctx, m, dam, f"caught in the {w['name']} blast", rule,
-                           source.id)
+                core.wound(state, ctx, m, dam, f"caught in the {w['name']} blast", rule, source.id)
 
 
 def scatter(state: GameState, ctx: Context, shooter: Model, t: Model, w: dict) -> None:
@@ -365,14 +485,21 @@ def scatter(state: GameState, ctx: Context, shooter: Model, t: Model, w: dict) -
     dd = ctx.dice.roll(10, "scatter distance", actor=shooter.id, rule=R_SCATTER)
     direction = (lof + 36.0 * dr.faces[0]) % 360.0
     centre = table.offset(t.pos, direction, float(dd.faces[0]))
-    ctx.log.emit("scatter", f"{w['name']} misses and scatters {dd.faces[0]}\" towards "
-                 f"{direction:.0f}\u00b0 (line of fire {lof:.0f}\u00b0 + {dr.faces[0]} x 36\u00b0) "
-                 f"to ({centre[0]:.1f}, {centre[1]:.1f})", actor=shooter.id, rule=R_SCATTER,
-                 rolls=[dr.faces[0], dd.faces[0]], data={"centre": list(centre)})
+    ctx.log.emit(
+        "scatter",
+        f'{w["name"]} misses and scatters {dd.faces[0]}" towards '
+        f"{direction:.0f}\u00b0 (line of fire {lof:.0f}\u00b0 + {dr.faces[0]} x 36\u00b0) "
+        f"to ({centre[0]:.1f}, {centre[1]:.1f})",
+        actor=shooter.id,
+        rule=R_SCATTER,
+        rolls=[dr.faces[0], dd.faces[0]],
+        data={"centre": list(centre)},
+    )
     blast(state, ctx, shooter, centre, w, exclude=(), rule=R_SCATTER)
 
 
 # --- odds ------------------------------------------------------------------------------------
+
 
 def hits_dist(p: Fraction, n: int) -> dict[int, Fraction]:
     """Exact distribution of the number of won contests in ``n`` independent shots."""
@@ -386,8 +513,16 @@ def hits_dist(p: Fraction, n: int) -> dict[int, Fraction]:
     return dist
 
 
-def odds(state: GameState, ctx: Context, shooter: Model, target: Model, weapon: dict,
-         options: dict[str, Any], stance: str, two: bool) -> Odds:
+def odds(
+    state: GameState,
+    ctx: Context,
+    shooter: Model,
+    target: Model,
+    weapon: dict,
+    options: dict[str, Any],
+    stance: str,
+    two: bool,
+) -> Odds:
     """Chance of at least one hit, the distribution of hits, and the terms of the contest.
     The range is not part of it: it is measured only after the shot is declared."""
     _, cover = sighted(state, ctx, shooter, target, weapon)
@@ -395,10 +530,11 @@ def odds(state: GameState, ctx: Context, shooter: Model, target: Model, weapon: 
     crew = core.is_vehicle(target) and bool(target.vars["veh"].get("exposed"))
     dfn = defence(target, cover, moving=True)
     p = contest.p_win(att.value, dfn.value)
-    lines = [f"{' + '.join(f'{t.reason} {t.value}' for t in att.terms)} + d10 against "
-             f"{' + '.join(f'{t.reason} {t.value}' for t in dfn.terms)} + d10",
-             f"one shot wins {percent(p)} (a 1 always loses, a 10 always wins, ties to the "
-             f"defender)"]
+    lines = [
+        f"{' + '.join(f'{t.reason} {t.value}' for t in att.terms)} + d10 against "
+        f"{' + '.join(f'{t.reason} {t.value}' for t in dfn.terms)} + d10",
+        f"one shot wins {percent(p)} (a 1 always loses, a 10 always wins, ties to the defender)",
+    ]
     if crew:
         lines.append("exposed crew: the location is rolled first; a crew hit uses the crew's DR")
     n = sum(int(w.get("shots", 1)) for w in battery(shooter, weapon))

@@ -85,8 +85,9 @@ def sight(ctx: Context, observer: Model, target: Model) -> tuple[bool, str]:
     return True, NONE
 
 
-def under_marker(centre: tuple[float, float], diameter: float,
-                 models: Iterable[Model]) -> list[str]:
+def under_marker(
+    centre: tuple[float, float], diameter: float, models: Iterable[Model]
+) -> list[str]:
     """Models whose base is partly or wholly under a round marker (SWOMP "Blast markers"),
     nearest the centre first (the order their contests are rolled in)."""
     ms = list(models)
@@ -126,8 +127,9 @@ def _point_poly_distance(p: tuple[float, float], poly: tuple[tuple[float, float]
     return math.dist(p, closest_point(p, poly))
 
 
-def closest_point(p: tuple[float, float], poly: tuple[tuple[float, float], ...]
-                  ) -> tuple[float, float]:
+def closest_point(
+    p: tuple[float, float], poly: tuple[tuple[float, float], ...]
+) -> tuple[float, float]:
     """The point of the polygon's outline nearest to p (the AI's cover moves need the
     direction to it, not only the distance)."""
     best, out = math.inf, (float(poly[0][0]), float(poly[0][1]))
@@ -151,8 +153,9 @@ def _inside(p: tuple[float, float], poly: tuple[tuple[float, float], ...]) -> bo
     return inside
 
 
-def _seg_closest(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
-                 ) -> tuple[float, float]:
+def _seg_closest(
+    p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+) -> tuple[float, float]:
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay
     L2 = dx * dx + dy * dy
@@ -164,8 +167,9 @@ Box = tuple[float, float, float, float]
 _POLYS: dict[int, tuple[object, dict]] = {}
 
 
-def polygons(ctx: Context, kinds: frozenset[str]
-             ) -> list[tuple[Box, tuple[tuple[float, float], ...]]]:
+def polygons(
+    ctx: Context, kinds: frozenset[str]
+) -> list[tuple[Box, tuple[tuple[float, float], ...]]]:
     """The battlefield's polygons of these kinds with their bounding boxes, built once
     per battlefield and kind set: terrain is static, and path_cost (difficult ground)
     and the AI's moves into cover (cover) ask for every candidate move."""
@@ -201,8 +205,11 @@ def path_cost(ctx: Context, pts: list[tuple[float, float]], difficult: Iterable[
             continue
         x0, x1 = min(a[0], b[0]), max(a[0], b[0])
         y0, y1 = min(a[1], b[1]), max(a[1], b[1])
-        near = [poly for (px0, py0, px1, py1), poly in polys
-                if px0 <= x1 and x0 <= px1 and py0 <= y1 and y0 <= py1]
+        near = [
+            poly
+            for (px0, py0, px1, py1), poly in polys
+            if px0 <= x1 and x0 <= px1 and py0 <= y1 and y0 <= py1
+        ]
         if not near:
             continue
         n = max(1, int(seg / 0.25))

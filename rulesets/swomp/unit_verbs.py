@@ -11,8 +11,11 @@ from .flow import TURNS, finish
 
 
 def check_rally(state, ctx, action: Rally, ms, unit) -> list[str]:
-    if any(core.act(m)["moves"] or core.act(m)["shot"] or core.act(m)["fought"]
-           for m in ms if TURNS.current(state) == unit):
+    if any(
+        core.act(m)["moves"] or core.act(m)["shot"] or core.act(m)["fought"]
+        for m in ms
+        if TURNS.current(state) == unit
+    ):
         return ["rallying takes the unit's whole action"]
     return morale.rally_problems(state, ctx, unit)
 

@@ -36,8 +36,11 @@ def locations(v: Model) -> list[str]:
 def crewmen(v: Model) -> list[str]:
     """Exposed crew locations whose crewman is aboard and alive."""
     out = crew_out(v)
-    return [c for c in v.vars["veh"].get("exposed", [])
-            if c not in out and int(v.vars["loc"].get(c, 0)) > 0]
+    return [
+        c
+        for c in v.vars["veh"].get("exposed", [])
+        if c not in out and int(v.vars["loc"].get(c, 0)) > 0
+    ]
 
 
 def defended_by(v: Model, crew: str) -> list[str]:
@@ -70,12 +73,16 @@ def location_problem(a: Model, v: Model, location: str) -> str:
     if location not in locations(v):
         return f"{v.id} has no location '{location}' (locations: {', '.join(locations(v))})"
     if location not in reachable(a, v):
-        return (f"{a.id} cannot reach {v.id}'s {location} from the ground (only a large model "
-                f"can) ({R_VEH_CC})")
+        return (
+            f"{a.id} cannot reach {v.id}'s {location} from the ground (only a large model "
+            f"can) ({R_VEH_CC})"
+        )
     for c in crewmen(v):
         if location != c and location in defended_by(v, c):
-            return (f"{v.id}'s exposed {c} must be fought first: he can defend the {location} "
-                    f"({R_CREW})")
+            return (
+                f"{v.id}'s exposed {c} must be fought first: he can defend the {location} "
+                f"({R_CREW})"
+            )
     return ""
 
 
@@ -93,14 +100,16 @@ def jump_offers(state: GameState, group: dict[str, Any]) -> list[dict[str, Any]]
         loc = group.get("location") or default_location(a, v)
         for c in crewmen(v):
             if loc != c and loc not in defended_by(v, c):
-                out.append({"kind": "jump", "side": v.side, "vehicle": v.id, "gunner": c,
-                            "attacker": a.id})
+                out.append(
+                    {"kind": "jump", "side": v.side, "vehicle": v.id, "gunner": c, "attacker": a.id}
+                )
                 break
     return out
 
 
-def jump_spot(state: GameState, ctx: Context, v: Model, crew: str,
-              attacker: Model) -> tuple[float, float] | None:
+def jump_spot(
+    state: GameState, ctx: Context, v: Model, crew: str, attacker: Model
+) -> tuple[float, float] | None:
     """Where the crewman lands: in base contact with his attacker, clear of everything."""
     ghost = crewman_out(state, v, crew, v.pos)
     bodies = {m.id: fp(m) for m in state.live()}
@@ -110,8 +119,9 @@ def jump_spot(state: GameState, ctx: Context, v: Model, crew: str,
     return spot.get(ghost.id)
 
 
-def jump_out(state: GameState, ctx: Context, entry: dict[str, Any],
-             groups: list[list[dict[str, Any]]]) -> None:
+def jump_out(
+    state: GameState, ctx: Context, entry: dict[str, Any], groups: list[list[dict[str, Any]]]
+) -> None:
     """Place the crewman on the ground in contact with his attacker; the turret falls
     silent until a gunner is back in it; that attacker's blow now falls on him.
     ``groups``: the strike lists still to be rolled, rewritten in place."""
@@ -131,19 +141,31 @@ def jump_out(state: GameState, ctx: Context, entry: dict[str, Any],
                 group["attackers"] = [x for x in group["attackers"] if x != a.id]
                 if not group["attackers"]:
                     glist.remove(group)
-                glist.append({"attackers": [a.id], "defender": g.id,
-                              "charging": group["charging"], "rule": R_CREW})
-    ctx.log.emit("move", f"{v.id}'s {crew} jumps out to ({g.x:.2f}, {g.y:.2f}) to meet "
-                 f"{a.id}: {v.id}'s turret cannot fire until a gunner takes his place",
-                 actor=g.id, target=a.id, rule=R_CREW, data={"to": [g.x, g.y]})
+                glist.append(
+                    {
+                        "attackers": [a.id],
+                        "defender": g.id,
+                        "charging": group["charging"],
+                        "rule": R_CREW,
+                    }
+                )
+    ctx.log.emit(
+        "move",
+        f"{v.id}'s {crew} jumps out to ({g.x:.2f}, {g.y:.2f}) to meet "
+        f"{a.id}: {v.id}'s turret cannot fire until a gunner takes his place",
+        actor=g.id,
+        target=a.id,
+        rule=R_CREW,
+        data={"to": [g.x, g.y]},
+    )
 
 
 def turret_silent(v: Model, weapon: dict) -> str:
     """'' unless ``weapon`` sits in a turret whose gunner is out."""
     empty = crew_out(v) or "turret_lost" in v.vars.get("effects", [])
     if empty and weapon["name"] in v.vars["veh"].get("turret_weapons", []):
-        return (f"{v.id}'s turret gunner is out: its {weapon['name']} cannot fire until a "
-                f"gunner takes his place ({R_CREW})")
+        return (
+            f"{v.id}'s turret gunner is out: its {weapon['name']} cannot fire until a "
+            f"gunner takes his place ({R_CREW})"
+        )
     return ""
-
-

@@ -28,7 +28,7 @@ def check_ram(state, ctx, action: Ram, ms, unit) -> list[str]:
     if not r:
         d = table.distance(v, t)
         if d > spd + EPS:
-            r.append(f"{t.id} is {d:.1f}\" away, beyond {spd:g}\" this action ({R_RAM})")
+            r.append(f'{t.id} is {d:.1f}" away, beyond {spd:g}" this action ({R_RAM})')
     return r
 
 

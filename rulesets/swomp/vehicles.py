@@ -95,22 +95,44 @@ def control_test(state: GameState, ctx: Context, v: Model, why: str, need: int) 
     """Roll a control test; on a failure roll on the out-of-control table and apply it.
     Returns the out-of-control result word, or "" when control is kept."""
     p = contest.d10_under(need)
-    r = ctx.dice.roll(10, f"control test ({why})", need=f"{need} or less", chance=p,
-                      actor=v.id, rule=R_CONTROL,
-                      result=lambda t, f: "kept" if f[0] <= need else "lost")
-    ctx.log.emit("resolution", f"{v.id} control test ({why}): d10 rolled {r.faces[0]}, needs "
-                 f"{need} or less: control {r.result}", actor=v.id, rule=R_CONTROL,
-                 chance=float(p), rolls=list(r.faces), outcome=str(r.result))
+    r = ctx.dice.roll(
+        10,
+        f"control test ({why})",
+        need=f"{need} or less",
+        chance=p,
+        actor=v.id,
+        rule=R_CONTROL,
+        result=lambda t, f: "kept" if f[0] <= need else "lost",
+    )
+    ctx.log.emit(
+        "resolution",
+        f"{v.id} control test ({why}): d10 rolled {r.faces[0]}, needs "
+        f"{need} or less: control {r.result}",
+        actor=v.id,
+        rule=R_CONTROL,
+        chance=float(p),
+        rolls=list(r.faces),
+        outcome=str(r.result),
+    )
     if r.result == "kept":
         return ""
     t = ctx.dice.roll(10, "out of control", actor=v.id, rule=R_CONTROL)
     word = CONTROL["out_of_control"][t.faces[0] - 1]
-    text = {"skid": "skids: it loses its turn and its speed drops by 1 x MR",
-            "spin": "spins: it ends facing the way it came and stops",
-            "stall": "stalls: its speed drops to 0",
-            "crash": "crashes: it stops and takes 1 damage"}[word]
-    ctx.log.emit("status", f"{v.id} is out of control (d10 {t.faces[0]}): {text}", actor=v.id,
-                 target=v.id, rule=R_CONTROL, rolls=list(t.faces), outcome=word)
+    text = {
+        "skid": "skids: it loses its turn and its speed drops by 1 x MR",
+        "spin": "spins: it ends facing the way it came and stops",
+        "stall": "stalls: its speed drops to 0",
+        "crash": "crashes: it stops and takes 1 damage",
+    }[word]
+    ctx.log.emit(
+        "status",
+        f"{v.id} is out of control (d10 {t.faces[0]}): {text}",
+        actor=v.id,
+        target=v.id,
+        rule=R_CONTROL,
+        rolls=list(t.faces),
+        outcome=word,
+    )
     if word == "skid":
         v.vars["speed"] = max(0.0, speed(v) - core.mr(v))
     elif word == "spin":
@@ -126,6 +148,7 @@ def control_test(state: GameState, ctx: Context, v: Model, why: str, need: int) 
 
 # --- damage ---------------------------------------------------------------------------
 
+
 def band(location: str, left: int, full: int) -> dict[str, Any]:
     """The damage-table row for a location with ``left`` of ``full`` HP remaining."""
     share = left / full if full else 0.0
@@ -138,17 +161,25 @@ def band(location: str, left: int, full: int) -> dict[str, Any]:
 
 def roll_location(ctx: Context, v: Model, actor: str, why: str = "hit location") -> str:
     tab = v.vars["veh"]["hit_table"]
-    r = ctx.dice.roll(10, f"{why} on {v.id}", actor=actor, rule=R_DAMAGE,
-                      result=lambda t, f: tab[f[0] - 1])
+    r = ctx.dice.roll(
+        10, f"{why} on {v.id}", actor=actor, rule=R_DAMAGE, result=lambda t, f: tab[f[0] - 1]
+    )
     loc = str(r.result)
-    ctx.log.emit("note", f"hit location on {v.id}: d10 rolled {r.faces[0]}: {loc}",
-                 actor=actor, target=v.id, rule=R_DAMAGE, rolls=list(r.faces),
-                 outcome=loc)
+    ctx.log.emit(
+        "note",
+        f"hit location on {v.id}: d10 rolled {r.faces[0]}: {loc}",
+        actor=actor,
+        target=v.id,
+        rule=R_DAMAGE,
+        rolls=list(r.faces),
+        outcome=loc,
+    )
     return loc
 
 
-def damage(state: GameState, ctx: Context, v: Model, dmg: int, location: str | None,
-           why: str, actor: str) -> None:
+def damage(
+    state: GameState, ctx: Context, v: Model, dmg: int, location: str | None, why: str, actor: str
+) -> None:
     """Damage a vehicle location (rolled on its hit table unless called) and apply the
     damage table's result for the HP that location has left (SWOMP "Shooting at
     vehicles"): its text, its effects, its explosion and systems rolls."""
@@ -157,8 +188,14 @@ def damage(state: GameState, ctx: Context, v: Model, dmg: int, location: str | N
     if location is None:
         location = roll_location(ctx, v, actor)
     if location in v.vars.get("crew_out", []):
-        ctx.log.emit("status", f"{v.id}'s {location} is empty (its crewman jumped out): no "
-                     f"effect", actor=actor, target=v.id, rule=R_DAMAGE, outcome=location)
+        ctx.log.emit(
+            "status",
+            f"{v.id}'s {location} is empty (its crewman jumped out): no effect",
+            actor=actor,
+            target=v.id,
+            rule=R_DAMAGE,
+            outcome=location,
+        )
         return
     full = int(v.vars["veh"]["locations"][location])
     locs = v.vars["loc"]
@@ -170,10 +207,16 @@ def damage(state: GameState, ctx: Context, v: Model, dmg: int, location: str | N
         hatch.killed_in(state, ctx, v, location, actor)
     row = band(location, left, full)
     pct = round(100 * left / full) if full else 0
-    ctx.log.emit("status", f"{v.id} {location} takes {dmg} damage ({why}): {left} of {full} "
-                 f"HP left ({pct}%): {row['text']}", actor=actor, target=v.id, rule=R_DAMAGE,
-                 outcome=location, data={"location": location, "left": left, "result":
-                                         row["text"]})
+    ctx.log.emit(
+        "status",
+        f"{v.id} {location} takes {dmg} damage ({why}): {left} of {full} "
+        f"HP left ({pct}%): {row['text']}",
+        actor=actor,
+        target=v.id,
+        rule=R_DAMAGE,
+        outcome=location,
+        data={"location": location, "left": left, "result": row["text"]},
+    )
     v.set_status("damaged")
     effects = v.vars.setdefault("effects", [])
 
@@ -192,24 +235,51 @@ def damage(state: GameState, ctx: Context, v: Model, dmg: int, location: str | N
     if row.get("explode_on"):
         n = int(row["explode_on"])
         p = contest.d10_under(n)
-        r = ctx.dice.roll(10, f"explosion ({v.id})", need=f"{n} or less", chance=p, actor=v.id,
-                          rule=R_DAMAGE, result=lambda t, f: "explodes" if f[0] <= n else "holds")
-        ctx.log.emit("resolution", f"{v.id} rolls for explosion: d10 rolled {r.faces[0]}, "
-                     f"explodes on {n} or less: {r.result}", actor=v.id, target=v.id,
-                     rule=R_DAMAGE, chance=float(p), rolls=list(r.faces),
-                     outcome=str(r.result))
+        r = ctx.dice.roll(
+            10,
+            f"explosion ({v.id})",
+            need=f"{n} or less",
+            chance=p,
+            actor=v.id,
+            rule=R_DAMAGE,
+            result=lambda t, f: "explodes" if f[0] <= n else "holds",
+        )
+        ctx.log.emit(
+            "resolution",
+            f"{v.id} rolls for explosion: d10 rolled {r.faces[0]}, "
+            f"explodes on {n} or less: {r.result}",
+            actor=v.id,
+            target=v.id,
+            rule=R_DAMAGE,
+            chance=float(p),
+            rolls=list(r.faces),
+            outcome=str(r.result),
+        )
         if r.result == "explodes":
             explode(state, ctx, v)
             return
     for system, n in dict(row.get("systems", {})).items():
         p = contest.d10_under(int(n))
-        r = ctx.dice.roll(10, f"systems damage ({system})", need=f"{n} or less", chance=p,
-                          actor=v.id, rule=R_DAMAGE,
-                          result=lambda t, f, n=n: "fails" if f[0] <= int(n) else "holds")
-        ctx.log.emit("resolution", f"{v.id} systems damage: d10 rolled {r.faces[0]}, weapon "
-                     f"{system} fail on {n} or less: {r.result}", actor=v.id, target=v.id,
-                     rule=R_DAMAGE, chance=float(p), rolls=list(r.faces),
-                     outcome=str(r.result))
+        r = ctx.dice.roll(
+            10,
+            f"systems damage ({system})",
+            need=f"{n} or less",
+            chance=p,
+            actor=v.id,
+            rule=R_DAMAGE,
+            result=lambda t, f, n=n: "fails" if f[0] <= int(n) else "holds",
+        )
+        ctx.log.emit(
+            "resolution",
+            f"{v.id} systems damage: d10 rolled {r.faces[0]}, weapon "
+            f"{system} fail on {n} or less: {r.result}",
+            actor=v.id,
+            target=v.id,
+            rule=R_DAMAGE,
+            chance=float(p),
+            rolls=list(r.faces),
+            outcome=str(r.result),
+        )
         if r.result == "fails":
             add(system)
     if row.get("wrecked") and not v.removed:
@@ -222,10 +292,20 @@ def explode(state: GameState, ctx: Context, v: Model) -> None:
     core.remove(state, ctx, v, "exploded", R_DAMAGE, v.id)
     from . import shooting  # the blast procedure lives with shooting
 
-    shooting.blast(state, ctx, v, v.pos, {"name": "explosion", "BR": EXPLOSION["BR"],
-                                          "Dam": EXPLOSION["Dam"],
-                                          "blast": EXPLOSION["blast"]},
-                   exclude=(v.id,), rule=R_DAMAGE)
+    shooting.blast(
+        state,
+        ctx,
+        v,
+        v.pos,
+        {
+            "name": "explosion",
+            "BR": EXPLOSION["BR"],
+            "Dam": EXPLOSION["Dam"],
+            "blast": EXPLOSION["blast"],
+        },
+        exclude=(v.id,),
+        rule=R_DAMAGE,
+    )
 
 
 def weapon_usable(v: Model, w: dict) -> str:

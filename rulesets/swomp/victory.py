@@ -20,8 +20,11 @@ R_VICTORY = "SWOMP-VICTORY"
 def casualty_points(state: GameState, side: str) -> int:
     """Points of enemy models this side has removed (SWOMP-I-VICTORY); a model that
     climbed into a hatch has left the table but is no casualty (SWOMP-I-MAN)."""
-    return sum(int(m.vars.get("points", 0)) for m in state.models.values()
-               if m.removed and m.side != side and not m.vars.get("aboard"))
+    return sum(
+        int(m.vars.get("points", 0))
+        for m in state.models.values()
+        if m.removed and m.side != side and not m.vars.get("aboard")
+    )
 
 
 def lost_share(m: Model) -> float:
@@ -39,15 +42,21 @@ def lost_share(m: Model) -> float:
 def damage_points(state: GameState, side: str) -> float:
     """Points-weighted damage this side has done to enemy models still on the table: each
     counts its points times the share of its HP lost."""
-    return sum(int(m.vars.get("points", 0)) * lost_share(m) for m in state.models.values()
-               if m.side != side and not m.removed)
+    return sum(
+        int(m.vars.get("points", 0)) * lost_share(m)
+        for m in state.models.values()
+        if m.side != side and not m.removed
+    )
 
 
 def units_broken(state: GameState, side: str) -> int:
     """Enemy units broken and still on the table."""
     live = state.units()
-    return sum(1 for u, info in core.sw(state)["units"].items()
-               if info.get("broken") and u in live and live[u][0].side != side)
+    return sum(
+        1
+        for u, info in core.sw(state)["units"].items()
+        if info.get("broken") and u in live and live[u][0].side != side
+    )
 
 
 def record_home(state: GameState, ctx: Context) -> None:
@@ -83,12 +92,20 @@ def tally(state: GameState, side: str) -> tuple[int, float, int, float]:
     """The turn-limit measures in order (SWOMP-I-VICTORY): casualties, then damage, then
     units broken, then ground taken. Damage is rounded to a hundredth and ground to a
     tenth of an inch so equal play compares equal."""
-    return (casualty_points(state, side), round(damage_points(state, side), 2),
-            units_broken(state, side), round(ground(state, side), 1))
+    return (
+        casualty_points(state, side),
+        round(damage_points(state, side), 2),
+        units_broken(state, side),
+        round(ground(state, side), 1),
+    )
 
 
-MEASURES = ("points of casualties inflicted", "damage inflicted (points)", "units broken",
-            "ground taken (inches from own edge)")
+MEASURES = (
+    "points of casualties inflicted",
+    "damage inflicted (points)",
+    "units broken",
+    "ground taken (inches from own edge)",
+)
 
 
 def decide(tallies: dict[str, tuple]) -> tuple[str | None, int]:
@@ -117,8 +134,12 @@ def finish_on_points(state: GameState, ctx: Context, why: str) -> None:
     text = "; level, so ".join(parts)
     state.over = {"winner": winner, "reason": f"{why}: {text}"}
     state.active = None
-    ctx.log.emit("note", f"game over: {why}; {text}: {winner or 'a draw'}", rule=R_VICTORY,
-                 data={"tallies": {s: list(v) for s, v in tallies.items()}})
+    ctx.log.emit(
+        "note",
+        f"game over: {why}; {text}: {winner or 'a draw'}",
+        rule=R_VICTORY,
+        data={"tallies": {s: list(v) for s, v in tallies.items()}},
+    )
 
 
 def check_over(state: GameState, ctx: Context) -> None:
@@ -128,15 +149,17 @@ def check_over(state: GameState, ctx: Context) -> None:
     if len(alive) <= 1:
         state.over = {"winner": alive[0] if alive else None, "reason": "last side standing"}
         state.active = None
-        ctx.log.emit("note", f"game over: {alive[0] if alive else 'nobody'} is the last side "
-                     f"standing", rule=R_VICTORY)
+        ctx.log.emit(
+            "note",
+            f"game over: {alive[0] if alive else 'nobody'} is the last side standing",
+            rule=R_VICTORY,
+        )
         return
 
 
 def concede(state: GameState, ctx: Context, side: str | None) -> None:
     """The side to act gives up; with one opponent left, that opponent wins."""
     others = [s for s in state.sides if s != side]
-    state.over = {"winner": others[0] if len(others) == 1 else None,
-                  "reason": f"{side} concedes"}
+    state.over = {"winner": others[0] if len(others) == 1 else None, "reason": f"{side} concedes"}
     state.active = None
     ctx.log.emit("note", f"{side} concedes the battle", rule=R_VICTORY)

@@ -47,12 +47,18 @@ ABILITIES: dict[str, Ability] = {
         Ability("tank", "Tank", 2, "UMR-TANK"),
         Ability("skirmisher", "Skirmisher", 3, "UMR-SKIRMISHER", extra_die="fight"),
         Ability("brawler", "Brawler", None, "UMR-BRAWLER"),
-        Ability("charismatic", "Charismatic", None, "UMR-RPG-ABILITIES", rpg=True,
-                rpg_stat="DIPLOMACY"),
-        Ability("investigator", "Investigator", None, "UMR-RPG-ABILITIES", rpg=True,
-                rpg_stat="PERCEPTION"),
-        Ability("engineer", "Engineer", None, "UMR-RPG-ABILITIES", rpg=True,
-                rpg_stat="MECHANICS"),
+        Ability(
+            "charismatic", "Charismatic", None, "UMR-RPG-ABILITIES", rpg=True, rpg_stat="DIPLOMACY"
+        ),
+        Ability(
+            "investigator",
+            "Investigator",
+            None,
+            "UMR-RPG-ABILITIES",
+            rpg=True,
+            rpg_stat="PERCEPTION",
+        ),
+        Ability("engineer", "Engineer", None, "UMR-RPG-ABILITIES", rpg=True, rpg_stat="MECHANICS"),
     )
 }
 

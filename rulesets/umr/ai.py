@@ -44,8 +44,9 @@ class _Cover:
     the cover spots found so far per position (most models stand still between two
     candidate lists, and the terrain never changes)."""
 
-    def __init__(self, bf: object, pieces: list[tuple[tuple[float, float, float, float], tuple]]
-                 ) -> None:
+    def __init__(
+        self, bf: object, pieces: list[tuple[tuple[float, float, float, float], tuple]]
+    ) -> None:
         self.bf = bf
         self.pieces = pieces
         self.spots: dict[tuple[float, float], list[tuple[float, float]]] = {}
@@ -64,8 +65,12 @@ def _cover_of(ctx: Context) -> _Cover:
         if f.cls in ("tall", "area", "line"):
             xs = [p[0] for p in f.polygon]
             ys = [p[1] for p in f.polygon]
-            box = (min(xs) - NEAR_COVER, min(ys) - NEAR_COVER, max(xs) + NEAR_COVER,
-                   max(ys) + NEAR_COVER)
+            box = (
+                min(xs) - NEAR_COVER,
+                min(ys) - NEAR_COVER,
+                max(xs) + NEAR_COVER,
+                max(ys) + NEAR_COVER,
+            )
             out.append((box, f.polygon))
     if len(_COVER) > 64:
         _COVER.clear()
@@ -83,8 +88,10 @@ def _cover_spots(ctx: Context, m: Model) -> list[tuple[float, float]]:
     for k in range(8):
         ang = k * math.pi / 4
         p = (round(m.x + STEP * math.cos(ang), 2), round(m.y + STEP * math.sin(ang), 2))
-        if any(b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3]
-               and dist_to_polygon(p, poly) < NEAR_COVER for b, poly in cover.pieces):
+        if any(
+            b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3] and dist_to_polygon(p, poly) < NEAR_COVER
+            for b, poly in cover.pieces
+        ):
             out.append(p)
         if len(out) == 2:
             break
@@ -103,8 +110,11 @@ def _climbs_and_jumps(ctx: Context, m: Model, near: list[Model]) -> list[act.Act
     r = base_radius_in(m.base)
     for pc in idx.tall:
         x0, y0, x1, y1 = pc.box
-        if x0 - 1 <= m.x <= x1 + 1 and y0 - 1 <= m.y <= y1 + 1 and \
-                dist_to_polygon(m.pos, pc.feature.polygon) - r <= CLIMB_REACH:
+        if (
+            x0 - 1 <= m.x <= x1 + 1
+            and y0 - 1 <= m.y <= y1 + 1
+            and dist_to_polygon(m.pos, pc.feature.polygon) - r <= CLIMB_REACH
+        ):
             out.append(Climb(actor=m.id, feature=pc.feature.id))
             break
     if near:
@@ -115,8 +125,9 @@ def _climbs_and_jumps(ctx: Context, m: Model, near: list[Model]) -> list[act.Act
     return out
 
 
-def _model_options(state: GameState, ctx: Context, m: Model, foes: list[Model]
-                   ) -> Iterator[act.Action]:
+def _model_options(
+    state: GameState, ctx: Context, m: Model, foes: list[Model]
+) -> Iterator[act.Action]:
     """One model's options, best kinds first, unchecked. A generator: the caller stops
     once its budget of legal options is full, so the later (costlier) ones such as cover
     spots are only worked out when they can still make the list."""
@@ -207,8 +218,12 @@ def _shot_value(state: GameState, ctx: Context, a: Model, b: Model, key: tuple) 
         v = 0.0
     else:
         mods = attacks.attack_mods(state, ctx, a, b, ranged=True)
-        v = _expected(sum(x.value for x in mods), attacks.defence_spec(b, True),
-                      attacks.damage_spec(a, b, True), b.hp)
+        v = _expected(
+            sum(x.value for x in mods),
+            attacks.defence_spec(b, True),
+            attacks.damage_spec(a, b, True),
+            b.hp,
+        )
     if len(_SHOT_VALUE) > 50_000:
         _SHOT_VALUE.clear()
     _SHOT_VALUE[key] = v
@@ -226,8 +241,7 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     free = [m for m in state.live() if not measure.foes_in_contact(state, m)]
     bf = id(ctx.battlefield)
     # the stats, not the profile name, decide a shot (a scenario may override a profile)
-    sig = {m.id: (measure.footprint(m), m.hp, tuple(sorted(m.stats.items())), bf)
-           for m in free}
+    sig = {m.id: (measure.footprint(m), m.hp, tuple(sorted(m.stats.items())), bf) for m in free}
     total = dict.fromkeys(state.sides, 0.0)
     for a in free:
         far = not attacks.has(a, "sniper")

@@ -30,14 +30,21 @@ def load(path: str | Path) -> dict[str, Any]:
 def problems(path: str | Path, profiles: dict[str, Any]) -> list[str]:
     """Every reason the army file breaks the rules ([] when it is a legal army)."""
     data = load(path)
-    out = [f"{k}: unknown key (allowed: {', '.join(ARMY_KEYS)})" for k in data
-           if k not in ARMY_KEYS]
+    out = [
+        f"{k}: unknown key (allowed: {', '.join(ARMY_KEYS)})" for k in data if k not in ARMY_KEYS
+    ]
     side = str(data.get("side", "army"))
     models = []
     for i, entry in enumerate(data.get("models", [])):
         out += [f"models[{i}].{k}: unknown key" for k in entry if k not in ENTRY_KEYS]
-        spec = {**entry, "side": side, "x": 0.0, "y": 0.0, "facing": 0.0,
-                "base": float(entry.get("base", 25.0))}
+        spec = {
+            **entry,
+            "side": side,
+            "x": 0.0,
+            "y": 0.0,
+            "facing": 0.0,
+            "base": float(entry.get("base", 25.0)),
+        }
         m, probs = build.build_model(spec, profiles)
         out += [f"models[{i}].{w}: {what}" for w, what in probs]
         if m is not None:

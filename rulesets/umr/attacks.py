@@ -37,15 +37,15 @@ def _stat(m: Model, key: str) -> int:
 # --------------------------------------------------------------------------- checks
 
 
-def _common(state: GameState, ctx: Context, actor_id: str, target_id: str, group: str
-            ) -> tuple[Model | None, Model | None, list[str]]:
+def _common(
+    state: GameState, ctx: Context, actor_id: str, target_id: str, group: str
+) -> tuple[Model | None, Model | None, list[str]]:
     m, why = common.actor(state, actor_id)
     if m is None or why:
         return m, None, why
     why = common.climbing(m) + common.need_die(state, m, group)
     if common.swimming(ctx, m):
-        why.append(f"{m.id} is swimming: no attacks until it is out of the water "
-                   f"(UMR-SWIMMING)")
+        why.append(f"{m.id} is swimming: no attacks until it is out of the water (UMR-SWIMMING)")
     t = state.models.get(target_id) if target_id else None
     if target_id and t is None:
         why.append(f"unknown model '{target_id}'")
@@ -69,17 +69,23 @@ def check_shoot(state: GameState, a: Shoot, ctx: Context, quick: bool = False) -
         return why
     foes = measure.foes_in_contact(state, m)
     if foes:
-        why.append(f"{m.id} is in base contact with {foes[0].id}: no ballistic attacks "
-                   f"while in melee (UMR-MELEE)")
+        why.append(
+            f"{m.id} is in base contact with {foes[0].id}: no ballistic attacks "
+            f"while in melee (UMR-MELEE)"
+        )
     locked = measure.foes_in_contact(state, t)
     if locked:
-        why.append(f"{t.id} is in melee with {locked[0].id}: no shooting into melee "
-                   f"(UMR-BALLISTIC)")
+        why.append(
+            f"{t.id} is in melee with {locked[0].id}: no shooting into melee (UMR-BALLISTIC)"
+        )
     if why:
         return why
     sniper = _is(m, "sniper")
-    reason = measure.no_shot(ctx, m, t, sniper) if quick else \
-        measure.line_of_fire(ctx, m, t, sniper).reason
+    reason = (
+        measure.no_shot(ctx, m, t, sniper)
+        if quick
+        else measure.line_of_fire(ctx, m, t, sniper).reason
+    )
     if reason:
         why.append(reason)
     return why
@@ -92,12 +98,17 @@ def check_fight(state: GameState, a: Fight, ctx: Context) -> list[str]:
     if t is None:
         foes = measure.foes_in_contact(state, m)
         if len(foes) != 1:
-            return [f"{m.id} is not in base contact with an enemy (UMR-MELEE)"] if not foes \
+            return (
+                [f"{m.id} is not in base contact with an enemy (UMR-MELEE)"]
+                if not foes
                 else [f"name the target: {m.id} touches {', '.join(f.id for f in foes)}"]
+            )
         return []
     if not measure.in_contact(m, t):
-        why.append(f"{t.id} is not in base contact with {m.id} "
-                   f"({measure.gap(m, t):.1f}\" apart) (UMR-MELEE)")
+        why.append(
+            f"{t.id} is not in base contact with {m.id} "
+            f'({measure.gap(m, t):.1f}" apart) (UMR-MELEE)'
+        )
     return why
 
 
@@ -115,8 +126,7 @@ def melee_target(state: GameState, a: Fight) -> Model:
 # --------------------------------------------------------------------------- specs
 
 
-def attack_mods(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool
-                ) -> list[Modifier]:
+def attack_mods(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) -> list[Modifier]:
     if not ranged:
         k = _stat(m, "MELEE")
         return [Modifier(k, "MELEE", "UMR-PERSONALITY")] if k else []
@@ -144,23 +154,21 @@ def damage_spec(m: Model, t: Model, ranged: bool) -> Damage:
     return Damage(bonus=_stat(m, "DAMAGE"), extra=extra, counter=has(t, "tank"))
 
 
-def odds_of(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool
-            ) -> combat.AttackOdds:
+def odds_of(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) -> combat.AttackOdds:
     mods = attack_mods(state, ctx, m, t, ranged)
-    return combat.attack_odds(sum(x.value for x in mods), defence_spec(t, ranged),
-                              damage_spec(m, t, ranged), t.hp)
+    return combat.attack_odds(
+        sum(x.value for x in mods), defence_spec(t, ranged), damage_spec(m, t, ranged), t.hp
+    )
 
 
 # --------------------------------------------------------------------------- rolling
 
 
-def roll_damage(ctx: Context, who: str, bonus: int, label: str, rule: str
-                ) -> tuple[int, list[int]]:
+def roll_damage(ctx: Context, who: str, bonus: int, label: str, rule: str) -> tuple[int, list[int]]:
     """One damage die that keeps rolling on natural sixes (UMR-SIX-DAMAGE), + bonus."""
     faces: list[int] = []
     while True:
-        r = ctx.dice.roll(6, label if not faces else f"{label} (after a six)", actor=who,
-                          rule=rule)
+        r = ctx.dice.roll(6, label if not faces else f"{label} (after a six)", actor=who, rule=rule)
         faces.append(r.faces[0])
         if r.faces[0] != 6:
             break
@@ -181,14 +189,29 @@ def damage_text(groups: list[tuple[str, list[int]]], bonus: int) -> str:
     return out
 
 
-def deal(state: GameState, ctx: Context, t: Model, amount: int, text: str, actor: str,
-         rule: str, rolls: list[int]) -> None:
+def deal(
+    state: GameState,
+    ctx: Context,
+    t: Model,
+    amount: int,
+    text: str,
+    actor: str,
+    rule: str,
+    rolls: list[int],
+) -> None:
     """Take ``amount`` off the target's health; remove it at zero (UMR-HEALTH)."""
     before = t.hp
     t.hp = max(0, t.hp - amount)
-    ctx.log.emit("resolution", f"{text}: {amount} damage, {t.id} {before} -> {t.hp} health",
-                 actor=actor, target=t.id, rule=rule, rolls=rolls, outcome=f"{amount} damage",
-                 data={"damage": amount, "hp": t.hp})
+    ctx.log.emit(
+        "resolution",
+        f"{text}: {amount} damage, {t.id} {before} -> {t.hp} health",
+        actor=actor,
+        target=t.id,
+        rule=rule,
+        rolls=rolls,
+        outcome=f"{amount} damage",
+        data={"damage": amount, "hp": t.hp},
+    )
     if t.hp <= 0:
         rounds.remove(state, ctx, t, f"health reduced to zero by {actor}")
 
@@ -203,8 +226,14 @@ def resolve(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) ->
     src = pool.spend(m, group)
     rule = "UMR-BALLISTIC" if ranged else "UMR-MELEE"
     arule = pool.source_rule(m, src)
-    ar = ctx.dice.roll(6, f"{kind} attack ({pool.source_name(m, src)})", modifiers=mods,
-                       actor=m.id, rule=rule, chance=res[HIT])
+    ar = ctx.dice.roll(
+        6,
+        f"{kind} attack ({pool.source_name(m, src)})",
+        modifiers=mods,
+        actor=m.id,
+        rule=rule,
+        chance=res[HIT],
+    )
     attack = ar.total
     six = pool.six_bonus(m, ar.faces[0], src)
     dmods = [Modifier(dspec.mod, "DEFENSE", "UMR-PERSONALITY")] if dspec.mod else []
@@ -233,26 +262,38 @@ def resolve(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) ->
         outcome = MISS
     where = ""
     if ranged:
-        where = f" at {measure.gap(m, t):.1f}\""
+        where = f' at {measure.gap(m, t):.1f}"'
     att = f"{kind} d6 {ar.faces[0]}{common.mods_text(mods)} = {attack}"
     dtxt = f"defence d6 {dfaces[0]}"
     if notes:
         dtxt += f" ({'; '.join(notes)})"
     dtxt += (f" + {dspec.mod} DEFENSE" if dspec.mod else "") + f" = {defence}"
-    verdict = {HIT: f"{attack} beats {defence}: hit",
-               MISS: f"{attack} does not beat {defence} (ties to the defender): miss",
-               SAVED: "a natural six on defence wins outright: no damage, and the "
-                      "attacker's activation ends (UMR-SIX-DEFENSE)"}[outcome]
+    verdict = {
+        HIT: f"{attack} beats {defence}: hit",
+        MISS: f"{attack} does not beat {defence} (ties to the defender): miss",
+        SAVED: "a natural six on defence wins outright: no damage, and the "
+        "attacker's activation ends (UMR-SIX-DEFENSE)",
+    }[outcome]
     extra = ""
     if src != "dice":
         extra = f"; paid with the {pool.source_name(m, src)} ({arule})"
     if six:
         extra += f"; a natural six earns {m.id} a bonus action die ({six})"
-    text = (f"{m.id} attacks {t.id}{where}: {att} vs {dtxt}: {verdict} "
-            f"(chance {percent(res[HIT])}, {rule}){extra}")
-    ctx.log.emit("resolution", text, actor=m.id, target=t.id, rule=rule,
-                 chance=float(res[HIT]), rolls=[ar.faces[0], *dfaces], outcome=outcome,
-                 data={"attack": attack, "defence": defence, "kind": kind, "die": src})
+    text = (
+        f"{m.id} attacks {t.id}{where}: {att} vs {dtxt}: {verdict} "
+        f"(chance {percent(res[HIT])}, {rule}){extra}"
+    )
+    ctx.log.emit(
+        "resolution",
+        text,
+        actor=m.id,
+        target=t.id,
+        rule=rule,
+        chance=float(res[HIT]),
+        rolls=[ar.faces[0], *dfaces],
+        outcome=outcome,
+        data={"attack": attack, "defence": defence, "kind": kind, "die": src},
+    )
     if outcome == HIT:
         _damage(state, ctx, m, t, ranged)
     return outcome
@@ -265,7 +306,8 @@ def _damage(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) ->
     _, faces = roll_damage(ctx, m.id, 0, "damage", "UMR-DAMAGE")
     # each part: (its dice as labelled groups, its bonus, the rule it cites)
     parts: list[tuple[list[tuple[str, list[int]]], int, str]] = [
-        ([("d6", faces)], spec.bonus, "UMR-DAMAGE")]
+        ([("d6", faces)], spec.bonus, "UMR-DAMAGE")
+    ]
     if spec.extra == "added":
         use(m, "grenadier")
         _, f2 = roll_damage(ctx, m.id, 0, "grenadier extra damage", "UMR-GRENADIER")
@@ -302,9 +344,15 @@ def apply_attack(state: GameState, ctx: Context, m: Model, t: Model, ranged: boo
         m.vars["dice"] = 0
         m.vars["bonus"] = 0
         m.vars["granted"] = 0
-        ctx.log.emit("status", f"{t.id} rolled a natural six on defence: {m.id}'s "
-                               f"activation ends at once (UMR-SIX-DEFENSE)",
-                     actor=m.id, target=t.id, rule="UMR-SIX-DEFENSE", outcome="activation ends")
+        ctx.log.emit(
+            "status",
+            f"{t.id} rolled a natural six on defence: {m.id}'s "
+            f"activation ends at once (UMR-SIX-DEFENSE)",
+            actor=m.id,
+            target=t.id,
+            rule="UMR-SIX-DEFENSE",
+            outcome="activation ends",
+        )
         return True
     return False
 

@@ -81,8 +81,13 @@ def build_model(
     if prof_name:
         prof = profiles.get(prof_name)
         if prof is None:
-            probs.append(("profile", f"model '{mid}': unknown profile '{prof_name}' "
-                                     f"(known: {', '.join(sorted(profiles))})"))
+            probs.append(
+                (
+                    "profile",
+                    f"model '{mid}': unknown profile '{prof_name}' "
+                    f"(known: {', '.join(sorted(profiles))})",
+                )
+            )
         else:
             stats.update(prof.get("stats", {}))
     given = spec.get("stats") or {}
@@ -90,23 +95,42 @@ def build_model(
 
     for k in list(stats):
         if k not in STAT_KEYS:
-            probs.append((f"stats.{k}", f"model '{mid}': unknown stat for umr "
-                                        f"(stats: {', '.join(STAT_KEYS)})"))
+            probs.append(
+                (
+                    f"stats.{k}",
+                    f"model '{mid}': unknown stat for umr (stats: {', '.join(STAT_KEYS)})",
+                )
+            )
             del stats[k]
 
     raw_ability = stats.get("ability", "")
     ability = ""
     if isinstance(raw_ability, list):
-        probs.append(("stats.ability", f"model '{mid}': a character has one special ability, "
-                                       f"not {len(raw_ability)} (UMR-ABILITIES)"))
+        probs.append(
+            (
+                "stats.ability",
+                f"model '{mid}': a character has one special ability, "
+                f"not {len(raw_ability)} (UMR-ABILITIES)",
+            )
+        )
     elif not isinstance(raw_ability, str):
-        probs.append(("stats.ability", f"model '{mid}': expected the name of a special "
-                                       f"ability, got {type(raw_ability).__name__}"))
+        probs.append(
+            (
+                "stats.ability",
+                f"model '{mid}': expected the name of a special "
+                f"ability, got {type(raw_ability).__name__}",
+            )
+        )
     else:
         key = normalise(raw_ability)
         if key is None:
-            probs.append(("stats.ability", f"model '{mid}': unknown special ability "
-                                           f"'{raw_ability}' (known: {known_names()})"))
+            probs.append(
+                (
+                    "stats.ability",
+                    f"model '{mid}': unknown special ability "
+                    f"'{raw_ability}' (known: {known_names()})",
+                )
+            )
         else:
             ability = key
     is_drone = ability == DRONE
@@ -122,48 +146,82 @@ def build_model(
     want = DRONE_DICE if is_drone else ACTION_DICE
     if dice != want:
         who = "a drone has one action die" if is_drone else "every character has two action dice"
-        probs.append(("stats.AD", f"model '{mid}': AD {dice} breaks the action dice limit: "
-                                  f"{who}; extra dice come only from special abilities "
-                                  f"(UMR-ACTION-DICE)"))
+        probs.append(
+            (
+                "stats.AD",
+                f"model '{mid}': AD {dice} breaks the action dice limit: "
+                f"{who}; extra dice come only from special abilities "
+                f"(UMR-ACTION-DICE)",
+            )
+        )
 
     points = {k: int(stats.get(k, 0)) for k in STATS}
     rpg = {k: int(stats.get(k, 0)) for k in RPG_STATS}
     if is_drone:
         spent = [k for k, v in (points | rpg).items() if v]
         if spent:
-            probs.append((f"stats.{spent[0]}", f"model '{mid}': a drone has no personality "
-                                               f"points ({', '.join(spent)} given) (UMR-DRONE)"))
+            probs.append(
+                (
+                    f"stats.{spent[0]}",
+                    f"model '{mid}': a drone has no personality "
+                    f"points ({', '.join(spent)} given) (UMR-DRONE)",
+                )
+            )
     else:
         budget = point_budget(ability)
         total = sum(points.values())
         if total > budget:
             who = "an infantry character" if ability == "infantry" else "a character"
-            probs.append(("stats", f"model '{mid}': {total} personality points spent; "
-                                   f"{who} has {budget} (UMR-PERSONALITY)"))
+            probs.append(
+                (
+                    "stats",
+                    f"model '{mid}': {total} personality points spent; "
+                    f"{who} has {budget} (UMR-PERSONALITY)",
+                )
+            )
         abil = ABILITIES.get(ability)
         bonus = dict(abil.bonus) if abil else {}
         for k in STATS:
             if points[k] > MAX_ON_ONE_STAT:
-                probs.append((f"stats.{k}", f"model '{mid}': {points[k]} personality points "
-                                            f"on {k}; at most {MAX_ON_ONE_STAT} may go on one "
-                                            f"stat (UMR-PERSONALITY)"))
+                probs.append(
+                    (
+                        f"stats.{k}",
+                        f"model '{mid}': {points[k]} personality points "
+                        f"on {k}; at most {MAX_ON_ONE_STAT} may go on one "
+                        f"stat (UMR-PERSONALITY)",
+                    )
+                )
             elif points[k] + bonus.get(k, 0) > MAX_COMBINED:
-                probs.append((f"stats.{k}", f"model '{mid}': {k} would be "
-                                            f"+{points[k] + bonus.get(k, 0)}; no stat may "
-                                            f"exceed +{MAX_COMBINED} of combined bonuses "
-                                            f"(UMR-PERSONALITY)"))
+                probs.append(
+                    (
+                        f"stats.{k}",
+                        f"model '{mid}': {k} would be "
+                        f"+{points[k] + bonus.get(k, 0)}; no stat may "
+                        f"exceed +{MAX_COMBINED} of combined bonuses "
+                        f"(UMR-PERSONALITY)",
+                    )
+                )
         rpg_total = sum(rpg.values())
         if rpg_total > RPG_POINTS:
-            probs.append(("stats", f"model '{mid}': {rpg_total} points on the RPG stats "
-                                   f"(DIPLOMACY, PERCEPTION, MECHANICS); the RPG rules give "
-                                   f"{RPG_POINTS} (UMR-RPG-STATS)"))
+            probs.append(
+                (
+                    "stats",
+                    f"model '{mid}': {rpg_total} points on the RPG stats "
+                    f"(DIPLOMACY, PERCEPTION, MECHANICS); the RPG rules give "
+                    f"{RPG_POINTS} (UMR-RPG-STATS)",
+                )
+            )
 
     state = spec.get("state") or {}
     mvars: dict[str, Any] = {}
     for k in state:
         if k not in STATE_KEYS:
-            probs.append((f"state.{k}", f"model '{mid}': unknown state key for umr "
-                                        f"(state: {', '.join(STATE_KEYS)})"))
+            probs.append(
+                (
+                    f"state.{k}",
+                    f"model '{mid}': unknown state key for umr (state: {', '.join(STATE_KEYS)})",
+                )
+            )
     full = {**{k: v for k, v in points.items() if not is_drone}, "AD": want}
     full["ability"] = ability
     if any(rpg.values()):
@@ -171,14 +229,20 @@ def build_model(
     hp_max = max_health(full)
     hp = state.get("hp", hp_max)
     if isinstance(hp, bool) or not isinstance(hp, int) or not 1 <= hp <= hp_max:
-        probs.append(("state.hp", f"model '{mid}': health must be a whole number from 1 to "
-                                  f"{hp_max}, got {hp!r} (UMR-HEALTH)"))
+        probs.append(
+            (
+                "state.hp",
+                f"model '{mid}': health must be a whole number from 1 to "
+                f"{hp_max}, got {hp!r} (UMR-HEALTH)",
+            )
+        )
     for k in ("moved", "elev"):
         if k in state:
             v = state[k]
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                probs.append((f"state.{k}", f"model '{mid}': expected a number of inches "
-                                            f"(0 or more)"))
+                probs.append(
+                    (f"state.{k}", f"model '{mid}': expected a number of inches (0 or more)")
+                )
             else:
                 mvars[k] = float(v)
     for k in ("operator", "on"):
@@ -188,8 +252,13 @@ def build_model(
             else:
                 mvars[k] = state[k]
     if is_drone and "operator" not in state:
-        probs.append(("state.operator", f"model '{mid}': a drone needs its operator: "
-                                        f"state = {{ operator = \"<model id>\" }} (UMR-DRONE)"))
+        probs.append(
+            (
+                "state.operator",
+                f"model '{mid}': a drone needs its operator: "
+                f'state = {{ operator = "<model id>" }} (UMR-DRONE)',
+            )
+        )
     if not is_drone and "operator" in state:
         probs.append(("state.operator", f"model '{mid}': only a drone has an operator"))
     if probs:
@@ -224,9 +293,14 @@ def check_army(models: list[Model]) -> list[tuple[str, str]]:
         seen[(m.side, abil.key)] += 1
         n = seen[(m.side, abil.key)]
         if n > abil.limit:
-            probs.append((m.id, f"model '{m.id}': side '{m.side}' fields {n} "
-                                f"{abil.name.lower()}s; the limit is {abil.limit} per army "
-                                f"({abil.rule})"))
+            probs.append(
+                (
+                    m.id,
+                    f"model '{m.id}': side '{m.side}' fields {n} "
+                    f"{abil.name.lower()}s; the limit is {abil.limit} per army "
+                    f"({abil.rule})",
+                )
+            )
     drones: Counter[str] = Counter()
     for m in models:
         if m.stats.get("ability") != DRONE:
@@ -234,16 +308,27 @@ def check_army(models: list[Model]) -> list[tuple[str, str]]:
         op = m.vars.get("operator", "")
         owner = by_id.get(op)
         if owner is None:
-            probs.append((m.id, f"model '{m.id}': its operator '{op}' is not in the scenario "
-                                f"(UMR-DRONE)"))
+            probs.append(
+                (m.id, f"model '{m.id}': its operator '{op}' is not in the scenario (UMR-DRONE)")
+            )
             continue
         if owner.stats.get("ability") != "drone_operator" or owner.side != m.side:
-            probs.append((m.id, f"model '{m.id}': '{op}' is not a drone operator of side "
-                                f"'{m.side}' (UMR-DRONE)"))
+            probs.append(
+                (
+                    m.id,
+                    f"model '{m.id}': '{op}' is not a drone operator of side "
+                    f"'{m.side}' (UMR-DRONE)",
+                )
+            )
             continue
         drones[op] += 1
         if drones[op] > DRONES_PER_OPERATOR:
-            probs.append((m.id, f"model '{m.id}': operator '{op}' already has "
-                                f"{DRONES_PER_OPERATOR} drones; the limit is "
-                                f"{DRONES_PER_OPERATOR} per operator (UMR-DRONE)"))
+            probs.append(
+                (
+                    m.id,
+                    f"model '{m.id}': operator '{op}' already has "
+                    f"{DRONES_PER_OPERATOR} drones; the limit is "
+                    f"{DRONES_PER_OPERATOR} per operator (UMR-DRONE)",
+                )
+            )
     return probs

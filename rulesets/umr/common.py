@@ -50,8 +50,9 @@ def dice_for(state: GameState, m: Model, group: str) -> int:
 
 def need_die(state: GameState, m: Model, group: str, n: int = 1) -> list[str]:
     """Why ``m`` cannot pay ``n`` dice for an action of ``group`` ([] when it can)."""
-    return list(measure.remember(state, ("need", m.id, group, n),
-                                 lambda: _need_die(state, m, group, n)))
+    return list(
+        measure.remember(state, ("need", m.id, group, n), lambda: _need_die(state, m, group, n))
+    )
 
 
 def _need_die(state: GameState, m: Model, group: str, n: int) -> list[str]:
@@ -67,8 +68,10 @@ def _need_die(state: GameState, m: Model, group: str, n: int) -> list[str]:
 def climbing(m: Model) -> list[str]:
     c = m.vars.get("climb")
     if c:
-        return [f"{m.id} is climbing {c['feature']}: it must finish the climb before doing "
-                f"anything else (UMR-CLIMBING)"]
+        return [
+            f"{m.id} is climbing {c['feature']}: it must finish the climb before doing "
+            f"anything else (UMR-CLIMBING)"
+        ]
     return []
 
 

@@ -42,8 +42,11 @@ def gap(a: Model, b: Model) -> float:
     if not isinstance(ba, (tuple, list)) and not isinstance(bb, (tuple, list)):
         # round bases: base_radius_in's arithmetic inlined (the AI asks this thousands of
         # times per game), so the result is the same float
-        d = math.hypot(a.x - b.x, a.y - b.y) - float(ba) / MM_PER_INCH / 2 \
+        d = (
+            math.hypot(a.x - b.x, a.y - b.y)
+            - float(ba) / MM_PER_INCH / 2
             - float(bb) / MM_PER_INCH / 2
+        )
         return max(d, 0.0)
     from engine.geometry import distance
 
@@ -123,9 +126,16 @@ def _contact_scan(state: GameState, m: Model) -> list[Model]:
     """Scan the models unsorted, then sort the few hits: the list a scan of
     ``state.live()`` gives, without sorting every model first."""
     x, y, side = m.x, m.y, m.side
-    out = [o for o in state.models.values()
-           if o.side != side and not o.removed and abs(o.x - x) < 4 and abs(o.y - y) < 4
-           and o.id != m.id and in_contact(m, o)]
+    out = [
+        o
+        for o in state.models.values()
+        if o.side != side
+        and not o.removed
+        and abs(o.x - x) < 4
+        and abs(o.y - y) < 4
+        and o.id != m.id
+        and in_contact(m, o)
+    ]
     return sorted(out, key=lambda o: o.id) if len(out) > 1 else out
 
 
@@ -157,9 +167,11 @@ def break_away(state: GameState, m: Model) -> str:
         return ""
     if own > other:
         return ""
-    return (f"{m.id} cannot break away from its melee: its side has {own} fighter"
-            f"{'s' if own != 1 else ''} against {other}; only the side with more fighters "
-            f"may leave, until the numbers are even (UMR-BREAK-AWAY)")
+    return (
+        f"{m.id} cannot break away from its melee: its side has {own} fighter"
+        f"{'s' if own != 1 else ''} against {other}; only the side with more fighters "
+        f"may leave, until the numbers are even (UMR-BREAK-AWAY)"
+    )
 
 
 @dataclass(frozen=True)
@@ -191,7 +203,9 @@ def physics(ctx: Context):  # noqa: ANN201
     return ctx.physics
 
 
-def _sight(ctx: Context, a: Model, b: Model) -> tuple[float, float, tuple[str, ...], tuple[str, ...]]:
+def _sight(
+    ctx: Context, a: Model, b: Model
+) -> tuple[float, float, tuple[str, ...], tuple[str, ...]]:
     """(visible fraction, distance, cover features, blockers), cached per positions."""
     fa, fb = footprint(a), footprint(b)
     key = (id(ctx.battlefield), fa, fb)
@@ -238,7 +252,7 @@ def _low_cover(ctx: Context, fid: str) -> bool:
 
 
 def _out_of_range(dist: float) -> str:
-    return f"target out of range ({dist:.1f}\" > {LONG_RANGE:g}\") (UMR-RANGE)"
+    return f'target out of range ({dist:.1f}" > {LONG_RANGE:g}") (UMR-RANGE)'
 
 
 def no_shot(ctx: Context, shooter: Model, target: Model, sniper: bool) -> str:
@@ -252,8 +266,7 @@ def no_shot(ctx: Context, shooter: Model, target: Model, sniper: bool) -> str:
             return _out_of_range(dist)
     visible, dist = _visible(ctx, shooter, target)
     if max(0.0, 1.0 - visible) > COVER_HIDDEN:
-        return (f"{target.id} is blocked from view (more than 3/4 hidden: no shot) "
-                f"(UMR-BALLISTIC)")
+        return f"{target.id} is blocked from view (more than 3/4 hidden: no shot) (UMR-BALLISTIC)"
     if dist > LONG_RANGE and not sniper:
         return _out_of_range(dist)
     return ""
@@ -269,8 +282,13 @@ def line_of_fire(ctx: Context, shooter: Model, target: Model, sniper: bool) -> F
     if not sniper:
         dist = gap(shooter, target)
         if dist > LONG_RANGE:  # out of range whatever the sight: skip measuring it
-            return Fire(0.0, dist, False, f"target out of range ({dist:.1f}\" > "
-                                          f"{LONG_RANGE:g}\") (UMR-RANGE)", ())
+            return Fire(
+                0.0,
+                dist,
+                False,
+                f'target out of range ({dist:.1f}" > {LONG_RANGE:g}") (UMR-RANGE)',
+                (),
+            )
     visible, dist, cover_from, blockers = _sight(ctx, shooter, target)
     hidden = max(0.0, 1.0 - visible)
     # tall terrain is measured exactly by the visible fraction; only low obstacles and
@@ -280,15 +298,26 @@ def line_of_fire(ctx: Context, shooter: Model, target: Model, sniper: bool) -> F
     pct = f"{round(hidden * 100)}% hidden"
     if hidden > COVER_HIDDEN:
         what = f" by {', '.join(blockers)}" if blockers else ""
-        return Fire(hidden, dist, True, f"{target.id} is blocked from view ({pct}{what}; more "
-                                        f"than 3/4 hidden: no shot) (UMR-BALLISTIC)", ())
+        return Fire(
+            hidden,
+            dist,
+            True,
+            f"{target.id} is blocked from view ({pct}{what}; more "
+            f"than 3/4 hidden: no shot) (UMR-BALLISTIC)",
+            (),
+        )
     cover = hidden > CLEAR_HIDDEN or bool(cover_from)
     if dist > LONG_RANGE and not sniper:
-        return Fire(hidden, dist, cover, f"target out of range ({dist:.1f}\" > "
-                                         f"{LONG_RANGE:g}\") (UMR-RANGE)", ())
+        return Fire(
+            hidden,
+            dist,
+            cover,
+            f'target out of range ({dist:.1f}" > {LONG_RANGE:g}") (UMR-RANGE)',
+            (),
+        )
     if cover and not sniper:
         why = pct if hidden > CLEAR_HIDDEN else f"behind {', '.join(cover_from)}"
         mods.append((-1, f"cover ({why})", "UMR-BALLISTIC"))
     if dist >= SHORT_RANGE and not sniper:
-        mods.append((-1, f"range {dist:.1f}\" (12-24\")", "UMR-RANGE"))
+        mods.append((-1, f'range {dist:.1f}" (12-24")', "UMR-RANGE"))
     return Fire(hidden, dist, cover, "", tuple(mods), cover_from)

@@ -63,8 +63,10 @@ def _path_problems(ctx: Context, path: tuple[Point, ...] | list[Point]) -> list[
             break
     f = table(ctx).tall_on(list(path))
     if f is not None:
-        why.append(f"the path runs into {f.id} ({f.kind}): walls, buildings and rocks "
-                   f"cannot be walked through, only climbed (UMR-CLIMBING)")
+        why.append(
+            f"the path runs into {f.id} ({f.kind}): walls, buildings and rocks "
+            f"cannot be walked through, only climbed (UMR-CLIMBING)"
+        )
     return why
 
 
@@ -85,8 +87,10 @@ def check_move(state: GameState, a: Move, ctx: Context) -> list[str]:
         return why
     why = _start(state, m)
     if a.mode not in ("", "walk"):
-        why.append(f"umr moves have no '{a.mode}' mode: a move is one die; use jump or climb "
-                   f"to add dice together, charge to close with an enemy (UMR-MOVEMENT)")
+        why.append(
+            f"umr moves have no '{a.mode}' mode: a move is one die; use jump or climb "
+            f"to add dice together, charge to close with an enemy (UMR-MOVEMENT)"
+        )
     why += _path_problems(ctx, a.waypoints(m.pos))
     return why + _leave_melee(state, m)
 
@@ -99,8 +103,7 @@ def charge_path(m: Model, t: Model, given: tuple[Point, ...] = ()) -> list[Point
     d = math.dist(last, t.pos)
     if d < 1e-9:
         return pts
-    run = (measure.gap(m, t) if len(pts) == 1
-           else d - _radius(m) - _radius(t)) + 0.05
+    run = (measure.gap(m, t) if len(pts) == 1 else d - _radius(m) - _radius(t)) + 0.05
     if run > 0.05 + 1e-9 or len(pts) == 1:
         ux, uy = (t.x - last[0]) / d, (t.y - last[1]) / d
         pts.append((last[0] + ux * run, last[1] + uy * run))
@@ -126,8 +129,10 @@ def check_charge(state: GameState, a: Charge, ctx: Context) -> list[str]:
             why.append(f"the path leaves the table at ({off[0][0]:g}, {off[0][1]:g})")
         f = table(ctx).tall_on(path)
         if f is not None:
-            why.append(f"{f.id} ({f.kind}) stands between {m.id} and {t.id}: no straight "
-                       f"charge (UMR-CLIMBING)")
+            why.append(
+                f"{f.id} ({f.kind}) stands between {m.id} and {t.id}: no straight "
+                f"charge (UMR-CLIMBING)"
+            )
     return why + _leave_melee(state, m)
 
 
@@ -145,8 +150,9 @@ def check_jump(state: GameState, a: Jump, ctx: Context) -> list[str]:
     return why + _leave_melee(state, m)
 
 
-def _route(ctx: Context, m: Model, fid: str, to: Point | None) -> tuple[list[tuple[str, float]],
-                                                                        float]:
+def _route(
+    ctx: Context, m: Model, fid: str, to: Point | None
+) -> tuple[list[tuple[str, float]], float]:
     """The climb's stretches ("up", "across", "down") and the starting elevation."""
     idx = table(ctx)
     f = idx.tall_feature(fid)
@@ -171,8 +177,9 @@ def check_climb(state: GameState, a: Climb, ctx: Context) -> list[str]:
     cur = m.vars.get("climb")
     if cur:
         if a.feature and a.feature != cur["feature"]:
-            why.append(f"{m.id} is part-way up {cur['feature']}: it must finish that climb "
-                       f"(UMR-CLIMBING)")
+            why.append(
+                f"{m.id} is part-way up {cur['feature']}: it must finish that climb (UMR-CLIMBING)"
+            )
         if a.to is not None:
             why.append("a climb already under way keeps its destination; leave `to` out")
         return why
@@ -185,11 +192,14 @@ def check_climb(state: GameState, a: Climb, ctx: Context) -> list[str]:
         why.append(f"{m.id} is up on {m.vars.get('on')}, not on {f.id}")
     rad = _radius(m)
     if not on_top and dist_to_polygon(m.pos, f.polygon) - rad > CLIMB_REACH:
-        why.append(f"{m.id} is not at the foot of {f.id}: its base must be within "
-                   f"{CLIMB_REACH:g}\" of it to climb (UMR-CLIMBING)")
+        why.append(
+            f"{m.id} is not at the foot of {f.id}: its base must be within "
+            f'{CLIMB_REACH:g}" of it to climb (UMR-CLIMBING)'
+        )
     if on_top and a.to is None:
-        why.append(f"{m.id} is already on top of {f.id}: give `to`, the ground point to "
-                   f"climb down to")
+        why.append(
+            f"{m.id} is already on top of {f.id}: give `to`, the ground point to climb down to"
+        )
     if a.to is not None:
         why += _landing_problems(state, ctx, m, f.id, a.to, rad, idx)
     if not on_top:
@@ -197,8 +207,9 @@ def check_climb(state: GameState, a: Climb, ctx: Context) -> list[str]:
     return why
 
 
-def _landing_problems(state: GameState, ctx: Context, m: Model, fid: str, to: Point,
-                      rad: float, idx: TerrainIndex) -> list[str]:
+def _landing_problems(
+    state: GameState, ctx: Context, m: Model, fid: str, to: Point, rad: float, idx: TerrainIndex
+) -> list[str]:
     why = []
     f = idx.tall_feature(fid)
     assert f is not None
@@ -207,8 +218,7 @@ def _landing_problems(state: GameState, ctx: Context, m: Model, fid: str, to: Po
     if point_in_polygon(to[0], to[1], f.polygon) or idx.tall_at(to) is not None:
         return [f"({to[0]:g}, {to[1]:g}) is not on the ground: it is inside a tall feature"]
     if dist_to_polygon(to, f.polygon) - rad > CLIMB_REACH:
-        why.append(f"({to[0]:g}, {to[1]:g}) is not at the foot of {f.id} (within "
-                   f"{CLIMB_REACH:g}\")")
+        why.append(f'({to[0]:g}, {to[1]:g}) is not at the foot of {f.id} (within {CLIMB_REACH:g}")')
     other = idx.first_touched([pc for pc in idx.tall if pc.feature.id != fid], [m.pos, to])
     if other is not None:
         why.append(f"the way over {f.id} to ({to[0]:g}, {to[1]:g}) runs into {other.id}")
@@ -234,29 +244,58 @@ def fall(state: GameState, ctx: Context, m: Model) -> None:
     m.vars["elev"] = 0.0
     m.vars["on"] = ""
     m.vars.pop("climb", None)
-    ctx.log.emit("status", f"{m.id} drops {elev:g}\" ({floors} floor{'s' if floors != 1 else ''}"
-                           f" of {floor:g}\") from {fid}: {tests} falling damage test"
-                           f"{'s' if tests != 1 else ''} (UMR-FALLING)",
-                 actor=m.id, rule="UMR-FALLING", outcome="falls", data={"tests": tests})
+    ctx.log.emit(
+        "status",
+        f'{m.id} drops {elev:g}" ({floors} floor{"s" if floors != 1 else ""}'
+        f' of {floor:g}") from {fid}: {tests} falling damage test'
+        f"{'s' if tests != 1 else ''} (UMR-FALLING)",
+        actor=m.id,
+        rule="UMR-FALLING",
+        outcome="falls",
+        data={"tests": tests},
+    )
     p = combat.contest(0, Defence())
     for i in range(tests):
-        ar = ctx.dice.roll(6, f"falling test {i + 1}", actor=m.id, rule="UMR-FALLING",
-                           chance=p[HIT])
+        ar = ctx.dice.roll(
+            6, f"falling test {i + 1}", actor=m.id, rule="UMR-FALLING", chance=p[HIT]
+        )
         dr = ctx.dice.roll(6, "defence (no bonus)", actor=m.id, rule="UMR-FALLING")
         a, d = ar.faces[0], dr.faces[0]
         if d == 6 or a <= d:
             why = "natural six on defence" if d == 6 else f"{a} does not beat {d}"
-            ctx.log.emit("resolution", f"{m.id} falling test {i + 1}: attack d6 {a} vs defence "
-                                       f"d6 {d}: {why}, unhurt (UMR-FALLING)",
-                         actor=m.id, target=m.id, rule="UMR-FALLING", chance=float(p[HIT]),
-                         rolls=[a, d], outcome=SAVED if d == 6 else "miss")
+            ctx.log.emit(
+                "resolution",
+                f"{m.id} falling test {i + 1}: attack d6 {a} vs defence "
+                f"d6 {d}: {why}, unhurt (UMR-FALLING)",
+                actor=m.id,
+                target=m.id,
+                rule="UMR-FALLING",
+                chance=float(p[HIT]),
+                rolls=[a, d],
+                outcome=SAVED if d == 6 else "miss",
+            )
             continue
-        ctx.log.emit("resolution", f"{m.id} falling test {i + 1}: attack d6 {a} beats defence "
-                                   f"d6 {d}: hurt (UMR-FALLING)", actor=m.id, target=m.id,
-                     rule="UMR-FALLING", chance=float(p[HIT]), rolls=[a, d], outcome=HIT)
+        ctx.log.emit(
+            "resolution",
+            f"{m.id} falling test {i + 1}: attack d6 {a} beats defence d6 {d}: hurt (UMR-FALLING)",
+            actor=m.id,
+            target=m.id,
+            rule="UMR-FALLING",
+            chance=float(p[HIT]),
+            rolls=[a, d],
+            outcome=HIT,
+        )
         amount, faces = roll_damage(ctx, m.id, 0, "falling damage", "UMR-FALLING")
-        deal(state, ctx, m, amount, f"{m.id} falls: damage {' + '.join(map(str, faces))}",
-             m.id, "UMR-FALLING", faces)
+        deal(
+            state,
+            ctx,
+            m,
+            amount,
+            f"{m.id} falls: damage {' + '.join(map(str, faces))}",
+            m.id,
+            "UMR-FALLING",
+            faces,
+        )
         if m.removed:
             return
 
@@ -264,17 +303,28 @@ def fall(state: GameState, ctx: Context, m: Model) -> None:
 # --------------------------------------------------------------------------- applying
 
 
-def _go(state: GameState, ctx: Context, m: Model, path: list[Point], allowance: float,
-        airborne: bool = False) -> tuple[float, float, str | None, bool]:
+def _go(
+    state: GameState,
+    ctx: Context,
+    m: Model,
+    path: list[Point],
+    allowance: float,
+    airborne: bool = False,
+) -> tuple[float, float, str | None, bool]:
     """Walk ``path`` with ``allowance`` inches; returns (travelled, swum, blocked_by,
     reached_end)."""
     idx = table(ctx)
     if airborne:
         total = math.dist(path[0], path[-1])
         run = min(total, allowance)
-        end = path[-1] if run >= total else (
-            path[0][0] + (path[-1][0] - path[0][0]) * run / total,
-            path[0][1] + (path[-1][1] - path[0][1]) * run / total)
+        end = (
+            path[-1]
+            if run >= total
+            else (
+                path[0][0] + (path[-1][0] - path[0][0]) * run / total,
+                path[0][1] + (path[-1][1] - path[0][1]) * run / total,
+            )
+        )
         pts, swum, complete = [path[0], end], 0.0, run >= total - 1e-9
     else:
         w = idx.walk(path, allowance)
@@ -286,16 +336,30 @@ def _go(state: GameState, ctx: Context, m: Model, path: list[Point], allowance: 
     res = measure.physics(ctx).move(m.id, pts[1:])
     m.x, m.y = res.end
     m.vars["moved"] = round(float(m.vars.get("moved", 0.0)) + res.travelled, 2)
-    return res.travelled, (swum if res.complete else min(swum, res.travelled)), \
-        res.blocked_by, complete and res.complete
+    return (
+        res.travelled,
+        (swum if res.complete else min(swum, res.travelled)),
+        res.blocked_by,
+        complete and res.complete,
+    )
 
 
-def _move_text(m: Model, verb: str, roll_txt: str, allowance: float, length: float,
-               cost: float, travelled: float, swum: float, blocked: str | None, reached: bool,
-               chance: Fraction) -> str:
-    s = f"{m.id} {verb}: {roll_txt} = {allowance:g}\"; goes {travelled:.1f}\""
+def _move_text(
+    m: Model,
+    verb: str,
+    roll_txt: str,
+    allowance: float,
+    length: float,
+    cost: float,
+    travelled: float,
+    swum: float,
+    blocked: str | None,
+    reached: bool,
+    chance: Fraction,
+) -> str:
+    s = f'{m.id} {verb}: {roll_txt} = {allowance:g}"; goes {travelled:.1f}"'
     if swum > 0:
-        s += f" ({swum:.1f}\" of it swimming at half speed, UMR-SWIMMING)"
+        s += f' ({swum:.1f}" of it swimming at half speed, UMR-SWIMMING)'
     if blocked:
         s += f", stopped by {blocked}"
     elif reached:
@@ -303,17 +367,25 @@ def _move_text(m: Model, verb: str, roll_txt: str, allowance: float, length: flo
         if allowance - cost > 0.05:
             s += " (the inches left over are lost, UMR-ACTION-DICE)"
     else:
-        s += f" of a {length:.1f}\" path"
+        s += f' of a {length:.1f}" path'
         if cost > length + 0.05:
-            s += f" that costs {cost:.1f}\" with the water"
+            s += f' that costs {cost:.1f}" with the water'
         s += ": the roll runs out"
     return s + f" (chance to reach the end {percent(chance)}, UMR-MOVEMENT)"
 
 
-def _roll_move(ctx: Context, m: Model, purpose: str, mods: list[Modifier], n: int,
-               srcs: list[str], chance: Fraction | None) -> tuple[int, list[int], list[str]]:
-    r = ctx.dice.roll(6, purpose, n=n, modifiers=mods, actor=m.id, rule="UMR-MOVEMENT",
-                      chance=chance)
+def _roll_move(
+    ctx: Context,
+    m: Model,
+    purpose: str,
+    mods: list[Modifier],
+    n: int,
+    srcs: list[str],
+    chance: Fraction | None,
+) -> tuple[int, list[int], list[str]]:
+    r = ctx.dice.roll(
+        6, purpose, n=n, modifiers=mods, actor=m.id, rule="UMR-MOVEMENT", chance=chance
+    )
     sixes = [rule for f, s in zip(r.faces, srcs, strict=True) if (rule := pool.six_bonus(m, f, s))]
     return max(0, r.total), list(r.faces), sixes
 
@@ -323,8 +395,10 @@ def _six_text(m: Model, sixes: list[str]) -> str:
         return ""
     n = len(sixes)
     what = "a bonus action die" if n == 1 else f"{n} bonus action dice"
-    return f"; {'a natural six earns' if n == 1 else f'{n} natural sixes earn'} {m.id} " \
-           f"{what} to use at once ({sixes[0]})"
+    return (
+        f"; {'a natural six earns' if n == 1 else f'{n} natural sixes earn'} {m.id} "
+        f"{what} to use at once ({sixes[0]})"
+    )
 
 
 def _drop_first(state: GameState, ctx: Context, m: Model) -> bool:
@@ -334,8 +408,14 @@ def _drop_first(state: GameState, ctx: Context, m: Model) -> bool:
     return not m.removed
 
 
-def apply_path_move(state: GameState, ctx: Context, m: Model, path: list[Point], verb: str,
-                    facing: float | None = None) -> None:
+def apply_path_move(
+    state: GameState,
+    ctx: Context,
+    m: Model,
+    path: list[Point],
+    verb: str,
+    facing: float | None = None,
+) -> None:
     common.start(state, m)
     if not _drop_first(state, ctx, m):
         return
@@ -345,17 +425,36 @@ def apply_path_move(state: GameState, ctx: Context, m: Model, path: list[Point],
     cost = idx.cost(path)
     chance = reach_chance(sum(x.value for x in mods), cost)
     src = pool.spend(m, "move")
-    allowance, faces, sixes = _roll_move(ctx, m, f"movement ({pool.source_name(m, src)})",
-                                         mods, 1, [src], chance)
+    allowance, faces, sixes = _roll_move(
+        ctx, m, f"movement ({pool.source_name(m, src)})", mods, 1, [src], chance
+    )
     travelled, swum, blocked, reached = _go(state, ctx, m, path, allowance)
     if facing is not None:
         m.facing = float(facing)
     length = sum(math.dist(p, q) for p, q in zip(path, path[1:]))
-    txt = _move_text(m, verb, f"movement d6 {faces[0]}{common.mods_text(mods)}", allowance,
-                     length, cost, travelled, swum, blocked, reached, chance)
-    ctx.log.emit("move", txt + _six_text(m, sixes), actor=m.id, rule="UMR-MOVEMENT",
-                 chance=float(chance), rolls=faces, outcome="reached" if reached else "short",
-                 data={"to": [m.x, m.y], "inches": round(travelled, 2), "die": src})
+    txt = _move_text(
+        m,
+        verb,
+        f"movement d6 {faces[0]}{common.mods_text(mods)}",
+        allowance,
+        length,
+        cost,
+        travelled,
+        swum,
+        blocked,
+        reached,
+        chance,
+    )
+    ctx.log.emit(
+        "move",
+        txt + _six_text(m, sixes),
+        actor=m.id,
+        rule="UMR-MOVEMENT",
+        chance=float(chance),
+        rolls=faces,
+        outcome="reached" if reached else "short",
+        data={"to": [m.x, m.y], "inches": round(travelled, 2), "die": src},
+    )
     common.after_die_action(state, m)
     common.refresh_status(ctx, m)
 
@@ -370,9 +469,14 @@ def apply_charge(state: GameState, a: Charge, ctx: Context) -> None:
     t = state.models[a.target]
     apply_path_move(state, ctx, m, charge_path(m, t, a.path), f"charges {t.id}")
     if not m.removed and measure.in_contact(m, t):
-        ctx.log.emit("status", f"{m.id} is in base contact with {t.id}: it may fight "
-                               f"(UMR-MELEE)", actor=m.id, target=t.id, rule="UMR-MELEE",
-                     outcome="contact")
+        ctx.log.emit(
+            "status",
+            f"{m.id} is in base contact with {t.id}: it may fight (UMR-MELEE)",
+            actor=m.id,
+            target=t.id,
+            rule="UMR-MELEE",
+            outcome="contact",
+        )
 
 
 def _spend_n(m: Model, n: int) -> list[str]:
@@ -396,8 +500,10 @@ def apply_jump(state: GameState, a: Jump, ctx: Context) -> None:
     srcs = _spend_n(m, n)
     total, faces, sixes = _roll_move(ctx, m, f"jump ({n} dice added)", mods, n, srcs, None)
     travelled, _, blocked, reached = _go(state, ctx, m, [m.pos, a.to], total, airborne=True)
-    txt = (f"{m.id} jumps: {n}d6 {' + '.join(map(str, faces))}{common.mods_text(mods)} = "
-           f"{total}\" toward a {dist:.1f}\" leap; goes {travelled:.1f}\"")
+    txt = (
+        f"{m.id} jumps: {n}d6 {' + '.join(map(str, faces))}{common.mods_text(mods)} = "
+        f'{total}" toward a {dist:.1f}" leap; goes {travelled:.1f}"'
+    )
     if blocked:
         txt += f", stopped by {blocked}"
     elif reached:
@@ -406,9 +512,15 @@ def apply_jump(state: GameState, a: Jump, ctx: Context) -> None:
         txt += " and falls short"
         if common.swimming(ctx, m):
             txt += " into the water, swimming (UMR-SWIMMING)"
-    ctx.log.emit("move", txt + f"; UMR-MOVEMENT{_six_text(m, sixes)}", actor=m.id,
-                 rule="UMR-MOVEMENT", rolls=faces, outcome="reached" if reached else "short",
-                 data={"to": [m.x, m.y], "inches": round(travelled, 2), "dice": n})
+    ctx.log.emit(
+        "move",
+        txt + f"; UMR-MOVEMENT{_six_text(m, sixes)}",
+        actor=m.id,
+        rule="UMR-MOVEMENT",
+        rolls=faces,
+        outcome="reached" if reached else "short",
+        data={"to": [m.x, m.y], "inches": round(travelled, 2), "dice": n},
+    )
     common.after_die_action(state, m)
     common.refresh_status(ctx, m)
 
@@ -436,26 +548,32 @@ def apply_climb(state: GameState, a: Climb, ctx: Context) -> None:
     cur = m.vars.get("climb")
     if not cur:
         legs, e0 = _route(ctx, m, a.feature, a.to)
-        cur = {"feature": a.feature, "to": [float(a.to[0]), float(a.to[1])] if a.to else None,
-               "legs": [list(x) for x in legs], "start": e0, "done": 0.0}
+        cur = {
+            "feature": a.feature,
+            "to": [float(a.to[0]), float(a.to[1])] if a.to else None,
+            "legs": [list(x) for x in legs],
+            "start": e0,
+            "done": 0.0,
+        }
     n = a.count or common.dice_for(state, m, "move")
     mods = move_mods(m, None)
     srcs = _spend_n(m, n)
-    total, faces, sixes = _roll_move(ctx, m, f"climb ({n} dice added, halved)", mods, n, srcs,
-                                     None)
+    total, faces, sixes = _roll_move(ctx, m, f"climb ({n} dice added, halved)", mods, n, srcs, None)
     gain = total / 2
     route = sum(x[1] for x in cur["legs"])
     cur["done"] = min(route, float(cur["done"]) + gain)
     legs = [(k, float(v)) for k, v in cur["legs"]]
     elev = _elev_at(legs, float(cur["start"]), cur["done"])
     fid = cur["feature"]
-    txt = (f"{m.id} climbs {fid}: {n}d6 {' + '.join(map(str, faces))}"
-           f"{common.mods_text(mods)} = {total}, halved = {gain:g}\"; ")
+    txt = (
+        f"{m.id} climbs {fid}: {n}d6 {' + '.join(map(str, faces))}"
+        f'{common.mods_text(mods)} = {total}, halved = {gain:g}"; '
+    )
     if cur["done"] < route - 1e-9:
         m.vars["climb"] = cur
         m.vars["elev"] = round(elev, 2)
         m.vars["on"] = fid
-        txt += f"{cur['done']:g} of {route:g}\" done, {elev:g}\" up: still climbing"
+        txt += f'{cur["done"]:g} of {route:g}" done, {elev:g}" up: still climbing'
         outcome = "climbing"
     else:
         m.vars.pop("climb", None)
@@ -463,11 +581,14 @@ def apply_climb(state: GameState, a: Climb, ctx: Context) -> None:
         if to is None:
             m.vars["elev"] = round(elev, 2)
             m.vars["on"] = fid
-            txt += f"reaches the top of {fid}, {elev:g}\" up"
+            txt += f'reaches the top of {fid}, {elev:g}" up'
             outcome = "on top"
         else:
-            taken = [o.id for o in state.live() if o.id != m.id
-                     and math.dist(o.pos, to) < _radius(o) + _radius(m) - 1e-6]
+            taken = [
+                o.id
+                for o in state.live()
+                if o.id != m.id and math.dist(o.pos, to) < _radius(o) + _radius(m) - 1e-6
+            ]
             if taken:
                 h = max(float(v) for k, v in cur["legs"] if k == "down")
                 m.vars["elev"] = float(h)
@@ -480,9 +601,15 @@ def apply_climb(state: GameState, a: Climb, ctx: Context) -> None:
                 m.vars["on"] = ""
                 txt += f"climbs down at ({to[0]:g}, {to[1]:g})"
                 outcome = "down"
-    ctx.log.emit("move", txt + f" (UMR-CLIMBING){_six_text(m, sixes)}", actor=m.id,
-                 rule="UMR-CLIMBING", rolls=faces, outcome=outcome,
-                 data={"elev": m.vars.get("elev", 0.0), "gain": gain})
+    ctx.log.emit(
+        "move",
+        txt + f" (UMR-CLIMBING){_six_text(m, sixes)}",
+        actor=m.id,
+        rule="UMR-CLIMBING",
+        rolls=faces,
+        outcome=outcome,
+        data={"elev": m.vars.get("elev", 0.0), "gain": gain},
+    )
     common.after_die_action(state, m)
     common.refresh_status(ctx, m)
 

@@ -45,11 +45,13 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
         o = attacks.odds_of(state, ctx, m, t, ranged)
         kind = "ballistic" if ranged else "melee"
         dmod = int(t.stats.get("DEFENSE", 0))
-        lines = [f"{kind} d6{common.mods_text(mods)} against defence d6"
-                 + (f" +{dmod} DEFENSE" if dmod else ""),
-                 f"hit: {percent(o.hit)}; a defence six ends the activation: {percent(o.saved)}",
-                 f"expected damage {float(o.expected):.2f}; removes {t.id} ({t.hp} health): "
-                 f"{percent(o.kill)}"]
+        lines = [
+            f"{kind} d6{common.mods_text(mods)} against defence d6"
+            + (f" +{dmod} DEFENSE" if dmod else ""),
+            f"hit: {percent(o.hit)}; a defence six ends the activation: {percent(o.saved)}",
+            f"expected damage {float(o.expected):.2f}; removes {t.id} ({t.hp} health): "
+            f"{percent(o.kill)}",
+        ]
         return Odds(o.hit, dict(o.damage), lines, o.expected)
     if isinstance(a, (act.Move, act.Charge)):
         path = list(a.waypoints(m.pos)) if isinstance(a, act.Move) else None
@@ -66,9 +68,16 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
         cost = idx.cost(path) if not isinstance(a, act.Charge) else idx.cost(path) - 0.05
         chance = movement.reach_chance(bonus, cost)
         dist = _clip(shift(dice_sum(1, 6), bonus))
-        return Odds(chance, dist, [f"movement d6{common.mods_text(mods)}: needs {cost:.1f}\" "
-                                   f"to reach the end: {percent(chance)}"],
-                    sum((v * p for v, p in dist.items()), Fraction(0)), DISTANCE)
+        return Odds(
+            chance,
+            dist,
+            [
+                f'movement d6{common.mods_text(mods)}: needs {cost:.1f}" '
+                f"to reach the end: {percent(chance)}"
+            ],
+            sum((v * p for v, p in dist.items()), Fraction(0)),
+            DISTANCE,
+        )
     if isinstance(a, (Jump, Climb)):
         n = a.count or common.dice_for(state, m, "move")
         if n < 1:
@@ -80,7 +89,7 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
             rough = table(ctx).in_rough(m.pos)
             bonus -= 1 if rough else 0
             need = math.dist(m.pos, a.to)
-            what = f"leap {need:.1f}\""
+            what = f'leap {need:.1f}"'
         else:
             cur = m.vars.get("climb")
             if cur:
@@ -90,13 +99,17 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
                     return None
                 legs, _ = movement._route(ctx, m, a.feature, a.to)
                 need = 2 * sum(x[1] for x in legs)
-            what = f"climb {need / 2:.1f}\" (half the dice)"
+            what = f'climb {need / 2:.1f}" (half the dice)'
         dist = _clip(shift(dice_sum(n, 6), bonus))
         need_i = math.ceil(need - 1e-9)
         chance = prob(dist, lambda v: v >= need_i)
-        return Odds(chance, dist, [f"{n}d6{'+' if bonus >= 0 else ''}{bonus}: {what}: "
-                                   f"{percent(chance)}"],
-                    sum((v * p for v, p in dist.items()), Fraction(0)), DISTANCE)
+        return Odds(
+            chance,
+            dist,
+            [f"{n}d6{'+' if bonus >= 0 else ''}{bonus}: {what}: {percent(chance)}"],
+            sum((v * p for v, p in dist.items()), Fraction(0)),
+            DISTANCE,
+        )
     if isinstance(a, RpgTest):
         if support.rpg_stat(a.stat) is None:
             return None

@@ -19,8 +19,14 @@ from engine.state import Model
 from rulesets.umr.abilities import ability_of
 
 #: The action group each die-spending verb belongs to.
-GROUP = {"move": "move", "charge": "move", "jump": "move", "climb": "move",
-         "shoot": "shoot", "fight": "fight"}
+GROUP = {
+    "move": "move",
+    "charge": "move",
+    "jump": "move",
+    "climb": "move",
+    "shoot": "shoot",
+    "fight": "fight",
+}
 
 #: Sources in the order they pay, with the rule each cites.
 SOURCES = ("bonus", "ability", "dice", "granted")
@@ -90,8 +96,11 @@ def source_name(m: Model, source: str) -> str:
     if source == "ability":
         abil = ability_of(m.stats)
         return f"{abil.name.lower() if abil else 'ability'} extra die"
-    return {"bonus": "bonus die from a six", "dice": "action die",
-            "granted": "die from the leader"}[source]
+    return {
+        "bonus": "bonus die from a six",
+        "dice": "action die",
+        "granted": "die from the leader",
+    }[source]
 
 
 def six_bonus(m: Model, face: int, source: str) -> str:

@@ -28,14 +28,29 @@ def _start_round(state: GameState, ctx: Context, first: str | None = None) -> No
     live = [s for s in state.sides if state.live(s)]
     if first is not None:
         order = [first] + [s for s in state.sides if s != first]
-        ctx.log.emit("initiative", f"round {state.turn}: {first} has the initiative "
-                                   f"(set by the scenario)", actor=first, rule="UMR-ROUND")
+        ctx.log.emit(
+            "initiative",
+            f"round {state.turn}: {first} has the initiative (set by the scenario)",
+            actor=first,
+            rule="UMR-ROUND",
+        )
     else:
-        order = roll_off(ctx.dice, live or state.sides, 6, rule="UMR-ROUND", log=ctx.log,
-                         purpose=f"initiative round {state.turn}")
+        order = roll_off(
+            ctx.dice,
+            live or state.sides,
+            6,
+            rule="UMR-ROUND",
+            log=ctx.log,
+            purpose=f"initiative round {state.turn}",
+        )
         order += [s for s in state.sides if s not in order]
-        ctx.log.emit("initiative", f"round {state.turn}: {order[0]} has the initiative",
-                     actor=order[0], rule="UMR-ROUND", data={"order": order})
+        ctx.log.emit(
+            "initiative",
+            f"round {state.turn}: {order[0]} has the initiative",
+            actor=order[0],
+            rule="UMR-ROUND",
+            data={"order": order},
+        )
     state.vars["initiative"] = order
     TURNS.start_round(state, order)
 
@@ -99,8 +114,10 @@ def by_health(state: GameState, why: str) -> None:
     leaders = [s for s, v in totals.items() if v == best]
     winner = leaders[0] if len(leaders) == 1 else None
     scores = ", ".join(f"{s} {v}" for s, v in totals.items())
-    state.over = {"winner": winner,
-                  "reason": f"{why}; remaining health: {scores} (UMR-I-TURN-LIMIT)"}
+    state.over = {
+        "winner": winner,
+        "reason": f"{why}; remaining health: {scores} (UMR-I-TURN-LIMIT)",
+    }
     state.active = None
 
 
@@ -112,15 +129,21 @@ def remove(state: GameState, ctx: Context, m: Model, why: str) -> None:
     m.hp = 0
     m.removed = True
     m.status = []
-    ctx.log.emit("removed", f"{m.id} is removed: {why}", actor=m.id, rule="UMR-HEALTH",
-                 outcome="removed")
+    ctx.log.emit(
+        "removed", f"{m.id} is removed: {why}", actor=m.id, rule="UMR-HEALTH", outcome="removed"
+    )
     if m.stats.get("ability") == "drone_operator":
         for d in state.models.values():
             if d.stats.get("ability") == DRONE and d.vars.get("operator") == m.id and not d.removed:
                 d.removed = True
                 d.status = []
-                ctx.log.emit("removed", f"{d.id} is removed: its operator {m.id} is gone",
-                             actor=d.id, rule="UMR-I-DRONES", outcome="removed")
+                ctx.log.emit(
+                    "removed",
+                    f"{d.id} is removed: its operator {m.id} is gone",
+                    actor=d.id,
+                    rule="UMR-I-DRONES",
+                    outcome="removed",
+                )
 
 
 def settle(state: GameState, ctx: Context) -> None:
@@ -145,8 +168,10 @@ def check_end(state: GameState) -> bool:
         return False
     gone = [s for s in state.sides if s not in alive]
     if len(alive) == 1:
-        state.over = {"winner": alive[0],
-                      "reason": f"{', '.join(gone)} has no models left (UMR-END)"}
+        state.over = {
+            "winner": alive[0],
+            "reason": f"{', '.join(gone)} has no models left (UMR-END)",
+        }
         state.active = None
     elif not alive:
         state.over = {"winner": None, "reason": "no models are left on the table (UMR-END)"}

@@ -43,8 +43,10 @@ def check(state: GameState, a: act.Action, ctx: Context, quick: bool = False) ->
         return []
     if isinstance(a, act.EndTurn):
         return ["end turn ends every activation left this round, one at a time"]
-    return [f"umr has no '{a.KIND}' action (verbs: move, charge, jump, climb, shoot, fight, "
-            f"lead, rpg_test, end_activation, concede)"]
+    return [
+        f"umr has no '{a.KIND}' action (verbs: move, charge, jump, climb, shoot, fight, "
+        f"lead, rpg_test, end_activation, concede)"
+    ]
 
 
 def _unit_of(state: GameState, actor: str) -> str | None:
@@ -61,16 +63,21 @@ def check_end_activation(state: GameState, a: act.EndActivation) -> list[str]:
     if side is None:
         return ["no side is to act"]
     if not a.actor:
-        return [] if cur is not None or rounds.ready(state, side) else \
-            [f"{side} has no unit left to activate"]
+        return (
+            []
+            if cur is not None or rounds.ready(state, side)
+            else [f"{side} has no unit left to activate"]
+        )
     unit = _unit_of(state, a.actor)
     if unit is None:
         return [f"unknown model '{a.actor}'"]
     if cur is not None:
         return [] if unit == cur else [f"{cur} is activating, not {a.actor} (UMR-ROUND)"]
     if unit not in rounds.ready(state, side):
-        return [f"{a.actor} cannot activate now: it is {side}'s turn and {a.actor} is not one "
-                f"of its units waiting to act (UMR-ROUND)"]
+        return [
+            f"{a.actor} cannot activate now: it is {side}'s turn and {a.actor} is not one "
+            f"of its units waiting to act (UMR-ROUND)"
+        ]
     return []
 
 
@@ -81,8 +88,9 @@ def apply(state: GameState, a: act.Action, ctx: Context) -> None:
         return
     if isinstance(a, act.Concede):
         side = state.active or ""
-        ctx.log.emit("status", f"{side} concedes (UMR-END)", actor=side, rule="UMR-END",
-                     outcome="concede")
+        ctx.log.emit(
+            "status", f"{side} concedes (UMR-END)", actor=side, rule="UMR-END", outcome="concede"
+        )
         rounds.concede(state, side)
         return
     ended = False
@@ -123,11 +131,21 @@ def _end_activation(state: GameState, a: act.EndActivation, ctx: Context) -> Non
         assert unit is not None
         rounds.begin(state, unit)
         cur = unit
-        ctx.log.emit("status", f"{cur} activates and takes no action (UMR-ROUND)", actor=cur,
-                     rule="UMR-ROUND", outcome="pass")
+        ctx.log.emit(
+            "status",
+            f"{cur} activates and takes no action (UMR-ROUND)",
+            actor=cur,
+            rule="UMR-ROUND",
+            outcome="pass",
+        )
     else:
-        ctx.log.emit("status", f"{cur} ends its activation (UMR-ROUND)", actor=cur,
-                     rule="UMR-ROUND", outcome="end")
+        ctx.log.emit(
+            "status",
+            f"{cur} ends its activation (UMR-ROUND)",
+            actor=cur,
+            rule="UMR-ROUND",
+            outcome="end",
+        )
     rounds.finish(state, ctx)
 
 
@@ -142,8 +160,13 @@ def maybe_finish(state: GameState, ctx: Context) -> None:
     if unit is None or state.over:
         return
     if not unit_busy(state, rounds.unit_models(state, unit)):
-        ctx.log.emit("status", f"{unit} has no action dice left: its activation ends "
-                               f"(UMR-ROUND)", actor=unit, rule="UMR-ROUND", outcome="end")
+        ctx.log.emit(
+            "status",
+            f"{unit} has no action dice left: its activation ends (UMR-ROUND)",
+            actor=unit,
+            rule="UMR-ROUND",
+            outcome="end",
+        )
         rounds.finish(state, ctx)
 
 
@@ -151,4 +174,3 @@ def advance(state: GameState) -> act.Action | None:
     if state.over or state.active is None:
         return None
     return act.EndActivation(actor="")
-

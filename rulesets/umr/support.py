@@ -31,13 +31,18 @@ def lead_targets(state: GameState, m: Model) -> list[Model]:
     """Teammates who could still use a die this round: characters (not drones) whose
     activation has not ended."""
     done = set(state.vars.get("act", {}).get("done", []))
-    return [o for o in measure.live(state) if o.side == m.side
-            and o.id != m.id and o.unit not in done and o.stats.get("ability") != DRONE]
+    return [
+        o
+        for o in measure.live(state)
+        if o.side == m.side
+        and o.id != m.id
+        and o.unit not in done
+        and o.stats.get("ability") != DRONE
+    ]
 
 
 def can_lead(state: GameState, m: Model) -> bool:
-    return is_leader(m) and "leader" not in m.vars.get("used", ()) and \
-        bool(lead_targets(state, m))
+    return is_leader(m) and "leader" not in m.vars.get("used", ()) and bool(lead_targets(state, m))
 
 
 def check_lead(state: GameState, a: Lead, ctx: Context) -> list[str]:
@@ -68,9 +73,14 @@ def apply_lead(state: GameState, a: Lead, ctx: Context) -> None:
     common.start(state, m)
     m.vars["used"] = [*m.vars.get("used", []), "leader"]
     t.vars["granted"] = int(t.vars.get("granted", 0)) + 1
-    ctx.log.emit("status", f"{m.id} gives {t.id} an extra action die for this round, for any "
-                           f"action (UMR-LEADER)", actor=m.id, target=t.id, rule="UMR-LEADER",
-                 outcome="die given")
+    ctx.log.emit(
+        "status",
+        f"{m.id} gives {t.id} an extra action die for this round, for any action (UMR-LEADER)",
+        actor=m.id,
+        target=t.id,
+        rule="UMR-LEADER",
+        outcome="die given",
+    )
 
 
 # --------------------------------------------------------------------------- RPG tests
@@ -95,8 +105,7 @@ def check_rpg(state: GameState, a: RpgTest, ctx: Context) -> list[str]:
     if m is None or why:
         return why
     if rpg_stat(a.stat) is None:
-        return [f"'{a.stat}' is not an RPG stat (diplomacy, perception, mechanics) "
-                f"(UMR-RPG-STATS)"]
+        return [f"'{a.stat}' is not an RPG stat (diplomacy, perception, mechanics) (UMR-RPG-STATS)"]
     if not 1 <= a.need <= 30:
         return [f"a test needs a difficulty from 1 to 30, not {a.need}"]
     return []
@@ -118,18 +127,35 @@ def apply_rpg(state: GameState, a: RpgTest, ctx: Context) -> None:
     assert stat is not None
     _, mods, n = rpg_dist(m, stat)
     chance = rpg_chance(m, a)
-    r = ctx.dice.roll(6, f"{stat.lower()} test", n=n, modifiers=mods, actor=m.id,
-                      rule="UMR-RPG-STATS", need=f"{a.need}+", chance=chance)
+    r = ctx.dice.roll(
+        6,
+        f"{stat.lower()} test",
+        n=n,
+        modifiers=mods,
+        actor=m.id,
+        rule="UMR-RPG-STATS",
+        need=f"{a.need}+",
+        chance=chance,
+    )
     ok = r.total >= a.need
-    extra = f" (an extra die for the {ability_of(m.stats).name.lower()}, UMR-RPG-ABILITIES)" \
-        if n == 2 else ""  # type: ignore[union-attr]
-    ctx.log.emit("resolution", f"{m.id} {stat.lower()} test: {n}d6 "
-                               f"{' + '.join(map(str, r.faces))}{common.mods_text(mods)} = "
-                               f"{r.total}{extra} against {a.need}: "
-                               f"{'success' if ok else 'failure'} (chance {percent(chance)}, "
-                               f"UMR-RPG-STATS)", actor=m.id, rule="UMR-RPG-STATS",
-                 chance=float(chance), rolls=list(r.faces),
-                 outcome="success" if ok else "failure")
+    extra = (
+        f" (an extra die for the {ability_of(m.stats).name.lower()}, UMR-RPG-ABILITIES)"
+        if n == 2
+        else ""
+    )  # type: ignore[union-attr]
+    ctx.log.emit(
+        "resolution",
+        f"{m.id} {stat.lower()} test: {n}d6 "
+        f"{' + '.join(map(str, r.faces))}{common.mods_text(mods)} = "
+        f"{r.total}{extra} against {a.need}: "
+        f"{'success' if ok else 'failure'} (chance {percent(chance)}, "
+        f"UMR-RPG-STATS)",
+        actor=m.id,
+        rule="UMR-RPG-STATS",
+        chance=float(chance),
+        rolls=list(r.faces),
+        outcome="success" if ok else "failure",
+    )
 
 
 # --------------------------------------------------------------------------- drones
@@ -154,8 +180,11 @@ def place_drones(state: GameState, ctx: Context) -> None:
     from engine.battlefield import base_radius_in
 
     for op in [m for m in state.live() if m.stats.get("ability") == "drone_operator"]:
-        have = [d for d in state.models.values()
-                if d.stats.get("ability") == DRONE and d.vars.get("operator") == op.id]
+        have = [
+            d
+            for d in state.models.values()
+            if d.stats.get("ability") == DRONE and d.vars.get("operator") == op.id
+        ]
         for k in range(len(have), DRONES_PER_OPERATOR):
             did = f"{op.id}-drone{k + 1}"
             while did in state.models:
@@ -173,15 +202,35 @@ def place_drones(state: GameState, ctx: Context) -> None:
                 if spot:
                     break
             if spot is None:
-                ctx.log.emit("note", f"no room to place {op.id}'s drone {k + 1}",
-                             actor=op.id, rule="UMR-DRONE")
+                ctx.log.emit(
+                    "note",
+                    f"no room to place {op.id}'s drone {k + 1}",
+                    actor=op.id,
+                    rule="UMR-DRONE",
+                )
                 continue
-            d = Model(id=did, side=op.side, unit=did, x=spot[0], y=spot[1], facing=op.facing,
-                      base=25.0, profile="drone", stats={"AD": DRONE_DICE, "ability": DRONE},
-                      hp=DRONE_HEALTH, max_hp=DRONE_HEALTH, vars={"operator": op.id})
+            d = Model(
+                id=did,
+                side=op.side,
+                unit=did,
+                x=spot[0],
+                y=spot[1],
+                facing=op.facing,
+                base=25.0,
+                profile="drone",
+                stats={"AD": DRONE_DICE, "ability": DRONE},
+                hp=DRONE_HEALTH,
+                max_hp=DRONE_HEALTH,
+                vars={"operator": op.id},
+            )
             pool.init_vars(d)
             state.models[did] = d
-            ctx.log.emit("status", f"{op.id} places {did} at ({spot[0]:g}, {spot[1]:g}): one "
-                                   f"action die, {DRONE_HEALTH} health (UMR-DRONE)",
-                         actor=op.id, target=did, rule="UMR-DRONE", outcome="drone placed")
-
+            ctx.log.emit(
+                "status",
+                f"{op.id} places {did} at ({spot[0]:g}, {spot[1]:g}): one "
+                f"action die, {DRONE_HEALTH} health (UMR-DRONE)",
+                actor=op.id,
+                target=did,
+                rule="UMR-DRONE",
+                outcome="drone placed",
+            )

@@ -47,8 +47,13 @@ class Readings:
     @classmethod
     def from_catalog(cls, catalog: Mapping[str, Any]) -> Readings:
         t = {**DEFAULTS, **catalog.get("terrain", {})}
-        return cls(frozenset(t["rough"]), frozenset(t["water"]), frozenset(t["tall"]),
-                   float(t["floor"]), dict(t["height"]))
+        return cls(
+            frozenset(t["rough"]),
+            frozenset(t["water"]),
+            frozenset(t["tall"]),
+            float(t["floor"]),
+            dict(t["height"]),
+        )
 
     def height_of(self, f: TerrainFeature) -> float:
         """A tall feature's height in inches: its own ``height`` or the kind's default."""
@@ -158,8 +163,12 @@ class TerrainIndex:
     @staticmethod
     def _near(pc: _Piece, a: Point, b: Point) -> bool:
         x0, y0, x1, y1 = pc.box
-        return not (max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1
-                    or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1)
+        return not (
+            max(a[0], b[0]) < x0
+            or min(a[0], b[0]) > x1
+            or max(a[1], b[1]) < y0
+            or min(a[1], b[1]) > y1
+        )
 
     def _cuts(self, pieces: list[_Piece], a: Point, b: Point) -> list[float]:
         ts = []

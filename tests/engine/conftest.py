@@ -11,15 +11,21 @@ from engine.state import GameState, Model
 from tests.engine import toy  # noqa: F401  (registers the toy ruleset)
 
 
-def make_toy_game(seed: int = 1, first: str | None = "blue", n: int = 2,
-                  turn_limit: int = 0, battlefield: Battlefield | None = None) -> Game:
+def make_toy_game(
+    seed: int = 1,
+    first: str | None = "blue",
+    n: int = 2,
+    turn_limit: int = 0,
+    battlefield: Battlefield | None = None,
+) -> Game:
     rs = load("toy")
     models = {}
     for i in range(n):
         for side, y in (("blue", 5.0), ("red", 40.0)):
             mid = f"{side[0]}{i}"
-            models[mid] = Model(id=mid, side=side, unit=mid, x=10.0 + 5 * i, y=y, hp=2,
-                                max_hp=2, stats={"SK": 1})
+            models[mid] = Model(
+                id=mid, side=side, unit=mid, x=10.0 + 5 * i, y=y, hp=2, max_hp=2, stats={"SK": 1}
+            )
     state = GameState(ruleset="toy", sides=["blue", "red"], models=models)
     if turn_limit:
         state.vars["turn_limit"] = turn_limit

@@ -135,5 +135,9 @@ def test_search_prior_takes_its_floor_of_samples_even_out_of_time():
     options = agent._prior(g, "blue", roots, deadline=0.0)
     samples = {type(o.action).__name__: o.samples for o in options}
     assert samples["Shoot"] == 12 and samples["EndActivation"] == 1
-    assert SearchAgent(2, min_prior=3)._prior(g, "blue", roots, 0.0)[
-        [type(a) for a in roots].index(Shoot)].samples == 3
+    assert (
+        SearchAgent(2, min_prior=3)
+        ._prior(g, "blue", roots, 0.0)[[type(a) for a in roots].index(Shoot)]
+        .samples
+        == 3
+    )

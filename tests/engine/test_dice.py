@@ -59,9 +59,14 @@ def test_forced_face_outside_the_die_is_an_error():
 def test_roll_record_explains_itself():
     dice = Dice(seed=1)
     dice.force([4])
-    r = dice.roll(6, "ballistic attack", modifiers=[Modifier(1, "BALLISTIC bonus", "UMR-B"),
-                                                   Modifier(-1, "cover", "UMR-C")],
-                  need="beat 3", chance=Fraction(1, 2), result=lambda t, f: "hit")
+    r = dice.roll(
+        6,
+        "ballistic attack",
+        modifiers=[Modifier(1, "BALLISTIC bonus", "UMR-B"), Modifier(-1, "cover", "UMR-C")],
+        need="beat 3",
+        chance=Fraction(1, 2),
+        result=lambda t, f: "hit",
+    )
     assert r.total == 4 and r.faces == (4,) and r.forced
     text = r.explain()
     assert "rolled 4" in text and "BALLISTIC bonus +1 (UMR-B)" in text

@@ -14,11 +14,29 @@ def test_refusal_has_a_reason_and_the_action_index():
 
 
 def test_resolution_keys():
-    e = Event("resolution", "PR 4 + WR 3 + 4 = 11 beats 8", actor="marine", target="g1",
-              rule="Shooting contest", chance=0.63, rolls=[4, 3], outcome="hit", action=0)
+    e = Event(
+        "resolution",
+        "PR 4 + WR 3 + 4 = 11 beats 8",
+        actor="marine",
+        target="g1",
+        rule="Shooting contest",
+        chance=0.63,
+        rolls=[4, 3],
+        outcome="hit",
+        action=0,
+    )
     d = e.to_dict()
-    assert {k: d[k] for k in ("kind", "action", "actor", "target", "rule", "chance", "rolls",
-                              "outcome", "text")} == {
-        "kind": "resolution", "action": 0, "actor": "marine", "target": "g1",
-        "rule": "Shooting contest", "chance": 0.63, "rolls": [4, 3], "outcome": "hit",
-        "text": "PR 4 + WR 3 + 4 = 11 beats 8"}
+    assert {
+        k: d[k]
+        for k in ("kind", "action", "actor", "target", "rule", "chance", "rolls", "outcome", "text")
+    } == {
+        "kind": "resolution",
+        "action": 0,
+        "actor": "marine",
+        "target": "g1",
+        "rule": "Shooting contest",
+        "chance": 0.63,
+        "rolls": [4, 3],
+        "outcome": "hit",
+        "text": "PR 4 + WR 3 + 4 = 11 beats 8",
+    }

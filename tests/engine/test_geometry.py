@@ -40,8 +40,9 @@ R25 = 25 / 25.4 / 2  # radius of a 25 mm base in inches
 INCH = 25.4  # a base of 25.4 mm is 1 inch across
 
 
-def rect(fid: str, kind: str, x0: float, y0: float, x1: float, y1: float,
-         height: float = 0.0) -> TerrainFeature:
+def rect(
+    fid: str, kind: str, x0: float, y0: float, x1: float, y1: float, height: float = 0.0
+) -> TerrainFeature:
     return TerrainFeature(fid, kind, ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), height)
 
 
@@ -236,9 +237,11 @@ def test_template_full_and_lens_shares():
     assert "far" not in hits
     # lens of circles r1 = 2, r2 = 0.5 at distance 2.2 - closed form
     d, r1, r2 = 2.2, 2.0, 0.5
-    lens = (r1**2 * math.acos((d * d + r1 * r1 - r2 * r2) / (2 * d * r1))
-            + r2**2 * math.acos((d * d + r2 * r2 - r1 * r1) / (2 * d * r2))
-            - 0.5 * math.sqrt((-d + r1 + r2) * (d + r1 - r2) * (d - r1 + r2) * (d + r1 + r2)))
+    lens = (
+        r1**2 * math.acos((d * d + r1 * r1 - r2 * r2) / (2 * d * r1))
+        + r2**2 * math.acos((d * d + r2 * r2 - r1 * r1) / (2 * d * r2))
+        - 0.5 * math.sqrt((-d + r1 + r2) * (d + r1 - r2) * (d - r1 + r2) * (d + r1 + r2))
+    )
     assert hits["lens"] == round(lens / (math.pi * r2**2), 4)
 
 
@@ -274,7 +277,9 @@ def test_scatter_clock_directions_exact():
     assert scatter((0, 0), 90, 12, 2) == (0.0, 2.0)
     assert scatter((0, 0), 90, 3, 2) == (2.0, 0.0)
     x, y = scatter((0, 0), 0, 1, 2)  # 1 o'clock: 30 degrees clockwise of the line
-    assert (x, y) == pytest.approx((2 * math.cos(math.radians(-30)), 2 * math.sin(math.radians(-30))))
+    assert (x, y) == pytest.approx(
+        (2 * math.cos(math.radians(-30)), 2 * math.sin(math.radians(-30)))
+    )
     with pytest.raises(ValueError):
         scatter((0, 0), 0, 13, 1)
 
@@ -317,8 +322,11 @@ def test_path_terrain_lengths_through_a_square():
 
 
 def test_features_at_under_and_crossings():
-    bf = table(rect("w", "woods", 2, -1, 4, 1), rect("h", "hedge", 6, -3, 6.2, 3),
-               rect("wall", "wall", 10, -1, 11, 1))
+    bf = table(
+        rect("w", "woods", 2, -1, 4, 1),
+        rect("h", "hedge", 6, -3, 6.2, 3),
+        rect("wall", "wall", 10, -1, 11, 1),
+    )
     assert features_at((3, 0), bf) == ["w"]
     assert features_at((5, 0), bf) == []
     assert features_under(Footprint(4 + R25, 0, 0, 25), bf) == []  # touching the edge

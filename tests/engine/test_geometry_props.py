@@ -22,8 +22,7 @@ from engine.geometry import (
     zone_point,
 )
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 coord = st.floats(0, 24, allow_nan=False, allow_infinity=False)
 facing = st.floats(0, 360, allow_nan=False, allow_infinity=False, exclude_max=True)
@@ -43,8 +42,9 @@ def polygons(draw: st.DrawFn) -> tuple[tuple[float, float], ...]:
         local = [(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)]
     elif shape == "ngon":
         n, r = draw(st.integers(3, 8)), draw(st.floats(0.3, 3))
-        local = [(r * math.cos(2 * math.pi * k / n), r * math.sin(2 * math.pi * k / n))
-                 for k in range(n)]
+        local = [
+            (r * math.cos(2 * math.pi * k / n), r * math.sin(2 * math.pi * k / n)) for k in range(n)
+        ]
     else:
         s, t = draw(st.floats(1, 5)), draw(st.floats(0.2, 0.9))
         local = [(0, 0), (s, 0), (s, t), (t, t), (t, s), (0, s)]
@@ -55,7 +55,8 @@ def polygons(draw: st.DrawFn) -> tuple[tuple[float, float], ...]:
 def features(kinds: list[str]) -> st.SearchStrategy[tuple[TerrainFeature, ...]]:
     one = st.tuples(st.sampled_from(kinds), polygons(), st.sampled_from([0.5, 1.0, 3.0]))
     return st.lists(one, min_size=1, max_size=6).map(
-        lambda fs: tuple(TerrainFeature(f"f{i}", k, p, h) for i, (k, p, h) in enumerate(fs)))
+        lambda fs: tuple(TerrainFeature(f"f{i}", k, p, h) for i, (k, p, h) in enumerate(fs))
+    )
 
 
 TALL = ["wall", "building", "rocks", "hill", "hedge"]
@@ -63,8 +64,11 @@ MIXED = TALL + ["woods", "brush"]
 
 
 @SETTINGS
-@given(features(TALL), st.lists(footprints, min_size=1, max_size=4),
-       st.lists(footprints, min_size=1, max_size=4))
+@given(
+    features(TALL),
+    st.lists(footprints, min_size=1, max_size=4),
+    st.lists(footprints, min_size=1, max_size=4),
+)
 def test_matrix_equals_reference_with_tall_terrain(terrain, observers, targets):
     geo = Geometry(Battlefield(24, 24, terrain))
     m = geo.visible_matrix(observers, targets)
@@ -75,8 +79,11 @@ def test_matrix_equals_reference_with_tall_terrain(terrain, observers, targets):
 
 
 @SETTINGS
-@given(features(MIXED), st.lists(footprints, min_size=1, max_size=4),
-       st.lists(footprints, min_size=1, max_size=4))
+@given(
+    features(MIXED),
+    st.lists(footprints, min_size=1, max_size=4),
+    st.lists(footprints, min_size=1, max_size=4),
+)
 def test_matrix_equals_reference_with_area_terrain(terrain, observers, targets):
     geo = Geometry(Battlefield(24, 24, terrain))
     m = geo.visible_matrix(observers, targets)
@@ -132,8 +139,9 @@ def test_distance_symmetric_and_consistent_with_overlap(a, b):
 def test_zone_point_partitions_the_plane(target, px, py):
     z = zone_point(target, (px, py))
     assert z in ("front", "flank", "rear")
-    s = (px - target.x) * math.cos(math.radians(target.facing)) \
-        + (py - target.y) * math.sin(math.radians(target.facing))
+    s = (px - target.x) * math.cos(math.radians(target.facing)) + (py - target.y) * math.sin(
+        math.radians(target.facing)
+    )
     r = base_radius_in(target.base)
     half = r if not isinstance(target.base, tuple) else target.base[1] / 25.4 / 2
     if s > half + 1e-9:
@@ -160,8 +168,10 @@ def test_zone_of_means_the_whole_base_is_in_the_zone(target, attacker):
     pts = footprint_outline(attacker, 256)
     if not isinstance(attacker.base, tuple):  # the outline is inscribed: add the extremes
         r = base_radius_in(attacker.base)
-        pts += [(attacker.x + r * ux, attacker.y + r * uy), (attacker.x - r * ux,
-                                                             attacker.y - r * uy)]
+        pts += [
+            (attacker.x + r * ux, attacker.y + r * uy),
+            (attacker.x - r * ux, attacker.y - r * uy),
+        ]
     s = [(x - target.x) * ux + (y - target.y) * uy for x, y in pts]
     lo, hi = min(s), max(s)
     if z == "front":
@@ -182,12 +192,17 @@ def test_whole_in_arc_implies_any_part(shooter, target, arc, offset):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.tuples(coord, coord), st.floats(0.1, 6),
-       st.dictionaries(st.sampled_from("abcdef"), footprints, max_size=6))
+@given(
+    st.tuples(coord, coord),
+    st.floats(0.1, 6),
+    st.dictionaries(st.sampled_from("abcdef"), footprints, max_size=6),
+)
 def test_template_shares_in_range(centre, radius, bases):
     hits = template_hits(centre, radius, bases)
     for fid, share in hits.items():
         assert 0.0 < share <= 1.0
         fp = bases[fid]
-        assert math.hypot(fp.x - centre[0], fp.y - centre[1]) <= radius \
-            + base_radius_in(fp.base) + 1e-9
+        assert (
+            math.hypot(fp.x - centre[0], fp.y - centre[1])
+            <= radius + base_radius_in(fp.base) + 1e-9
+        )

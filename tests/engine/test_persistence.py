@@ -76,11 +76,14 @@ def test_a_crash_mid_write_keeps_the_previous_save(tmp_path, monkeypatch):
     assert [x.name for x in tmp_path.iterdir()] == ["game.json"]  # no temp file left
 
 
-@pytest.mark.parametrize("content, msg", [
-    ("{not json", "not a save file"),
-    ('{"a": 1}', "no format_version"),
-    ('{"format_version": 99}', "format_version 99 is not supported"),
-])
+@pytest.mark.parametrize(
+    "content, msg",
+    [
+        ("{not json", "not a save file"),
+        ('{"a": 1}', "no format_version"),
+        ('{"format_version": 99}', "format_version 99 is not supported"),
+    ],
+)
 def test_bad_save_files_are_refused_clearly(tmp_path, content, msg):
     f = tmp_path / "bad.json"
     f.write_text(content)

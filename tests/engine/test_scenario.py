@@ -50,17 +50,25 @@ def test_a_good_file_loads(tmp_path):
     assert scn.battlefield.width == 72 and scn.battlefield.depth == 48
 
 
-@pytest.mark.parametrize("extra, where, what", [
-    ("colour = 'red'\n", "colour", "unknown key"),
-    ("seed = 'x'\n", "seed", "expected an integer, got a string"),
-    ("table = [72]\n", "table", "expected a point"),
-    ("first = 'green'\n", "first", "'green' is not a side"),
-    ("map = 'maps/nope.toml'\n", "map", "bad map reference 'maps/nope.toml': file: no such file"),
-])
+@pytest.mark.parametrize(
+    "extra, where, what",
+    [
+        ("colour = 'red'\n", "colour", "unknown key"),
+        ("seed = 'x'\n", "seed", "expected an integer, got a string"),
+        ("table = [72]\n", "table", "expected a point"),
+        ("first = 'green'\n", "first", "'green' is not a side"),
+        (
+            "map = 'maps/nope.toml'\n",
+            "map",
+            "bad map reference 'maps/nope.toml': file: no such file",
+        ),
+    ],
+)
 def test_top_level_problems(tmp_path, extra, where, what):
     key = extra.split(" =")[0]
-    text = "\n".join(line for line in textwrap.dedent(GOOD).splitlines()
-                     if not line.startswith(key + " ="))
+    text = "\n".join(
+        line for line in textwrap.dedent(GOOD).splitlines() if not line.startswith(key + " =")
+    )
     f = _write(tmp_path, extra + text)
     lines = _errors(f)
     assert any(line.startswith(f"error: {f}: {where}: ") and what in line for line in lines), lines
@@ -82,12 +90,15 @@ def test_missing_file(tmp_path):
     assert line == f"error: {tmp_path / 'nope.toml'}: file: no such file"
 
 
-@pytest.mark.parametrize("model_extra, where, what", [
-    ('colour = "red"', "models[1].colour", "unknown key"),
-    ('facing = "north"', "models[1].facing", "expected a number, got a string"),
-    ('base = "big"', "models[1].base", "expected a diameter"),
-    ('stats = { XX = 1 }', "models[1].stats.XX", "unknown stat"),
-])
+@pytest.mark.parametrize(
+    "model_extra, where, what",
+    [
+        ('colour = "red"', "models[1].colour", "unknown key"),
+        ('facing = "north"', "models[1].facing", "expected a number, got a string"),
+        ('base = "big"', "models[1].base", "expected a diameter"),
+        ("stats = { XX = 1 }", "models[1].stats.XX", "unknown stat"),
+    ],
+)
 def test_model_problems(tmp_path, model_extra, where, what):
     f = _write(tmp_path, GOOD + model_extra + "\n")
     lines = _errors(f)
@@ -95,46 +106,61 @@ def test_model_problems(tmp_path, model_extra, where, what):
 
 
 def test_off_the_table_and_overlap(tmp_path):
-    text = GOOD.replace("y = 30", "y = 47.9") + """
+    text = (
+        GOOD.replace("y = 30", "y = 47.9")
+        + """
 [[models]]
 id = "c"
 side = "red"
 x = 10.5
 y = 10
 """
+    )
     lines = _errors(_write(tmp_path, text))
     assert any("models[1]: model 'b' is off the table" in e for e in lines), lines
-    text2 = GOOD + """
+    text2 = (
+        GOOD
+        + """
 [[models]]
 id = "c"
 side = "red"
 x = 10.5
 y = 10
 """
+    )
     lines = _errors(_write(tmp_path, text2, "t.toml"))
     assert any("models[2]: base of 'c' overlaps 'a'" in e for e in lines), lines
 
 
 def test_touching_bases_do_not_overlap(tmp_path):
-    text = GOOD + f"""
+    text = (
+        GOOD
+        + f"""
 [[models]]
 id = "c"
 side = "red"
 x = {10 + 25 / 25.4}
 y = 10
 """
+    )
     assert len(load_scenario(_write(tmp_path, text)).models) == 3
 
 
-@pytest.mark.parametrize("action, where, what", [
-    ('actor = "zz"\ndo = "move"\nto = [1, 1]', "actions[0].actor", "unknown model 'zz'"),
-    ('actor = "a"\ndo = "shoot"\ntarget = "zz"', "actions[0].target", "unknown model 'zz'"),
-    ('actor = "a"\ndo = "shoot"\ntarget = "b"\ndice = [3, 9]', "actions[0].dice[1]",
-     "die face 9 out of range"),
-    ('actor = "a"\ndo = "dance"', "actions[0].do", "unknown action 'dance'"),
-    ('actor = "a"\ndo = "move"\nto = [1, "x"]', "actions[0].to", "expected a number"),
-    ('actor = "a"\ndo = "move"\nspeed = 3', "actions[0].speed", "not a field of 'move'"),
-])
+@pytest.mark.parametrize(
+    "action, where, what",
+    [
+        ('actor = "zz"\ndo = "move"\nto = [1, 1]', "actions[0].actor", "unknown model 'zz'"),
+        ('actor = "a"\ndo = "shoot"\ntarget = "zz"', "actions[0].target", "unknown model 'zz'"),
+        (
+            'actor = "a"\ndo = "shoot"\ntarget = "b"\ndice = [3, 9]',
+            "actions[0].dice[1]",
+            "die face 9 out of range",
+        ),
+        ('actor = "a"\ndo = "dance"', "actions[0].do", "unknown action 'dance'"),
+        ('actor = "a"\ndo = "move"\nto = [1, "x"]', "actions[0].to", "expected a number"),
+        ('actor = "a"\ndo = "move"\nspeed = 3', "actions[0].speed", "not a field of 'move'"),
+    ],
+)
 def test_action_problems(tmp_path, action, where, what):
     f = _write(tmp_path, GOOD + "[[actions]]\n" + action + "\n")
     lines = _errors(f)
@@ -149,7 +175,9 @@ def test_every_problem_is_reported_not_just_the_first(tmp_path):
 
 def test_script_reaches_the_next_action_as_a_player_would(tmp_path):
     """a moves, then b shoots: the runner ends a's activation first (red's turn)."""
-    text = GOOD + """
+    text = (
+        GOOD
+        + """
 [[actions]]
 actor = "a"
 do = "move"
@@ -164,6 +192,7 @@ actor = "b"
 do = "move"
 to = [10, 100]
 """
+    )
     scn = load_scenario(_write(tmp_path, text))
     game = new_game(scn)
     run_script(game, scn)
@@ -171,7 +200,9 @@ to = [10, 100]
     kinds = [(e["kind"], e.get("action")) for e in doc["events"]]
     assert ("move", 0) in kinds and ("resolution", 1) in kinds and ("refused", 2) in kinds
     res = next(e for e in doc["events"] if e["kind"] == "resolution")
-    assert res["rolls"] == [6] and res["outcome"] == "hit" and res["chance"] == 0.5  # b has no SK: d6 >= 4
+    assert (
+        res["rolls"] == [6] and res["outcome"] == "hit" and res["chance"] == 0.5
+    )  # b has no SK: d6 >= 4
     ref = next(e for e in doc["events"] if e["kind"] == "refused")
     assert "too far" in ref["reason"]
     assert doc["models"]["a"]["hp"] == 1 and doc["models"]["a"]["y"] == 14.0
@@ -179,7 +210,9 @@ to = [10, 100]
 
 
 def test_an_action_out_of_reach_this_turn_is_refused_and_changes_nothing(tmp_path):
-    text = GOOD + """
+    text = (
+        GOOD
+        + """
 [[actions]]
 actor = "a"
 do = "move"
@@ -189,6 +222,7 @@ actor = "a"
 do = "move"
 to = [10, 16]
 """
+    )
     scn = load_scenario(_write(tmp_path, text))
     game = new_game(scn)
     run_script(game, scn)

@@ -17,8 +17,9 @@ def test_wilson_interval():
 
 def _result(i, winner_agent, winner, agents=("greedy", "random")):
     sides = {"blue": agents[i % 2], "red": agents[1 - i % 2]}
-    return sim.GameResult(i, i, sides, winner, winner_agent, "x", 3 + i % 2, 10,
-                          {"blue": 1, "red": 2}, 0.1)
+    return sim.GameResult(
+        i, i, sides, winner, winner_agent, "x", 3 + i % 2, 10, {"blue": 1, "red": 2}, 0.1
+    )
 
 
 def test_summary_counts_wins_per_agent_across_swapped_sides():
@@ -67,6 +68,6 @@ def test_chart_is_a_valid_png(tmp_path):
     w = int.from_bytes(data[16:20], "big")
     h = int.from_bytes(data[20:24], "big")
     idat = data.index(b"IDAT")
-    n = int.from_bytes(data[idat - 4:idat], "big")
-    raw = zlib.decompress(data[idat + 4: idat + 4 + n])
+    n = int.from_bytes(data[idat - 4 : idat], "big")
+    raw = zlib.decompress(data[idat + 4 : idat + 4 + n])
     assert len(raw) == h * (1 + 3 * w)

@@ -4,11 +4,23 @@ from engine.state import GameState, Model
 
 
 def _state() -> GameState:
-    m = Model(id="a", side="blue", unit="u", x=1.0, y=2.0, base=(50.0, 25.0), hp=3, max_hp=3,
-              stats={"MOVE": 1}, weapons=[{"name": "Bow", "range": 24}], vars={"k": [1, 2]})
+    m = Model(
+        id="a",
+        side="blue",
+        unit="u",
+        x=1.0,
+        y=2.0,
+        base=(50.0, 25.0),
+        hp=3,
+        max_hp=3,
+        stats={"MOVE": 1},
+        weapons=[{"name": "Bow", "range": 24}],
+        vars={"k": [1, 2]},
+    )
     n = Model(id="b", side="red", unit="b", x=5.0, y=6.0)
-    return GameState(ruleset="toy", sides=["blue", "red"], models={"a": m, "b": n},
-                     vars={"act": {"done": []}})
+    return GameState(
+        ruleset="toy", sides=["blue", "red"], models={"a": m, "b": n}, vars={"act": {"done": []}}
+    )
 
 
 def test_round_trip_is_exact():

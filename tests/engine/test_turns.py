@@ -52,8 +52,14 @@ def test_phased_segments_in_order():
     seen = [(s.phase, s.active)]
     while not p.next(s):
         seen.append((s.phase, s.active))
-    assert seen == [("magic", "red"), ("magic", "blue"), ("movement", "red"),
-                    ("movement", "blue"), ("missile", "red"), ("missile", "blue")]
+    assert seen == [
+        ("magic", "red"),
+        ("magic", "blue"),
+        ("movement", "red"),
+        ("movement", "blue"),
+        ("missile", "red"),
+        ("missile", "blue"),
+    ]
 
 
 def test_a_wiped_out_activating_unit_passes_play_to_the_other_side():

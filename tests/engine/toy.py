@@ -32,13 +32,24 @@ class Toy(Ruleset):
         stats = dict(spec.get("stats", {}))
         for k in stats:
             if k not in self.stat_keys:
-                probs.append((f"stats.{k}", f"unknown stat (toy stats: {', '.join(self.stat_keys)})"))
+                probs.append(
+                    (f"stats.{k}", f"unknown stat (toy stats: {', '.join(self.stat_keys)})")
+                )
         if probs:
             return None, probs
         hp = int(stats.get("HP", 2))
-        return Model(id=spec["id"], side=spec["side"], unit=spec.get("unit", spec["id"]),
-                     x=spec["x"], y=spec["y"], facing=spec.get("facing", 0.0),
-                     base=spec.get("base", 25.0), stats=stats, hp=hp, max_hp=hp), []
+        return Model(
+            id=spec["id"],
+            side=spec["side"],
+            unit=spec.get("unit", spec["id"]),
+            x=spec["x"],
+            y=spec["y"],
+            facing=spec.get("facing", 0.0),
+            base=spec.get("base", 25.0),
+            stats=stats,
+            hp=hp,
+            max_hp=hp,
+        ), []
 
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
         order = self._order(state, ctx, first)
@@ -109,17 +120,32 @@ class Toy(Ruleset):
             t = state.models[action.target]
             sk = int(m.stat("SK"))
             p = self._p(sk)
-            r = ctx.dice.roll(6, "to hit", modifiers=[Modifier(sk, "SK", "TOY-2")] if sk else [],
-                              need="4+", chance=p, actor=m.id, rule="TOY-2",
-                              result=lambda tot, f: "hit" if tot >= 4 else "miss")
+            r = ctx.dice.roll(
+                6,
+                "to hit",
+                modifiers=[Modifier(sk, "SK", "TOY-2")] if sk else [],
+                need="4+",
+                chance=p,
+                actor=m.id,
+                rule="TOY-2",
+                result=lambda tot, f: "hit" if tot >= 4 else "miss",
+            )
             m.vars["shot"] = True
             if r.result == "hit":
                 t.hp -= 1
                 if t.hp <= 0:
                     t.removed = True
                     TURNS.refresh(state)
-            ctx.log.emit("resolution", r.explain(), actor=m.id, target=t.id, rule="TOY-2",
-                         chance=float(p), rolls=list(r.faces), outcome=str(r.result))
+            ctx.log.emit(
+                "resolution",
+                r.explain(),
+                actor=m.id,
+                target=t.id,
+                rule="TOY-2",
+                chance=float(p),
+                rolls=list(r.faces),
+                outcome=str(r.result),
+            )
             self._check_over(state)
 
     def _p(self, sk: int) -> Fraction:

@@ -29,14 +29,18 @@ def rect(x: float, y: float, w: float, h: float) -> tuple:
 
 def toy_battlefield() -> Battlefield:
     """A table with a few terrain kinds at known places (for pixel checks)."""
-    return Battlefield(72.0, 48.0, (
-        TerrainFeature("w1", "woods", rect(30, 20, 8, 8)),
-        TerrainFeature("lake", "water", rect(50, 30, 10, 8)),
-        TerrainFeature("b1", "building", rect(20, 30, 6, 6)),
-        TerrainFeature("f1", "wheat_field", rect(50, 8, 10, 8)),
-        TerrainFeature("h1", "hill", rect(60, 18, 10, 10), 2.0),
-        TerrainFeature("r1", "road", rect(0, 44, 72, 2)),
-    ))
+    return Battlefield(
+        72.0,
+        48.0,
+        (
+            TerrainFeature("w1", "woods", rect(30, 20, 8, 8)),
+            TerrainFeature("lake", "water", rect(50, 30, 10, 8)),
+            TerrainFeature("b1", "building", rect(20, 30, 6, 6)),
+            TerrainFeature("f1", "wheat_field", rect(50, 8, 10, 8)),
+            TerrainFeature("h1", "hill", rect(60, 18, 10, 10), 2.0),
+            TerrainFeature("r1", "road", rect(0, 44, 72, 2)),
+        ),
+    )
 
 
 def make_game(seed: int = 1, n: int = 2) -> Game:
@@ -101,8 +105,7 @@ def drag(app, a, b, button: int = 1, steps: int = 4, release: bool = True) -> No
 
 
 def key(app, k: int, mod: int = 0, unicode: str = "") -> None:
-    post(app, pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode,
-                                 scancode=0))
+    post(app, pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode, scancode=0))
     post(app, pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode=unicode, scancode=0))
 
 

@@ -68,8 +68,9 @@ def test_enter_starts_a_hotseat_game(tmp_path):
     app = App(size=SIZE, scenario=str(path), saves_dir=tmp_path / "saves")
     try:
         step(app)
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0,
-                                             unicode="\r", scancode=0))
+        pygame.event.post(
+            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
+        )
         step(app)
         assert app.game is not None and app.battle.awaiting == "blue"
     finally:
@@ -78,7 +79,7 @@ def test_enter_starts_a_hotseat_game(tmp_path):
 
 def test_a_broken_scenario_is_explained_not_started(tmp_path):
     path = tmp_path / "bad.toml"
-    path.write_text(TOY_SCENARIO.replace('x = 15\ny = 40', 'x = 150\ny = 40'))
+    path.write_text(TOY_SCENARIO.replace("x = 15\ny = 40", "x = 150\ny = 40"))
     app = App(size=SIZE, scenario=str(path), saves_dir=tmp_path / "saves")
     try:
         step(app)

@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _defaults() -> list[str]:
-    return [k for k in available() if (ROOT / "rulesets" / k / "scenarios" / "default.toml")
-            .exists()]
+    return [
+        k for k in available() if (ROOT / "rulesets" / k / "scenarios" / "default.toml").exists()
+    ]
 
 
 def _start(app, key_: str, controllers=None):
@@ -44,14 +45,14 @@ def _start(app, key_: str, controllers=None):
 def test_default_scenario_plays_in_the_window(app, key_):
     game = _start(app, key_)
     side = game.to_act()
-    me = next(m for m in game.state.live(side)
-              if app.camera.in_view(*screen_pos(app, m.id)))
+    me = next(m for m in game.state.live(side) if app.camera.in_view(*screen_pos(app, m.id)))
     p = screen_pos(app, me.id)
     click(app, p)
     assert app.controller.selected == me.id
     colours = style.side_colours(game.state.sides)
-    assert max(abs(a - b) for a, b in zip(app.screen.get_at(p)[:3], colours[side],
-                                          strict=True)) < 30
+    assert (
+        max(abs(a - b) for a, b in zip(app.screen.get_at(p)[:3], colours[side], strict=True)) < 30
+    )
     # a short drag towards the middle of the table: a preview with a measured length
     cx, cy = game.battlefield.width / 2, game.battlefield.depth / 2
     d = math.dist((cx, cy), me.pos) or 1.0
@@ -61,8 +62,7 @@ def test_default_scenario_plays_in_the_window(app, key_):
     pv = app.controller.preview()
     assert pv is not None and pv.length > 0.5
     legal = pv.legal
-    post_up = pygame.event.Event(pygame.MOUSEBUTTONUP, pos=app.camera.to_screen_i(*end),
-                                 button=1)
+    post_up = pygame.event.Event(pygame.MOUSEBUTTONUP, pos=app.camera.to_screen_i(*end), button=1)
     pygame.event.post(post_up)
     step(app)
     settle(app, 1.0)
@@ -104,12 +104,19 @@ def test_save_and_load_round_trip_in_the_window(app, key_):
 
 @pytest.mark.parametrize("key_", _defaults())
 def test_computer_against_computer_keeps_the_window_drawing(app, key_):
-    game = _start(app, key_, {s: "computer" for s in new_game(load_scenario(
-        ROOT / "rulesets" / key_ / "scenarios" / "default.toml")).state.sides})
+    game = _start(
+        app,
+        key_,
+        {
+            s: "computer"
+            for s in new_game(
+                load_scenario(ROOT / "rulesets" / key_ / "scenarios" / "default.toml")
+            ).state.sides
+        },
+    )
     deadline = time.monotonic() + 60.0
     frames = 0
-    while len(app.game.history) < 8 and time.monotonic() < deadline \
-            and not app.game.state.over:
+    while len(app.game.history) < 8 and time.monotonic() < deadline and not app.game.state.over:
         app.step(None, 0.05)  # the window keeps drawing while the computer thinks
         time.sleep(0.002)
         frames += 1

@@ -50,13 +50,15 @@ def start_screen(tmp_path):
     app.close()
 
 
-@pytest.mark.parametrize(("option", "level", "cls"), [
-    ("computer (easy)", "easy", RandomAgent),
-    ("computer (normal)", "normal", GreedyAgent),
-    ("computer (hard)", "hard", SearchAgent),
-])
-def test_a_level_chosen_on_the_start_screen_makes_that_agent(start_screen, option, level,
-                                                            cls):
+@pytest.mark.parametrize(
+    ("option", "level", "cls"),
+    [
+        ("computer (easy)", "easy", RandomAgent),
+        ("computer (normal)", "normal", GreedyAgent),
+        ("computer (hard)", "hard", SearchAgent),
+    ],
+)
+def test_a_level_chosen_on_the_start_screen_makes_that_agent(start_screen, option, level, cls):
     app = start_screen
     ng = app.newgame
     labels = [o[0] for o in ng._side_widgets[3].options_list]
@@ -256,8 +258,10 @@ class TiedAgent:
 
     def choose(self, game, side):
         mover = game.state.live(side)[0]
-        self.last = [Option(Move(actor=mover.id, to=(mover.x, mover.y + 1)), 1.0),
-                     Option(EndActivation(), 1.0)]
+        self.last = [
+            Option(Move(actor=mover.id, to=(mover.x, mover.y + 1)), 1.0),
+            Option(EndActivation(), 1.0),
+        ]
         return EndActivation()
 
 

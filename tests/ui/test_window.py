@@ -31,8 +31,10 @@ def near(c1, c2, tol: int = 12) -> bool:
 
 
 def along(a, b, n: int = 12) -> list[tuple[int, int]]:
-    return [(round(a[0] + (b[0] - a[0]) * k / n), round(a[1] + (b[1] - a[1]) * k / n))
-            for k in range(2, n - 1)]
+    return [
+        (round(a[0] + (b[0] - a[0]) * k / n), round(a[1] + (b[1] - a[1]) * k / n))
+        for k in range(2, n - 1)
+    ]
 
 
 def test_hand_over_notice_opens_for_the_first_hotseat_player(app):
@@ -59,8 +61,12 @@ def test_terrain_kinds_have_their_own_colours_at_known_points(battle):
     app = battle
     step(app)
     expected = {
-        "woods": (34.0, 24.0), "water": (55.0, 34.0), "building": (23.0, 33.0),
-        "wheat_field": (55.0, 12.0), "hill": (61.0, 19.0), "road": (40.0, 45.0),
+        "woods": (34.0, 24.0),
+        "water": (55.0, 34.0),
+        "building": (23.0, 33.0),
+        "wheat_field": (55.0, 12.0),
+        "hill": (61.0, 19.0),
+        "road": (40.0, 45.0),
     }
     for kind, (x, y) in expected.items():
         px = app.camera.to_screen_i(x, y)
@@ -71,8 +77,10 @@ def test_terrain_kinds_have_their_own_colours_at_known_points(battle):
             for dy in range(-3, 4, 3):
                 c = app.screen.get_at((px[0] + dx, px[1] + dy))
                 if any(near(c, ref, 30) for ref in palette) or any(
-                        near(c, style.shade(ref, f), 30) for ref in palette
-                        for f in (0.85, 0.88, 1.12, 1.25)):
+                    near(c, style.shade(ref, f), 30)
+                    for ref in palette
+                    for f in (0.85, 0.88, 1.12, 1.25)
+                ):
                     hits += 1
         assert hits >= 5, f"{kind} at {(x, y)}: {hits}/9"
         assert not near(app.screen.get_at(px), style.FELT, 6), kind
@@ -219,9 +227,14 @@ def test_hotseat_game_from_first_turn_to_the_summary(battle):
             continue
         side = g.to_act()
         if side == "blue":
-            shooter = next((m.id for m in g.state.live("blue")
-                            if any(a.KIND == "shoot" for a in app.controller.actions(m.id))),
-                           None)
+            shooter = next(
+                (
+                    m.id
+                    for m in g.state.live("blue")
+                    if any(a.KIND == "shoot" for a in app.controller.actions(m.id))
+                ),
+                None,
+            )
             if shooter is not None:
                 click(app, screen_pos(app, shooter))
                 key(app, pygame.K_1)
@@ -264,8 +277,12 @@ def test_rule_section_links_open_the_reference(app, monkeypatch):
     game.dice.force([5])
     click(app, screen_pos(app, "r0"))
     assert "href='rule:TOY-2'" in app.hud.log.html_text
-    post(app, pygame.event.Event(pygame_gui.UI_TEXT_BOX_LINK_CLICKED, link_target="rule:TOY-2",
-                                 ui_element=app.hud.log))
+    post(
+        app,
+        pygame.event.Event(
+            pygame_gui.UI_TEXT_BOX_LINK_CLICKED, link_target="rule:TOY-2", ui_element=app.hud.log
+        ),
+    )
     assert app.hud.is_open("reference")
     body = app.hud.windows["reference"].get_container().elements[0].html_text
     assert "Roll a d6, add SK" in body
@@ -290,8 +307,12 @@ def test_pan_and_zoom(battle):
     world = cam.to_world(*p)
     level = cam.level
     move_mouse(app, p)
-    post(app, pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False, precise_x=0.0,
-                                 precise_y=1.0))
+    post(
+        app,
+        pygame.event.Event(
+            pygame.MOUSEWHEEL, x=0, y=1, flipped=False, precise_x=0.0, precise_y=1.0
+        ),
+    )
     assert cam.level == level + 2
     after = cam.to_world(*p)
     assert math.dist(world, after) < 2 / cam.scale  # the point under the mouse stays put
@@ -336,8 +357,9 @@ def test_a_target_half_behind_a_building_is_in_cover_with_its_shadow(app):
     from tests.ui.conftest import rect
 
     game = make_game()
-    game.battlefield = Battlefield(72.0, 48.0, (
-        TerrainFeature("b1", "building", rect(10.2, 30, 4, 3)),))
+    game.battlefield = Battlefield(
+        72.0, 48.0, (TerrainFeature("b1", "building", rect(10.2, 30, 4, 3)),)
+    )
     game.ctx.battlefield = game.battlefield
     app.start(game, {"blue": "human", "red": "human"})
     step(app)

@@ -54,8 +54,7 @@ def test_holding_an_objective_and_denying_it():
     assert scoring.objective_value(st, "red") == pytest.approx(-scoring.HOLD + r_pull)
     st.models["r"].x, st.models["r"].y = 37.0, 25.0
     assert scoring.objective_value(st, "blue") == pytest.approx(scoring.OBJ_PULL)
-    assert scoring.objective_value(st, "red") == pytest.approx(
-        scoring.GUARD[0] + scoring.OBJ_PULL)
+    assert scoring.objective_value(st, "red") == pytest.approx(scoring.GUARD[0] + scoring.OBJ_PULL)
 
 
 def test_the_objective_pulls_its_side_closer():
@@ -66,7 +65,8 @@ def test_the_objective_pulls_its_side_closer():
     assert far == pytest.approx(scoring.OBJ_PULL * (1 - 12 / scoring.OBJ_SPAN))
     st.models["b"].y = 13.0
     assert scoring.objective_value(st, "blue") - far == pytest.approx(
-        4 * scoring.OBJ_PULL / scoring.OBJ_SPAN)
+        4 * scoring.OBJ_PULL / scoring.OBJ_SPAN
+    )
 
 
 def test_objective_moves_are_offered_and_legal():
@@ -103,8 +103,10 @@ def test_a_figure_within_an_enemy_charge_is_exposed():
     st = g.state
     b, r = st.models["b"], st.models["r"]
     r.stats["OFF"] = 8
-    threat = 1 * scoring.p_hit(8, 5, 2) * model_value(b) - 1 * scoring.p_hit(5, 5, 0) * \
-        model_value(r) / 3
+    threat = (
+        1 * scoring.p_hit(8, 5, 2) * model_value(b)
+        - 1 * scoring.p_hit(5, 5, 0) * model_value(r) / 3
+    )
     assert threat > 0
     assert scoring.exposure(st, "blue") == pytest.approx(scoring.THREAT_SHARE * threat)
     r.x = 30.0
@@ -117,7 +119,8 @@ def test_missile_range_pulls_a_little():
     g = duel(bx=10.0, by=10.0, rx=40.0, ry=10.0, weapons=bow)  # 30" apart: 6" short
     st = g.state
     assert scoring.fire_pull(st, "blue") == pytest.approx(
-        scoring.IN_RANGE * (1 - 6 / scoring.FIRE_SPAN))
+        scoring.IN_RANGE * (1 - 6 / scoring.FIRE_SPAN)
+    )
     st.models["b"].x = 20.0
     assert scoring.fire_pull(st, "blue") == pytest.approx(scoring.IN_RANGE)
     assert scoring.fire_pull(st, "red") == 0.0
@@ -156,7 +159,8 @@ def test_melee_figures_close_on_foes_they_out_fight():
 
     assert out_fights()
     assert scoring.close_pull(st, "blue") == pytest.approx(
-        scoring.CLOSE * (1 - 23 / scoring.CLOSE_SPAN))
+        scoring.CLOSE * (1 - 23 / scoring.CLOSE_SPAN)
+    )
     r.x = 16.0  # within reach: the whole pull
     assert scoring.close_pull(st, "blue") == pytest.approx(scoring.CLOSE)
     b.stats["OFF"], r.stats["OFF"] = 1, 9  # now a charge would lose the exchange

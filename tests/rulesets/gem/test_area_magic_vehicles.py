@@ -184,12 +184,18 @@ def test_spell_power_is_hidden_from_the_other_side():
     assert mine["power"] == 4 and theirs["power"] is None and theirs["spell"] == "Sloth of Grimgut"
 
 
-@pytest.mark.parametrize("spell, factor, change", [
-    ("Haste of Gygax", "mov", 5), ("Sloth of Grimgut", "mov", -5),
-    ("Vigor of Hrothgar", "off", 3), ("Indolence of Beavis", "off", -3),
-    ("Peace of Jude", "morale", 3), ("Defense of St. George", "def", 2),
-    ("Eye of Smaug", "to_hit", 2),
-])
+@pytest.mark.parametrize(
+    "spell, factor, change",
+    [
+        ("Haste of Gygax", "mov", 5),
+        ("Sloth of Grimgut", "mov", -5),
+        ("Vigor of Hrothgar", "off", 3),
+        ("Indolence of Beavis", "off", -3),
+        ("Peace of Jude", "morale", 3),
+        ("Defense of St. George", "def", 2),
+        ("Eye of Smaug", "to_hit", 2),
+    ],
+)
 def test_factor_spells_read_their_effect_from_the_table(spell, factor, change):
     """GEM-3.5.4 (Haste) and GEM-I-SPELLS: power 5 gives the whole, half or a third of
     the power (rounded up) to one factor of the target unit for the turn."""

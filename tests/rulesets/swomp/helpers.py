@@ -13,8 +13,14 @@ from engine.ruleset import load
 from engine.state import GameState
 
 
-def make(models: list[dict[str, Any]], first: str | None = "blue", terrain: tuple = (),
-         seed: int = 1, turn_limit: int = 0, options: dict[str, Any] | None = None) -> Game:
+def make(
+    models: list[dict[str, Any]],
+    first: str | None = "blue",
+    terrain: tuple = (),
+    seed: int = 1,
+    turn_limit: int = 0,
+    options: dict[str, Any] | None = None,
+) -> Game:
     rs = load("swomp")
     built = {}
     sides: list[str] = []
@@ -25,8 +31,10 @@ def make(models: list[dict[str, Any]], first: str | None = "blue", terrain: tupl
         built[m.id] = m
         if m.side not in sides:
             sides.append(m.side)
-    feats = tuple(TerrainFeature(f"t{i}", kind, tuple(map(tuple, poly)))
-                  for i, (kind, poly) in enumerate(terrain))
+    feats = tuple(
+        TerrainFeature(f"t{i}", kind, tuple(map(tuple, poly)))
+        for i, (kind, poly) in enumerate(terrain)
+    )
     state = GameState(ruleset="swomp", sides=sides, models=built)
     if turn_limit:
         state.vars["turn_limit"] = turn_limit

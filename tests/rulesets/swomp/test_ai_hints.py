@@ -30,8 +30,9 @@ def test_a_shot_beyond_range_is_not_offered():
     """SWOMP-I-RANGE: a boltgun (24") at a marine 30" away would be declared and miss;
     the list leaves it out, and offers it once the target is within range."""
     far = make([m("b", "blue", 30, 6, facing=90), m("r", "red", 30, 37, facing=270)])
-    assert table.distance(far.state.models["b"], far.state.models["r"]) == pytest.approx(30.016,
-                                                                                          abs=1e-3)
+    assert table.distance(far.state.models["b"], far.state.models["r"]) == pytest.approx(
+        30.016, abs=1e-3
+    )
     assert rules.check(far.state, Shoot(actor="b", target="r", weapon="boltgun"), far.ctx).ok
     assert shots(far) == []
     near = make([m("b", "blue", 30, 6, facing=90), m("r", "red", 30, 30, facing=270)])
@@ -50,18 +51,29 @@ def test_overwatch_fire_beyond_range_is_not_offered():
 def test_squad_models_fire_on_their_own_when_the_squad_shot_would_waste_some():
     """A unit's shot also fires models the target is out of range of, so then the list
     offers only each model's own shot at what it can reach (all legal)."""
-    g = make([m("b1", "blue", 10, 6, unit="sq", facing=90),
-              m("b2", "blue", 10, 2, unit="sq", facing=90),
-              m("r", "red", 10, 29, facing=270)])
+    g = make(
+        [
+            m("b1", "blue", 10, 6, unit="sq", facing=90),
+            m("b2", "blue", 10, 2, unit="sq", facing=90),
+            m("r", "red", 10, 29, facing=270),
+        ]
+    )
     st = g.state
-    assert table.distance(st.models["b1"], st.models["r"]) < 24 < \
-        table.distance(st.models["b2"], st.models["r"])
+    assert (
+        table.distance(st.models["b1"], st.models["r"])
+        < 24
+        < table.distance(st.models["b2"], st.models["r"])
+    )
     offered = shots(g)
     assert offered == [Shoot(actor="b1", target="r", weapon="boltgun")]
     assert all(rules.check(st, a, g.ctx).ok for a in g.candidates("blue"))
-    g2 = make([m("b1", "blue", 10, 6, unit="sq", facing=90),
-               m("b2", "blue", 12, 6, unit="sq", facing=90),
-               m("r", "red", 10, 29, facing=270)])
+    g2 = make(
+        [
+            m("b1", "blue", 10, 6, unit="sq", facing=90),
+            m("b2", "blue", 12, 6, unit="sq", facing=90),
+            m("r", "red", 10, 29, facing=270),
+        ]
+    )
     assert Shoot(actor="sq", target="r", weapon="boltgun") in shots(g2)
 
 
@@ -69,9 +81,13 @@ def test_an_advance_turns_the_narrowest_arc_to_a_sighted_enemy():
     """A lascannon sees 20 degrees: the squad's advance faces it at the nearest enemy it
     can sight within range (bearing from the lascannon), not along the path; and one
     advance is short enough for the heavy weapon still to fire (SWOMP "Heavy weapons")."""
-    g = make([m("s", "blue", 20, 6, "marine_sergeant", unit="sq", facing=90),
-              m("lc", "blue", 24, 6, "marine_lascannon", unit="sq", facing=90),
-              m("r", "red", 44, 30, facing=270)])
+    g = make(
+        [
+            m("s", "blue", 20, 6, "marine_sergeant", unit="sq", facing=90),
+            m("lc", "blue", 24, 6, "marine_lascannon", unit="sq", facing=90),
+            m("r", "red", 44, 30, facing=270),
+        ]
+    )
     face = round(table.bearing((24.0, 6.0), (44.0, 30.0)), 1)
     assert face == 50.2
     moves = [a for a in g.candidates("blue") if isinstance(a, Move) and a.actor == "sq"]
@@ -102,8 +118,7 @@ def test_overwatch_fire_owed_is_priced_in():
     """A move that ends in sight of an enemy watcher hands it a shot: the mover's score
     drops by REACTION_SHARE of that shot's expected points (PR 4 + WR 2 + overwatch 1
     against DR 4 + armour 4, one wound kills a 44-point marine); the watcher's rises."""
-    g = make([m("b", "blue", 30, 12, facing=90), m("r", "red", 30, 42, facing=270)],
-             first="red")
+    g = make([m("b", "blue", 30, 12, facing=90), m("r", "red", 30, 42, facing=270)], first="red")
     st = g.state
     st.models["b"].vars["overwatch"] = True
     g.apply(Move(actor="r", to=(30.0, 34.0)))  # 8": no movement bonus; 21" from b
@@ -127,8 +142,9 @@ def test_a_declared_charge_and_an_engagement_are_priced_in():
     and theirs to lose."""
     from rulesets.swomp.actions import SwompCharge
 
-    g = make([m("b", "blue", 30, 10, "marine_captain", facing=90),
-              m("r", "red", 30, 16, facing=270)])
+    g = make(
+        [m("b", "blue", 30, 10, "marine_captain", facing=90), m("r", "red", 30, 16, facing=270)]
+    )
     st = g.state
     assert scoring.melee_edge(st, "blue") == 0.0
     g.apply(SwompCharge(actor="b", target="r"))
@@ -161,8 +177,10 @@ def test_a_lone_trooper_is_offered_the_move_behind_the_wall_and_gets_hard_cover(
     """SWOMP cover: the list offers the move that ends snug behind the low wall, and
     from there the enemy's line of fire crosses it (hard cover, +2 DR); where it
     stands it has none. The move (7.11") is within its 8" (2 x MR, moving only)."""
-    g = make([m("b", "blue", 30, 12, facing=90), m("r", "red", 30, 40, facing=270)],
-             terrain=(("low_wall", WALL),))
+    g = make(
+        [m("b", "blue", 30, 12, facing=90), m("r", "red", 30, 40, facing=270)],
+        terrain=(("low_wall", WALL),),
+    )
     st = g.state
     assert table.sight(g.ctx, st.models["r"], st.models["b"]) == (True, table.NONE)
     to = (30.0, round(20.2 - 0.2 - base_radius_in(25.0) - 0.4, 2))
@@ -179,9 +197,11 @@ def test_a_squad_is_offered_the_moves_that_cover_the_most_of_it():
     2.9" move) but would cover one, so both moves offered go behind the long wall."""
     long_wall = ((20.0, 22.0), (40.0, 22.0), (40.0, 22.4), (20.0, 22.4))
     short_wall = ((29.0, 17.0), (31.0, 17.0), (31.0, 17.4), (29.0, 17.4))
-    specs = [m("b1", "blue", 28, 14, unit="sq", facing=90),
-             m("b2", "blue", 32, 14, unit="sq", facing=90),
-             m("r", "red", 30, 44, facing=270)]
+    specs = [
+        m("b1", "blue", 28, 14, unit="sq", facing=90),
+        m("b2", "blue", 32, 14, unit="sq", facing=90),
+        m("r", "red", 30, 44, facing=270),
+    ]
     terrain = (("low_wall", long_wall), ("low_wall", short_wall))
     g = make(specs, terrain=terrain)
     st = g.state
@@ -196,11 +216,14 @@ def test_a_squad_is_offered_the_moves_that_cover_the_most_of_it():
         g.apply(move)
         placed = core.unit_models(g.state, "sq")
         assert all(21 < b.y < 22 for b in placed)  # just this side of the long wall
-        assert [table.sight(g.ctx, g.state.models["r"], b)[1] for b in placed] == \
-            [table.HARD, table.HARD]
+        assert [table.sight(g.ctx, g.state.models["r"], b)[1] for b in placed] == [
+            table.HARD,
+            table.HARD,
+        ]
 
 
 # --- the firepower balance (scoring.firepower) ----------------------------------------------
+
 
 def test_best_shot_is_the_exact_shot_at_a_target_the_targeting_rule_allows():
     """SWOMP "Targeting": a lascannon (PR 4 + WR 7 = 11; heavy, so no stand-still bonus)
@@ -208,9 +231,13 @@ def test_best_shot_is_the_exact_shot_at_a_target_the_targeting_rule_allows():
     wound) although the 84-point captain behind it (DR 4 + armour 4 + field 2 = 10, three
     wounds, all taken by Dam 3) would be worth more. With the marine gone the captain is
     the shot."""
-    g = make([m("lc", "blue", 30, 6, "marine_lascannon", facing=90),
-              m("r", "red", 30, 30, facing=270),
-              m("cap", "red", 34, 40, "marine_captain", facing=270)])
+    g = make(
+        [
+            m("lc", "blue", 30, 6, "marine_lascannon", facing=90),
+            m("r", "red", 30, 30, facing=270),
+            m("cap", "red", 34, 40, "marine_captain", facing=270),
+        ]
+    )
     st = g.state
     marine = scoring.p_win(11, 8) * 44
     captain = scoring.p_win(11, 10) * 84
@@ -230,12 +257,16 @@ def test_firepower_counts_cover_range_and_engagement():
     specs = [m("b", "blue", 30, 10, facing=90), m("r", "red", 30, 28.1, facing=270)]
     open_ = make(specs)
     walled = make(specs, terrain=(("low_wall", wall),))
-    assert table.sight(walled.ctx, walled.state.models["b"], walled.state.models["r"]) == \
-        (True, table.HARD)
+    assert table.sight(walled.ctx, walled.state.models["b"], walled.state.models["r"]) == (
+        True,
+        table.HARD,
+    )
     assert scoring.firepower(open_.state, open_.ctx) == pytest.approx(
-        {"blue": 0.32 * 44, "red": 0.32 * 44})
+        {"blue": 0.32 * 44, "red": 0.32 * 44}
+    )
     assert scoring.firepower(walled.state, walled.ctx) == pytest.approx(
-        {"blue": 0.23 * 44, "red": 0.32 * 44})
+        {"blue": 0.23 * 44, "red": 0.32 * 44}
+    )
     far = make([m("b", "blue", 30, 4, facing=90), m("r", "red", 30, 30, facing=270)])
     assert scoring.firepower(far.state, far.ctx) == {"blue": 0.0, "red": 0.0}
     core.engage(open_.state.models["b"], open_.state.models["r"])
@@ -246,8 +277,9 @@ def test_the_score_adds_the_firepower_balance_with_the_table_at_hand():
     """With ctx the score adds FIRE_WEIGHT x (own firepower - the enemy's): a lascannon
     (66% against a 44-point marine) facing a lone boltgun (32% against the 55-point
     lascannon marine) is worth more to its side than without the table."""
-    g = make([m("lc", "blue", 30, 10, "marine_lascannon", facing=90),
-              m("r", "red", 30, 30, facing=270)])
+    g = make(
+        [m("lc", "blue", 30, 10, "marine_lascannon", facing=90), m("r", "red", 30, 30, facing=270)]
+    )
     st = g.state
     rs = load("swomp")
     fire = scoring.firepower(st, g.ctx)

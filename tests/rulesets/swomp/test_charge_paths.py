@@ -28,8 +28,8 @@ def test_difficult_ground_doubles_the_charge_path():
     the 8" charge; the refusal gives the measured shortfall."""
     g = make([m("a", "blue", 10, 24), m("b", "red", 17.5, 24)], terrain=(WOODS,))
     why = g.check(SwompCharge(actor="a", target="b")).reason
-    assert "costs 10.5\"" in why and "difficult ground counts double" in why
-    assert "may charge 8\"" in why and "short" in why
+    assert 'costs 10.5"' in why and "difficult ground counts double" in why
+    assert 'may charge 8"' in why and "short" in why
 
 
 def test_charge_through_woods_spends_the_doubled_inches():
@@ -55,8 +55,7 @@ def test_impassable_terrain_blocks_the_charge():
 def test_a_path_round_the_wall_reaches_if_it_is_short_enough():
     """SWOMP-I-CHARGE: the charger may give waypoints; the whole path is measured."""
     wall = ("wall", [[13.0, 23.0], [13.5, 23.0], [13.5, 25.0], [13.0, 25.0]])
-    g = make([m("a", "blue", 10, 24, stats={"MR": 6}), m("b", "red", 16, 24)],
-             terrain=(wall,))
+    g = make([m("a", "blue", 10, 24, stats={"MR": 6}), m("b", "red", 16, 24)], terrain=(wall,))
     path = ((10.0, 24.0), (12.0, 26.2), (14.5, 26.2))
     assert g.check(SwompCharge(actor="a", target="b", path=path)).ok
     do(g, SwompCharge(actor="a", target="b", path=path))

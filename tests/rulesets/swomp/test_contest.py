@@ -7,11 +7,11 @@ from rulesets.swomp import contest
 
 def test_a_one_always_loses_and_a_ten_always_wins():
     """SWOMP "Terms": a 1 always loses, a 10 always wins, ties to the defender."""
-    assert not contest.attacker_wins(1, 5, 100, 6)     # attacker's 1 loses with any total
-    assert contest.attacker_wins(10, 5, 10, 50)        # attacker's 10 wins with any total
-    assert contest.attacker_wins(6, 1, 6, 50)          # defender's 1 loses with any total
-    assert not contest.attacker_wins(6, 10, 60, 10)    # defender's 10 wins with any total
-    assert not contest.attacker_wins(5, 5, 12, 12)     # a tie goes to the defender
+    assert not contest.attacker_wins(1, 5, 100, 6)  # attacker's 1 loses with any total
+    assert contest.attacker_wins(10, 5, 10, 50)  # attacker's 10 wins with any total
+    assert contest.attacker_wins(6, 1, 6, 50)  # defender's 1 loses with any total
+    assert not contest.attacker_wins(6, 10, 60, 10)  # defender's 10 wins with any total
+    assert not contest.attacker_wins(5, 5, 12, 12)  # a tie goes to the defender
 
 
 def test_double_tens_and_double_ones_go_to_the_defender():
@@ -24,8 +24,10 @@ def test_double_tens_and_double_ones_go_to_the_defender():
 def test_p_win_counts_every_face_pair_exactly():
     # equal values: attacker wins when strictly higher, plus the corner rules
     p = contest.p_win(5, 5)
-    brute = Fraction(sum(contest.attacker_wins(a, d, 5 + a, 5 + d)
-                         for a in range(1, 11) for d in range(1, 11)), 100)
+    brute = Fraction(
+        sum(contest.attacker_wins(a, d, 5 + a, 5 + d) for a in range(1, 11) for d in range(1, 11)),
+        100,
+    )
     assert p == brute == Fraction(45, 100)
     # hopeless on totals: only the attacker's 10 against a defender's non-10 wins, or
     # the defender's 1 against an attacker who did not roll 1

@@ -17,11 +17,14 @@ def m(mid, side, x, y, profile="space_marine", **kw):
 def armies():
     """blue: a marine pair (SR 6) and a captain (SR 9) in the south; red: two gaunts
     (SR 3) and a tyranid warrior (SR 7) in the north."""
-    return [m("a1", "blue", 10, 4, unit="tac"), m("a2", "blue", 12, 4, unit="tac"),
-            m("cap", "blue", 20, 4, profile="marine_captain"),
-            m("g1", "red", 10, 44, profile="hormagaunt", unit="gaunts"),
-            m("g2", "red", 12, 44, profile="hormagaunt", unit="gaunts"),
-            m("w", "red", 20, 42, profile="tyranid_warrior")]
+    return [
+        m("a1", "blue", 10, 4, unit="tac"),
+        m("a2", "blue", 12, 4, unit="tac"),
+        m("cap", "blue", 20, 4, profile="marine_captain"),
+        m("g1", "red", 10, 44, profile="hormagaunt", unit="gaunts"),
+        m("g2", "red", 12, 44, profile="hormagaunt", unit="gaunts"),
+        m("w", "red", 20, 42, profile="tyranid_warrior"),
+    ]
 
 
 def test_lowest_sr_deploys_first_and_nothing_else_happens():
@@ -46,7 +49,7 @@ def test_zone_is_twelve_inches_from_the_own_edge():
     the table (the whole base, SWOMP-I-DEPLOY); refused with the measured reach."""
     g = make(armies(), first=None, options=OPTS)
     why = g.check(Deploy(actor="g1", to=(10.0, 36.2))).reason
-    assert "would reach 12.3\" from the north edge" in why
+    assert 'would reach 12.3" from the north edge' in why
     assert g.check(Deploy(actor="g1", to=(10.0, 36.5))).ok
     assert "off the table" in g.check(Deploy(actor="g1", to=(10.0, 47.8))).reason
 
@@ -65,19 +68,25 @@ def test_overlap_building_and_coherency_are_refused():
 def test_ties_alternate_from_the_side_that_placed_least_recently():
     """SWOMP "Deployment": in the event of a tie, the players alternate, starting with
     the player who deployed a unit least recently."""
-    ms = [m("b1", "blue", 10, 4, profile="marine_sergeant", unit="b1"),
-          m("b2", "blue", 14, 4, profile="marine_sergeant", unit="b2"),
-          m("r1", "red", 10, 44, profile="tyranid_warrior", unit="r1"),
-          m("r2", "red", 20, 44, profile="tyranid_warrior", unit="r2"),
-          m("g", "red", 30, 44, profile="hormagaunt", unit="gaunt"),
-          m("g2", "red", 31.5, 44, profile="hormagaunt", unit="gaunt")]
+    ms = [
+        m("b1", "blue", 10, 4, profile="marine_sergeant", unit="b1"),
+        m("b2", "blue", 14, 4, profile="marine_sergeant", unit="b2"),
+        m("r1", "red", 10, 44, profile="tyranid_warrior", unit="r1"),
+        m("r2", "red", 20, 44, profile="tyranid_warrior", unit="r2"),
+        m("g", "red", 30, 44, profile="hormagaunt", unit="gaunt"),
+        m("g2", "red", 31.5, 44, profile="hormagaunt", unit="gaunt"),
+    ]
     g = make(ms, first=None, options=OPTS)
     do(g, Deploy(actor="g", to=(30.0, 44.0)))
     do(g, Deploy(actor="g2", to=(31.5, 44.0)))
     # SR 7 all round: red placed last, so blue (never placed) starts, then they alternate
     sides = []
-    for mid, to in (("b1", (10.0, 4.0)), ("r1", (10.0, 44.0)), ("b2", (14.0, 4.0)),
-                    ("r2", (20.0, 44.0))):
+    for mid, to in (
+        ("b1", (10.0, 4.0)),
+        ("r1", (10.0, 44.0)),
+        ("b2", (14.0, 4.0)),
+        ("r2", (20.0, 44.0)),
+    ):
         sides.append(g.to_act())
         do(g, Deploy(actor=mid, to=to))
     assert sides == ["blue", "red", "blue", "red"]
@@ -87,8 +96,13 @@ def test_first_round_begins_with_initiative_after_deployment():
     """SWOMP "Deployment" then "Game Sequence": when the last model is down, the first
     round starts with the d10 initiative roll."""
     g = make(armies(), first=None, options=OPTS)
-    for mid, to in (("g1", (10.0, 44.0)), ("g2", (12.0, 44.0)), ("a1", (10.0, 4.0)),
-                    ("a2", (12.0, 4.0)), ("w", (20.0, 42.0))):
+    for mid, to in (
+        ("g1", (10.0, 44.0)),
+        ("g2", (12.0, 44.0)),
+        ("a1", (10.0, 4.0)),
+        ("a2", (12.0, 4.0)),
+        ("w", (20.0, 42.0)),
+    ):
         do(g, Deploy(actor=mid, to=to))
     ev = do(g, Deploy(actor="cap", to=(20.0, 4.0), facing=45.0), [3, 8])
     assert g.state.models["cap"].facing == 45.0 and g.state.models["g1"].facing == 270.0
@@ -112,6 +126,12 @@ def test_candidates_offer_legal_placements():
     for _ in range(6):
         cands = g.candidates()
         assert cands and all(g.check(a).ok for a in cands)
-        do(g, cands[-1], [3, 8] if len(deploy.waiting(g.state)) == 1 and
-           sum(len(v) for v in deploy.waiting(g.state).values()) == 1 else [])
+        do(
+            g,
+            cands[-1],
+            [3, 8]
+            if len(deploy.waiting(g.state)) == 1
+            and sum(len(v) for v in deploy.waiting(g.state).values()) == 1
+            else [],
+        )
     assert g.state.phase == "activation"

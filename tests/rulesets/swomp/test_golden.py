@@ -10,8 +10,13 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def run(path: str) -> dict:
-    out = subprocess.run([sys.executable, "main.py", "run", path, "--json"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "main.py", "run", path, "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
@@ -28,7 +33,10 @@ def test_frag_golden_scenario():
     assert "PR 4 + WR 3 + 4 = 11 beats DR 3 + cover 1 + moving 1 + 3 = 8" in first["text"]
     blast = [e for e in res if e["rule"] == "SWOMP-BLAST"]
     assert [(e["target"], e["outcome"], e["rolls"]) for e in blast] == [
-        ("g2", "hit", [7, 2]), ("g3", "miss", [7, 6]), ("g4", "miss", [7, 10])]
+        ("g2", "hit", [7, 2]),
+        ("g3", "miss", [7, 6]),
+        ("g4", "miss", [7, 10]),
+    ]
     models = doc["models"]
     assert models["g1"]["removed"] and models["g1"]["hp"] == 0
     assert models["g2"]["removed"]
@@ -42,16 +50,25 @@ def test_bad_forced_die_is_a_file_error(tmp_path):
     src = (ROOT / "tests/scenarios/swomp_frag.toml").read_text()
     bad = tmp_path / "bad.toml"
     bad.write_text(src.replace("dice = [4, 3, 7, 2, 6, 10]", "dice = [11]"))
-    out = subprocess.run([sys.executable, "main.py", "run", str(bad), "--json"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "main.py", "run", str(bad), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 2 and "actions[0].dice[0]" in out.stderr
 
 
 def test_ready_scenarios_validate():
     for name in ("default", "armour", "deployment"):
-        out = subprocess.run([sys.executable, "main.py", "validate",
-                              f"rulesets/swomp/scenarios/{name}.toml"], cwd=ROOT,
-                             capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "main.py", "validate", f"rulesets/swomp/scenarios/{name}.toml"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert out.returncode == 0, out.stderr
 
 
@@ -62,7 +79,7 @@ def test_deployment_golden_scenario():
     refused = [e for e in doc["events"] if e["kind"] == "refused"]
     assert [(e["action"], e["actor"]) for e in refused] == [(0, "marine"), (1, "g1")]
     assert "red's turn to deploy" in refused[0]["reason"]
-    assert "13.5\" from the north edge" in refused[1]["reason"]
+    assert '13.5" from the north edge' in refused[1]["reason"]
     deploys = [e for e in doc["events"] if e["kind"] == "move" and e["rule"] == "SWOMP-DEPLOY"]
     assert [e["actor"] for e in deploys] == ["g1", "g2", "marine"]
     assert [e["rolls"] for e in doc["events"] if e["kind"] == "initiative"] == [[9], [2]]
@@ -88,8 +105,7 @@ def test_ready_scenarios_start_clear_of_tall_terrain_within_their_zones():
             under = [kinds[f] for f in geometry.features_under(fp(m), bf)]
             assert not set(under) & {"wall", "building", "rocks"}, (name, m.id, under)
             edge = "south" if m.side == "blue" else "north"
-            deep = max(p[1] if edge == "south" else bf.depth - p[1]
-                       for p in deploy.corners(fp(m)))
+            deep = max(p[1] if edge == "south" else bf.depth - p[1] for p in deploy.corners(fp(m)))
             assert deep <= 12.0 + 1e-6, (name, m.id, deep)
 
 

@@ -14,8 +14,15 @@ def marine(mid="a", x=10.0, y=24.0, side="blue", **kw):
 
 
 def razorback(**kw):
-    return {"id": "v", "side": "red", "profile": "razorback", "x": 13.5, "y": 24.0,
-            "facing": 90.0, **kw}
+    return {
+        "id": "v",
+        "side": "red",
+        "profile": "razorback",
+        "x": 13.5,
+        "y": 24.0,
+        "facing": 90.0,
+        **kw,
+    }
 
 
 def gunner_out(extra=()):

@@ -23,8 +23,12 @@ def test_charge_fights_at_once_with_plus_one():
 def test_winning_by_five_and_ten():
     """SWOMP "Winning a contest by 5 or more"."""
     for roll, hp in ((2, 2), (6, 1), (10, 0)):
-        g = make([m("a", "blue", 10, 24, stats={"CR": 9}), m("b", "red", 15, 24,
-                                                             stats={"HP": 3, "AR": 0})])
+        g = make(
+            [
+                m("a", "blue", 10, 24, stats={"CR": 9}),
+                m("b", "red", 15, 24, stats={"HP": 3, "AR": 0}),
+            ]
+        )
         attack(g, Charge(actor="a", target="b"), [roll, 5], exact=False)
         # CR 9 + 1 + roll against DR 4 + 5 = 9: margins 3, 7, 11
         assert g.state.models["b"].hp == hp or (hp == 0 and g.state.models["b"].removed)
@@ -39,9 +43,14 @@ def test_parrying_weapon_helps_the_defender():
 
 def test_outnumbered_model_strikes_one_at_minus_one():
     """SWOMP "Multiple attackers": the outnumbered model picks one opponent, -1 CR."""
-    g = make([m("a", "blue", 10, 24, stats={"HP": 3}),
-              m("x", "red", 12, 25, unit="pair"), m("y", "red", 12, 23, unit="pair")],
-             first="red")
+    g = make(
+        [
+            m("a", "blue", 10, 24, stats={"HP": 3}),
+            m("x", "red", 12, 25, unit="pair"),
+            m("y", "red", 12, 23, unit="pair"),
+        ],
+        first="red",
+    )
     attack(g, Charge(actor="pair", target="a"), [2, 9])
     do(g, EndActivation())
     ev = attack(g, Fight(actor="a", target="y"), [5, 5])
@@ -51,9 +60,15 @@ def test_outnumbered_model_strikes_one_at_minus_one():
 
 def test_pairing_off_forbids_multiple_attacker_and_defender():
     """SWOMP "The gang fight": a model already ganged up on cannot also join a gang."""
-    g = make([m("a", "blue", 10, 24), m("c", "blue", 20, 30),
-              m("x", "red", 12, 25, unit="pair"), m("y", "red", 12, 23, unit="pair")],
-             first="red")
+    g = make(
+        [
+            m("a", "blue", 10, 24),
+            m("c", "blue", 20, 30),
+            m("x", "red", 12, 25, unit="pair"),
+            m("y", "red", 12, 23, unit="pair"),
+        ],
+        first="red",
+    )
     attack(g, Charge(actor="pair", target="a"), [2, 9])
     # x and y both fight a (a is a multiple defender); c charging x would make x a
     # multiple defender while it is a multiple attacker: only "get them off me" allows it
@@ -65,9 +80,15 @@ def test_pairing_off_forbids_multiple_attacker_and_defender():
 
 def test_get_them_off_me():
     """SWOMP "Get them off me!": c pulls x off a; x does not count as retreating."""
-    g = make([m("a", "blue", 10, 24, stats={"HP": 3}), m("c", "blue", 13, 28),
-              m("x", "red", 12, 25, unit="pair"), m("y", "red", 12, 23, unit="pair")],
-             first="red")
+    g = make(
+        [
+            m("a", "blue", 10, 24, stats={"HP": 3}),
+            m("c", "blue", 13, 28),
+            m("x", "red", 12, 25, unit="pair"),
+            m("y", "red", 12, 23, unit="pair"),
+        ],
+        first="red",
+    )
     attack(g, Charge(actor="pair", target="a"), [2, 9])
     do(g, EndActivation())
     ev = attack(g, Charge(actor="c", target="x"), [5, 5])
@@ -78,8 +99,13 @@ def test_get_them_off_me():
 
 def test_follow_up_move_after_killing_all_opponents():
     """SWOMP "Follow-up moves": half MR, may charge; that combat waits for next turn."""
-    g = make([m("a", "blue", 10, 24, stats={"MR": 6}), m("b", "red", 15, 24),
-              m("c", "red", 17.5, 24.5, stats={"HP": 3})])
+    g = make(
+        [
+            m("a", "blue", 10, 24, stats={"MR": 6}),
+            m("b", "red", 15, 24),
+            m("c", "red", 17.5, 24.5, stats={"HP": 3}),
+        ]
+    )
     attack(g, Charge(actor="a", target="b"), [9, 2])
     a = g.state.models["a"]
     assert g.state.models["b"].removed and core.act(a)["follow"] == 3.0
@@ -90,8 +116,10 @@ def test_follow_up_move_after_killing_all_opponents():
 
 def test_retreat_contest_and_half_mr_move():
     """SWOMP "Retreating from close combat": -1 CR as the acting model, then half MR."""
-    g = make([m("a", "blue", 10, 24, stats={"HP": 3}), m("b", "red", 11.1, 24, stats={"HP": 3})],
-             first="red")
+    g = make(
+        [m("a", "blue", 10, 24, stats={"HP": 3}), m("b", "red", 11.1, 24, stats={"HP": 3})],
+        first="red",
+    )
     attack(g, Charge(actor="b", target="a"), [2, 9])
     do(g, EndActivation())
     ev = do(g, Retreat(actor="a", to=(8.0, 24.0)), [7, 3])

@@ -14,8 +14,10 @@ def m(mid, side, x, y, profile="space_marine", **kw):
 
 def locked(first="red"):
     """b (red) charged a (blue) and both stood; now it is blue's action."""
-    g = make([m("a", "blue", 10, 24, stats={"HP": 3}), m("b", "red", 11.1, 24, stats={"HP": 3})],
-             first=first)
+    g = make(
+        [m("a", "blue", 10, 24, stats={"HP": 3}), m("b", "red", 11.1, 24, stats={"HP": 3})],
+        first=first,
+    )
     attack(g, SwompCharge(actor="b", target="a"), [2, 9])
     do(g, EndActivation())
     return g
@@ -77,8 +79,10 @@ def test_reaction_retreat_is_limited_to_half_mr():
 def test_reaction_retreat_leaves_the_defenders_own_action_alone():
     """A reaction is not the defender's action: after slipping away from a charge, the
     charged model's unit still takes its own action this round."""
-    g = make([m("a", "blue", 10, 24, stats={"HP": 3}), m("b", "red", 15, 24, stats={"HP": 3})],
-             first="red")
+    g = make(
+        [m("a", "blue", 10, 24, stats={"HP": 3}), m("b", "red", 15, 24, stats={"HP": 3})],
+        first="red",
+    )
     do(g, SwompCharge(actor="b", target="a"))
     do(g, Retreat(actor="a", to=(8.0, 24.0)), [9, 2])
     a = g.state.models["a"]
@@ -93,9 +97,16 @@ def test_retreat_into_a_charge_elsewhere():
     g = locked()
     g.state.models["b"].stats["MR"] = 8
     g.state.models["c"] = g.state.models["a"].__class__.from_dict(
-        {**g.state.models["a"].to_dict(), "id": "c", "unit": "c", "x": 14.5, "y": 24.0,
-         "vars": {**g.state.models["a"].vars, "foes": [], "act": dict(core.FRESH_ACT)},
-         "status": []})
+        {
+            **g.state.models["a"].to_dict(),
+            "id": "c",
+            "unit": "c",
+            "x": 14.5,
+            "y": 24.0,
+            "vars": {**g.state.models["a"].vars, "foes": [], "act": dict(core.FRESH_ACT)},
+            "status": [],
+        }
+    )
     g.state.models["c"].vars.pop("foes")
     do(g, Fight(actor="a"))
     ev = do(g, Retreat(actor="b", target="c"), [8, 3])

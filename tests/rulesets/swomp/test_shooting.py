@@ -9,8 +9,16 @@ MARINE = {"id": "m", "side": "blue", "profile": "space_marine", "x": 10.0, "y": 
 
 
 def target(mid="e", x=30.0, y=24.0, **kw):
-    return {"id": mid, "side": "red", "profile": "eldar_guardian", "x": x, "y": y,
-            "facing": 180.0, "stats": {"HP": 3}, **kw}
+    return {
+        "id": mid,
+        "side": "red",
+        "profile": "eldar_guardian",
+        "x": x,
+        "y": y,
+        "facing": 180.0,
+        "stats": {"HP": 3},
+        **kw,
+    }
 
 
 def test_range_is_measured_only_after_the_shot_is_declared():
@@ -35,17 +43,23 @@ def test_fire_arc_in_degrees():
 
 def test_closest_target_of_each_size():
     """SWOMP "Targeting": the closest medium target, unless the closer one is harder."""
-    g = make([MARINE, target("near", x=20.0), target("far", x=26.0, y=25.0),
-              {"id": "tank", "side": "red", "profile": "rhino", "x": 40.0, "y": 24.0}])
+    g = make(
+        [
+            MARINE,
+            target("near", x=20.0),
+            target("far", x=26.0, y=25.0),
+            {"id": "tank", "side": "red", "profile": "rhino", "x": 40.0, "y": 24.0},
+        ]
+    )
     assert g.check(Shoot(actor="m", target="near", weapon="boltgun")).ok
     why = g.check(Shoot(actor="m", target="far", weapon="boltgun"))
     assert not why.ok and "not the closest medium target" in why.reason
     assert g.check(Shoot(actor="m", target="tank", weapon="boltgun")).ok  # other size class
-    g2 = make([MARINE, target("near", x=20.0, state={"cover": "soft"}),
-               target("far", x=26.0, y=25.0)])
+    g2 = make(
+        [MARINE, target("near", x=20.0, state={"cover": "soft"}), target("far", x=26.0, y=25.0)]
+    )
     assert g2.check(Shoot(actor="m", target="far", weapon="boltgun")).ok  # may pass over cover
-    g3 = make([MARINE, target("near", x=20.0, state={"moved": 10}),
-               target("far", x=26.0, y=25.0)])
+    g3 = make([MARINE, target("near", x=20.0, state={"moved": 10}), target("far", x=26.0, y=25.0)])
     assert g3.check(Shoot(actor="m", target="far", weapon="boltgun")).ok  # or a faster one
 
 
@@ -61,8 +75,7 @@ def test_standing_still_gives_plus_one_and_pins_the_shooter():
 def test_shoot_then_move_has_no_bonus_and_moves_mr():
     """SWOMP "Shoot and Move": fire, then up to MR."""
     g = make([MARINE, target()])
-    ev = do(g, Shoot(actor="m", target="e", weapon="boltgun", options={"then_move": True}),
-            [5, 5])
+    ev = do(g, Shoot(actor="m", target="e", weapon="boltgun", options={"then_move": True}), [5, 5])
     assert "standing still" not in kinds(ev, "resolution")[0].text
     assert not g.check(Move(actor="m", to=(14.5, 24.0))).ok
     assert g.check(Move(actor="m", to=(14.0, 24.0))).ok
@@ -75,7 +88,7 @@ def test_move_only_doubles_mr_and_forbids_shooting():
     do(g, Move(actor="m", to=(16.0, 24.0)))
     assert g.state.models["m"].vars["moved"] == 6.0
     why = g.check(Shoot(actor="m", target="e", weapon="boltgun"))
-    assert not why.ok and "more than the 4\"" in why.reason
+    assert not why.ok and 'more than the 4"' in why.reason
 
 
 def test_heavy_weapons_move_half_when_shooting():
@@ -84,14 +97,26 @@ def test_heavy_weapons_move_half_when_shooting():
     assert not g.check(Move(actor="m", to=(14.5, 24.0))).ok  # 1 x MR without shooting
     do(g, Move(actor="m", to=(12.5, 24.0)))
     why = g.check(Shoot(actor="m", target="e", weapon="krak missile"))
-    assert not why.ok and "2\"" in why.reason
+    assert not why.ok and '2"' in why.reason
 
 
 def test_movement_bonus_lasts_until_the_next_action():
     """SWOMP "Movement bonus": 12" moved gives +1 DR until the model acts again."""
-    g = make([{**MARINE, "side": "red", "id": "runner", "profile": "hormagaunt",
-               "x": 40.0, "y": 24.0, "facing": 180.0},
-              {**MARINE, "x": 10.0, "y": 24.0}], first="red")
+    g = make(
+        [
+            {
+                **MARINE,
+                "side": "red",
+                "id": "runner",
+                "profile": "hormagaunt",
+                "x": 40.0,
+                "y": 24.0,
+                "facing": 180.0,
+            },
+            {**MARINE, "x": 10.0, "y": 24.0},
+        ],
+        first="red",
+    )
     do(g, Move(actor="runner", to=(28.0, 24.0)))
     do(g, EndActivation())
     ev = do(g, Shoot(actor="m", target="runner", weapon="boltgun"), [5, 5])
@@ -102,12 +127,17 @@ def test_two_pistols_at_minus_one_each_but_not_two_handed_weapons():
     """SWOMP "A single model firing multiple weapons"."""
     two = {**MARINE, "weapons": ["bolt pistol", "plasma pistol"]}
     g = make([two, target(x=18.0)])
-    ev = do(g, Shoot(actor="m", target="e", weapon="bolt pistol",
-                     options={"second": "plasma pistol"}), [5, 5, 5, 5])
+    ev = do(
+        g,
+        Shoot(actor="m", target="e", weapon="bolt pistol", options={"second": "plasma pistol"}),
+        [5, 5, 5, 5],
+    )
     texts = [e.text for e in kinds(ev, "resolution")]
     assert len(texts) == 2 and all("two weapons 1" in t for t in texts)
     g2 = make([{**MARINE, "weapons": ["boltgun", "bolt pistol"]}, target(x=18.0)])
-    why = g2.check(Shoot(actor="m", target="e", weapon="boltgun", options={"second": "bolt pistol"}))
+    why = g2.check(
+        Shoot(actor="m", target="e", weapon="boltgun", options={"second": "bolt pistol"})
+    )
     assert not why.ok and "both hands" in why.reason
 
 
@@ -115,8 +145,12 @@ def test_sustained_fire_one_contest_per_shot_and_jams_on_a_one():
     """SWOMP "Sustained-fire Weapons" and "Jams": the assault cannon jams on 4; a rolled 1
     calls for a jam roll, and every shot still takes effect."""
     g = make([{**MARINE, "profile": "terminator"}, target(x=20.0)])
-    ev = do(g, Shoot(actor="m", target="e", weapon="assault cannon"),
-            [1, 5, 4, 2, 9, 2, 9, 2, 9, 2], exact=False)
+    ev = do(
+        g,
+        Shoot(actor="m", target="e", weapon="assault cannon"),
+        [1, 5, 4, 2, 9, 2, 9, 2, 9, 2],
+        exact=False,
+    )
     res = [e for e in kinds(ev, "resolution") if e.rule == "SWOMP-SHOOT"]
     assert len(res) >= 2
     jam = [e for e in kinds(ev, "resolution") if e.rule == "SWOMP-JAM"][0]
@@ -126,30 +160,55 @@ def test_sustained_fire_one_contest_per_shot_and_jams_on_a_one():
 
 def test_spread_fire_shares_shots_between_targets():
     """SWOMP-I-SUSTAINED: spread sends the shots to each named target in turn."""
-    g = make([{**MARINE, "profile": "terminator"}, target("a", x=20.0, y=24.0),
-              target("b", x=20.0, y=26.0)])
-    ev = do(g, Shoot(actor="m", target="a", weapon="assault cannon",
-                     options={"fire": "spread", "targets": ["b"]}), [2, 9] * 4)
+    g = make(
+        [
+            {**MARINE, "profile": "terminator"},
+            target("a", x=20.0, y=24.0),
+            target("b", x=20.0, y=26.0),
+        ]
+    )
+    ev = do(
+        g,
+        Shoot(
+            actor="m",
+            target="a",
+            weapon="assault cannon",
+            options={"fire": "spread", "targets": ["b"]},
+        ),
+        [2, 9] * 4,
+    )
     assert [e.target for e in kinds(ev, "resolution")] == ["a", "b", "a", "b"]
 
 
 def test_linked_battery_jams_as_one():
     """SWOMP "Linked Weapons": one weapon jams, the battery jams."""
-    g = make([{**MARINE, "weapons": [{"name": "left", "WR": 2, "range": 24, "shots": 2,
-                                      "jam": 5, "link": "twin"},
-                                     {"name": "right", "WR": 2, "range": 24, "shots": 2,
-                                      "jam": 5, "link": "twin"}]}, target(x=20.0)])
+    g = make(
+        [
+            {
+                **MARINE,
+                "weapons": [
+                    {"name": "left", "WR": 2, "range": 24, "shots": 2, "jam": 5, "link": "twin"},
+                    {"name": "right", "WR": 2, "range": 24, "shots": 2, "jam": 5, "link": "twin"},
+                ],
+            },
+            target(x=20.0),
+        ]
+    )
     do(g, Shoot(actor="m", target="e", weapon="left"), [1, 5, 3, 2, 9, 2, 9, 2, 9])
     assert g.state.models["m"].vars["jammed"] == ["left", "right"]
 
 
 def test_called_shot_minus_four_on_a_chosen_location():
     """SWOMP "Called shots": -4 PR, and the location is not rolled."""
-    g = make([{**MARINE, "profile": "marine_lascannon"},
-              {"id": "t", "side": "red", "profile": "rhino", "x": 30.0, "y": 24.0,
-               "facing": 90.0}])
-    ev = do(g, Shoot(actor="m", target="t", weapon="lascannon", options={"location": "tracks"}),
-            [9, 2])
+    g = make(
+        [
+            {**MARINE, "profile": "marine_lascannon"},
+            {"id": "t", "side": "red", "profile": "rhino", "x": 30.0, "y": 24.0, "facing": 90.0},
+        ]
+    )
+    ev = do(
+        g, Shoot(actor="m", target="t", weapon="lascannon", options={"location": "tracks"}), [9, 2]
+    )
     assert "called shot 4" in kinds(ev, "resolution")[0].text
     assert g.state.models["t"].vars["loc"]["tracks"] == 0
 
@@ -157,8 +216,13 @@ def test_called_shot_minus_four_on_a_chosen_location():
 def test_lost_blast_shot_scatters():
     """SWOMP "Scatter" / SWOMP-I-SCATTER: direction d10 then distance d10; models under the
     marker where it lands contest the Blast Rating."""
-    g = make([{**MARINE, "profile": "marine_missile"}, target("e", x=30.0, y=24.0),
-              target("f", x=34.0, y=24.0)])
+    g = make(
+        [
+            {**MARINE, "profile": "marine_missile"},
+            target("e", x=30.0, y=24.0),
+            target("f", x=34.0, y=24.0),
+        ]
+    )
     ev = do(g, Shoot(actor="m", target="e", weapon="frag missile"), [2, 9, 10, 4, 5, 8])
     sc = kinds(ev, "scatter")[0]
     assert sc.rolls == [10, 4] and sc.data["centre"] == [34.0, 24.0]
@@ -171,6 +235,7 @@ def test_overwatch_interrupts_an_enemy_move():
     side decides to fire (+1 PR) or pass before play goes on."""
     g = make([MARINE, target(x=40.0)])
     from rulesets.swomp.actions import Overwatch
+
     do(g, Overwatch(actor="m"))
     do(g, EndActivation())
     do(g, Move(actor="e", to=(32.0, 24.0)))
@@ -184,6 +249,7 @@ def test_overwatch_interrupts_an_enemy_move():
 def test_overwatch_pass_keeps_watching():
     g = make([MARINE, target(x=40.0)])
     from rulesets.swomp.actions import Overwatch
+
     do(g, Overwatch(actor="m"))
     do(g, EndActivation())
     do(g, Move(actor="e", to=(35.0, 24.0)))

@@ -13,15 +13,24 @@ from .helpers import make
 
 
 def razorback(speed=0.0, **kw):
-    return {"id": "v", "side": "red", "profile": "razorback", "x": 30.0, "y": 24.0,
-            "facing": 90.0, "state": {"speed": speed}, **kw}
+    return {
+        "id": "v",
+        "side": "red",
+        "profile": "razorback",
+        "x": 30.0,
+        "y": 24.0,
+        "facing": 90.0,
+        "state": {"speed": speed},
+        **kw,
+    }
 
 
 MARINE = {"id": "a", "side": "blue", "profile": "space_marine", "x": 10.0, "y": 24.0}
 
 
-@pytest.mark.parametrize("speed, allowance", [(3.5, 180.0), (7.0, 180.0), (14.0, 90.0),
-                                              (21.0, 45.0), (28.0, 22.5)])
+@pytest.mark.parametrize(
+    "speed, allowance", [(3.5, 180.0), (7.0, 180.0), (14.0, 90.0), (21.0, 45.0), (28.0, 22.5)]
+)
 def test_radius_is_the_arc_that_spends_the_allowance(speed, allowance):
     """SWOMP-I-TURN-RADIUS: a move of s inches turning A evenly is an arc s = r x A
     (the Razorback has MR 7: bands at 7, 14 and 21 inches)."""

@@ -10,8 +10,18 @@ from .helpers import attack, do, kinds, make
 
 
 def squad(n, side="red", unit="sq", x=30.0, y=24.0, profile="eldar_guardian"):
-    return [{"id": f"{unit}{i}", "side": side, "unit": unit, "profile": profile,
-             "x": x + 1.5 * i, "y": y, "facing": 180.0} for i in range(n)]
+    return [
+        {
+            "id": f"{unit}{i}",
+            "side": side,
+            "unit": unit,
+            "profile": profile,
+            "x": x + 1.5 * i,
+            "y": y,
+            "facing": 180.0,
+        }
+        for i in range(n)
+    ]
 
 
 def shooter(**kw):
@@ -44,8 +54,11 @@ def test_coherency_four_inches():
 
 def test_broken_units_do_not_shoot_or_close_in_and_rally_later():
     """SWOMP-I-BROKEN and SWOMP "Rallying"."""
-    g = make([shooter()] + squad(2, side="red", unit="sq", x=40.0, y=24.0),
-             terrain=(("woods", [[38, 22], [44, 22], [44, 26], [38, 26]]),), first="red")
+    g = make(
+        [shooter()] + squad(2, side="red", unit="sq", x=40.0, y=24.0),
+        terrain=(("woods", [[38, 22], [44, 22], [44, 26], [38, 26]]),),
+        first="red",
+    )
     info = core.unit_info(g.state, "sq")
     info.update({"broken": True, "broken_turn": 1})
     assert not g.check(Shoot(actor="sq0", target="m", weapon="shuriken catapult")).ok
@@ -63,8 +76,17 @@ def test_army_selection_limits():
     b = build.Builder(CATALOG)
 
     def mk(mid, profile, unit):
-        m, _ = b.build({"id": mid, "side": "blue", "unit": unit, "profile": profile, "x": 1,
-                        "y": 1, "army": "a"})
+        m, _ = b.build(
+            {
+                "id": mid,
+                "side": "blue",
+                "unit": unit,
+                "profile": profile,
+                "x": 1,
+                "y": 1,
+                "army": "a",
+            }
+        )
         return m
 
     ok = [mk("c", "marine_captain", "c")] + [mk(f"t{i}", "space_marine", "t") for i in range(6)]
@@ -74,8 +96,11 @@ def test_army_selection_limits():
     assert "no commander" in probs and "must be part of a unit" in probs
     heavy = ok + [mk("p", "predator", "p"), mk("r", "rhino", "r")]
     assert any("support" in p for _, p in build.army_problems(heavy))
-    chars = [mk("c", "marine_captain", "c"), mk("t0", "space_marine", "t"),
-             mk("t1", "space_marine", "t")]
+    chars = [
+        mk("c", "marine_captain", "c"),
+        mk("t0", "space_marine", "t"),
+        mk("t1", "space_marine", "t"),
+    ]
     assert any("third" in p for _, p in build.army_problems(chars))
 
 
@@ -91,10 +116,20 @@ def test_ready_scenarios_are_legal_armies():
 def test_vehicle_speed_changes_by_one_mr():
     """SWOMP "Movement, turning, and acceleration": a skimmer (MR 10) at 28" may slow to
     18" at most; the light bike accelerates 2 x MR."""
-    g = make([{"id": "v", "side": "blue", "profile": "eldar_light_gravtank", "x": 10.0,
-               "y": 24.0, "state": {"speed": 28}},
-              {"id": "b", "side": "blue", "profile": "eldar_jetbike", "x": 10.0, "y": 10.0},
-              shooter(id="e", side="red", x=70.0, y=46.0)])
+    g = make(
+        [
+            {
+                "id": "v",
+                "side": "blue",
+                "profile": "eldar_light_gravtank",
+                "x": 10.0,
+                "y": 24.0,
+                "state": {"speed": 28},
+            },
+            {"id": "b", "side": "blue", "profile": "eldar_jetbike", "x": 10.0, "y": 10.0},
+            shooter(id="e", side="red", x=70.0, y=46.0),
+        ]
+    )
     assert vehicles.speed_range(g.state.models["v"]) == (18.0, 38.0)
     assert vehicles.speed_range(g.state.models["b"]) == (0.0, 24.0)
     assert not g.check(Move(actor="v", to=(27.0, 24.0))).ok
@@ -103,8 +138,19 @@ def test_vehicle_speed_changes_by_one_mr():
 
 def test_turning_beyond_the_allowance_needs_a_control_test():
     """SWOMP "Control tests" / SWOMP-I-CONTROL."""
-    g = make([{"id": "v", "side": "blue", "profile": "rhino", "x": 10.0, "y": 24.0,
-               "state": {"speed": 14}}, shooter(id="e", side="red", x=70.0, y=46.0)])
+    g = make(
+        [
+            {
+                "id": "v",
+                "side": "blue",
+                "profile": "rhino",
+                "x": 10.0,
+                "y": 24.0,
+                "state": {"speed": 14},
+            },
+            shooter(id="e", side="red", x=70.0, y=46.0),
+        ]
+    )
     # 14" > 1 x MR 7: 90 degrees allowed; a 135 degree turn is 45 beyond: SR 5 - 1 = 4
     ev = do(g, Move(actor="v", path=((10.0, 24.0), (0.5, 33.5))), [3])
     res = [e for e in kinds(ev, "resolution") if e.rule == "SWOMP-VEH-CONTROL"][0]
@@ -113,10 +159,22 @@ def test_turning_beyond_the_allowance_needs_a_control_test():
 
 def test_close_combat_against_a_vehicle_and_the_run_over():
     """SWOMP "Close combat with vehicles": DR + speed; a loss brings the run-over contest."""
-    g = make([{"id": "a", "side": "blue", "profile": "space_marine", "x": 10.0, "y": 24.0},
-              {"id": "v", "side": "red", "profile": "rhino", "x": 13.0, "y": 24.0,
-               "facing": 90.0, "state": {"speed": 3}}])
+    g = make(
+        [
+            {"id": "a", "side": "blue", "profile": "space_marine", "x": 10.0, "y": 24.0},
+            {
+                "id": "v",
+                "side": "red",
+                "profile": "rhino",
+                "x": 13.0,
+                "y": 24.0,
+                "facing": 90.0,
+                "state": {"speed": 3},
+            },
+        ]
+    )
     from engine.actions import Charge
+
     ev = attack(g, Charge(actor="a", target="v"), [2, 5, 8, 4])
     res = kinds(ev, "resolution")
     assert "DR 9 + speed 3 + 5 = 17" in res[0].text and res[0].outcome == "miss"
@@ -125,10 +183,14 @@ def test_close_combat_against_a_vehicle_and_the_run_over():
 
 
 def test_stopped_vehicle_gives_plus_five():
-    g = make([{"id": "a", "side": "blue", "profile": "space_marine", "x": 10.0, "y": 24.0},
-              {"id": "v", "side": "red", "profile": "rhino", "x": 13.0, "y": 24.0,
-               "facing": 90.0}])
+    g = make(
+        [
+            {"id": "a", "side": "blue", "profile": "space_marine", "x": 10.0, "y": 24.0},
+            {"id": "v", "side": "red", "profile": "rhino", "x": 13.0, "y": 24.0, "facing": 90.0},
+        ]
+    )
     from engine.actions import Charge
+
     ev = attack(g, Charge(actor="a", target="v"), [5, 5])
     assert "vehicle stopped 5" in kinds(ev, "resolution")[0].text
     assert g.state.models["v"].vars["loc"]["body"] == 5  # no exposed crew: the body
@@ -136,9 +198,19 @@ def test_stopped_vehicle_gives_plus_five():
 
 def test_ram_a_trooper_who_dives_aside():
     """SWOMP "Ramming": DR + speed / 10 against DR; the trooper who wins jumps aside."""
-    g = make([{"id": "v", "side": "blue", "profile": "rhino", "x": 10.0, "y": 24.0,
-               "state": {"speed": 10}},
-              {"id": "t", "side": "red", "profile": "eldar_guardian", "x": 22.0, "y": 24.0}])
+    g = make(
+        [
+            {
+                "id": "v",
+                "side": "blue",
+                "profile": "rhino",
+                "x": 10.0,
+                "y": 24.0,
+                "state": {"speed": 10},
+            },
+            {"id": "t", "side": "red", "profile": "eldar_guardian", "x": 22.0, "y": 24.0},
+        ]
+    )
     ev = do(g, Ram(actor="v", target="t", speed=15), [2, 9])
     res = kinds(ev, "resolution")[0]
     assert "DR 9 + speed 1 + 2 = 12" in res.text and res.outcome == "miss"
@@ -147,10 +219,26 @@ def test_ram_a_trooper_who_dives_aside():
 
 
 def test_ram_damage_one_per_five_points():
-    g = make([{"id": "v", "side": "blue", "profile": "rhino", "x": 10.0, "y": 24.0,
-               "state": {"speed": 10}},
-              {"id": "t", "side": "red", "profile": "eldar_guardian", "x": 22.0, "y": 24.0,
-               "stats": {"HP": 3}}])
+    g = make(
+        [
+            {
+                "id": "v",
+                "side": "blue",
+                "profile": "rhino",
+                "x": 10.0,
+                "y": 24.0,
+                "state": {"speed": 10},
+            },
+            {
+                "id": "t",
+                "side": "red",
+                "profile": "eldar_guardian",
+                "x": 22.0,
+                "y": 24.0,
+                "stats": {"HP": 3},
+            },
+        ]
+    )
     do(g, Ram(actor="v", target="t", speed=15), [9, 2])
     # 9 + 1 + 9 = 19 against DR 3 + armour 1 + 2 = 6: won by 13, 2 damage
     assert g.state.models["t"].hp == 1
@@ -158,13 +246,23 @@ def test_ram_damage_one_per_five_points():
 
 def test_vehicles_collide_end_touching_and_test_control():
     """SWOMP "Ramming": two vehicles stay touching; both take control tests."""
-    g = make([{"id": "v", "side": "blue", "profile": "rhino", "x": 10.0, "y": 24.0,
-               "state": {"speed": 10}},
-              {"id": "w", "side": "red", "profile": "rhino", "x": 24.0, "y": 24.0,
-               "facing": 90.0}])
+    g = make(
+        [
+            {
+                "id": "v",
+                "side": "blue",
+                "profile": "rhino",
+                "x": 10.0,
+                "y": 24.0,
+                "state": {"speed": 10},
+            },
+            {"id": "w", "side": "red", "profile": "rhino", "x": 24.0, "y": 24.0, "facing": 90.0},
+        ]
+    )
     ev = do(g, Ram(actor="v", target="w", speed=14), [9, 2, 4, 3, 3])
     v, w = g.state.models["v"], g.state.models["w"]
     from rulesets.swomp import table
+
     assert table.distance(v, w) < 0.05
     ctl = [e for e in kinds(ev, "resolution") if e.rule == "SWOMP-VEH-CONTROL"]
     assert [e.actor for e in ctl] == ["v", "w"]

@@ -30,10 +30,14 @@ def test_attacker_picks_the_location():
 def test_fight_names_a_location_and_unknown_options_are_refused():
     """SWOMP "Close combat with vehicles": an option of the fight; only a vehicle has one."""
     g = make([marine(), vehicle("rhino", x=11.9)])
-    assert "no location 'wheels'" in g.check(
-        Fight(actor="a", target="v", options={"location": "wheels"})).reason
-    assert "unknown close combat option" in g.check(
-        Fight(actor="a", target="v", options={"where": "body"})).reason
+    assert (
+        "no location 'wheels'"
+        in g.check(Fight(actor="a", target="v", options={"location": "wheels"})).reason
+    )
+    assert (
+        "unknown close combat option"
+        in g.check(Fight(actor="a", target="v", options={"where": "body"})).reason
+    )
     ev = do(g, Fight(actor="a", target="v", options={"location": "crew"}), [9, 2])
     assert "v's crew" in kinds(ev, "resolution")[0].text
     assert g.state.models["v"].vars["loc"]["crew"] == 2

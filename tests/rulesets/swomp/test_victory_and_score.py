@@ -14,8 +14,10 @@ def m(mid, side, x, y, profile="space_marine", **kw):
 
 def captains(**kw):
     """Two 3-HP captains facing across the table, each near its own edge (blue south)."""
-    return [m("b", "blue", 30.0, 6.0, "marine_captain"),
-            m("r", "red", 30.0, 42.0, "marine_captain", **kw)]
+    return [
+        m("b", "blue", 30.0, 6.0, "marine_captain"),
+        m("r", "red", 30.0, 42.0, "marine_captain", **kw),
+    ]
 
 
 def end_game(g):
@@ -73,8 +75,9 @@ def test_score_weighs_hp_by_points_and_broken_units():
     pts = int(st.models["r"].vars["points"])
     st.models["r"].hp = 2
     assert rs.score(st, "blue") - base == (pts / 3)
-    assert rs.score(st, "red") == -rs.score(st, "blue") + scoring.position(st, "red") \
-        + scoring.position(st, "blue")
+    assert rs.score(st, "red") == -rs.score(st, "blue") + scoring.position(
+        st, "red"
+    ) + scoring.position(st, "blue")
     core.unit_info(st, "r")["broken"] = True
     assert rs.score(st, "blue") - base > pts / 3
 

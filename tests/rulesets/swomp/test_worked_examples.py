@@ -5,20 +5,40 @@ from rulesets.swomp import vehicles
 
 from .helpers import attack, do, kinds, make
 
-GAUNT = {"side": "green", "unit": "gaunts", "profile": "hormagaunt", "facing": 180.0,
-         "state": {"moved": 18, "cover": "soft"}}
+GAUNT = {
+    "side": "green",
+    "unit": "gaunts",
+    "profile": "hormagaunt",
+    "facing": 180.0,
+    "state": {"moved": 18, "cover": "soft"},
+}
 
 
 def test_frag_missile_into_six_running_hormagaunts_in_soft_cover():
     """SWOMP "Blast markers" example: PR 4 + WR 3 + 4 = 11 beats DR 3 + cover 1 + moving 1
     + 3 = 8; the 4" blast covers three more, Blast Rating 3 + 7 = 10 against 6, 10 and 14:
     only one more hormagaunt dies (the tie goes to the defender)."""
-    spots = {"g1": (30.0, 24.0), "g2": (31.2, 25.0), "g3": (31.2, 23.0), "g4": (30.5, 26.0),
-             "g5": (34.0, 27.0), "g6": (34.0, 21.0)}
-    g = make([{"id": "marine", "side": "blue", "x": 10.0, "y": 24.0,
-               "stats": {"PR": 4, "DR": 4, "CR": 4, "MR": 4, "SR": 7, "HP": 1},
-               "weapons": [{"name": "frag missile", "WR": 3, "range": 72, "blast": 4}]}]
-             + [{**GAUNT, "id": k, "x": x, "y": y} for k, (x, y) in spots.items()])
+    spots = {
+        "g1": (30.0, 24.0),
+        "g2": (31.2, 25.0),
+        "g3": (31.2, 23.0),
+        "g4": (30.5, 26.0),
+        "g5": (34.0, 27.0),
+        "g6": (34.0, 21.0),
+    }
+    g = make(
+        [
+            {
+                "id": "marine",
+                "side": "blue",
+                "x": 10.0,
+                "y": 24.0,
+                "stats": {"PR": 4, "DR": 4, "CR": 4, "MR": 4, "SR": 7, "HP": 1},
+                "weapons": [{"name": "frag missile", "WR": 3, "range": 72, "blast": 4}],
+            }
+        ]
+        + [{**GAUNT, "id": k, "x": x, "y": y} for k, (x, y) in spots.items()]
+    )
     ev = do(g, Shoot(actor="marine", target="g1", weapon="frag missile"), [4, 3, 7, 2, 6, 10, 1])
     res = kinds(ev, "resolution")
     assert "PR 4 + WR 3 + 4 = 11 beats DR 3 + cover 1 + moving 1 + 3 = 8" in res[0].text
@@ -37,10 +57,20 @@ def test_lascannon_against_the_moving_eldar_gravtank():
     """SWOMP "Shooting at vehicles" example: PR 4 + WR 7 + 6 = 17 beats DR 10 + moving 1
     + 5 = 16; a body hit takes the 6 HP body to 3 (50%): the printed engine damage result,
     with its explosion roll (on a 1) and systems roll (targeters fail on a 3)."""
-    g = make([{"id": "marine", "side": "blue", "profile": "marine_lascannon", "x": 10.0,
-               "y": 24.0},
-              {"id": "falcon", "side": "red", "profile": "eldar_light_gravtank", "x": 30.0,
-               "y": 24.0, "facing": 90.0, "state": {"speed": 10}}])
+    g = make(
+        [
+            {"id": "marine", "side": "blue", "profile": "marine_lascannon", "x": 10.0, "y": 24.0},
+            {
+                "id": "falcon",
+                "side": "red",
+                "profile": "eldar_light_gravtank",
+                "x": 30.0,
+                "y": 24.0,
+                "facing": 90.0,
+                "state": {"speed": 10},
+            },
+        ]
+    )
     ev = do(g, Shoot(actor="marine", target="falcon", weapon="lascannon"), [6, 5, 3, 4, 8])
     res = kinds(ev, "resolution")
     assert "PR 4 + WR 7 + 6 = 17 beats DR 10 + moving 1 + 5 = 16" in res[0].text
@@ -48,10 +78,12 @@ def test_lascannon_against_the_moving_eldar_gravtank():
     assert tank.vars["loc"]["body"] == 3
     dmg = [e for e in ev if e.kind == "status" and e.target == "falcon"][0]
     assert dmg.data["location"] == "body" and dmg.data["left"] == 3
-    assert dmg.data["result"].startswith("Engine damage: 1/2 MR, 1/2 Acc, roll for explosion "
-                                         "immediately. Vehicle explodes on a 1, Blast Rating 15, "
-                                         "damage 2, 6\" diameter; Systems damage: Weapon "
-                                         "targeters no longer function on a 3")
+    assert dmg.data["result"].startswith(
+        "Engine damage: 1/2 MR, 1/2 Acc, roll for explosion "
+        "immediately. Vehicle explodes on a 1, Blast Rating 15, "
+        'damage 2, 6" diameter; Systems damage: Weapon '
+        "targeters no longer function on a 3"
+    )
     assert [e.outcome for e in res[1:]] == ["holds", "holds"]
     assert {"half_mr", "half_acc"} <= set(tank.vars["effects"])
     assert vehicles.accel(tank) == 2.5  # half of MR 10 halved again: 1/2 MR, 1/2 Acc
@@ -60,10 +92,20 @@ def test_lascannon_against_the_moving_eldar_gravtank():
 
 def test_the_gravtank_explodes_on_a_one():
     """The same hit with a 1 on the explosion roll: the tank explodes (Blast Rating 15)."""
-    g = make([{"id": "marine", "side": "blue", "profile": "marine_lascannon", "x": 10.0,
-               "y": 24.0},
-              {"id": "falcon", "side": "red", "profile": "eldar_light_gravtank", "x": 30.0,
-               "y": 24.0, "facing": 90.0, "state": {"speed": 10}}])
+    g = make(
+        [
+            {"id": "marine", "side": "blue", "profile": "marine_lascannon", "x": 10.0, "y": 24.0},
+            {
+                "id": "falcon",
+                "side": "red",
+                "profile": "eldar_light_gravtank",
+                "x": 30.0,
+                "y": 24.0,
+                "facing": 90.0,
+                "state": {"speed": 10},
+            },
+        ]
+    )
     ev = do(g, Shoot(actor="marine", target="falcon", weapon="lascannon"), [6, 5, 3, 1])
     assert g.state.models["falcon"].removed
     assert any(e.outcome == "explodes" for e in ev)
@@ -73,8 +115,17 @@ RING = [(33.0, 24.0), (28.5, 26.6), (28.5, 21.4), (31.5, 26.6), (31.5, 21.4), (2
 
 
 def _charge_game(defender: dict) -> object:
-    gaunts = [{"id": f"g{i + 1}", "side": "green", "unit": "gaunts", "profile": "hormagaunt",
-               "x": x, "y": y} for i, (x, y) in enumerate(RING)]
+    gaunts = [
+        {
+            "id": f"g{i + 1}",
+            "side": "green",
+            "unit": "gaunts",
+            "profile": "hormagaunt",
+            "x": x,
+            "y": y,
+        }
+        for i, (x, y) in enumerate(RING)
+    ]
     return make([{**defender, "side": "blue", "x": 30.0, "y": 24.0}] + gaunts, first="green")
 
 

@@ -20,18 +20,32 @@ RS = load("umr")
 
 def spec(mid: str, side: str, x: float, y: float, **kw: Any) -> dict[str, Any]:
     """A scenario model entry: stats given as keyword ``stats``, ``state``, ``base``..."""
-    return {"id": mid, "side": side, "x": float(x), "y": float(y), "facing": 0.0,
-            "base": float(kw.pop("base", 25.0)), **kw}
+    return {
+        "id": mid,
+        "side": side,
+        "x": float(x),
+        "y": float(y),
+        "facing": 0.0,
+        "base": float(kw.pop("base", 25.0)),
+        **kw,
+    }
 
 
-def terrain(fid: str, kind: str, box: tuple[float, float, float, float],
-            height: float = 0.0) -> TerrainFeature:
+def terrain(
+    fid: str, kind: str, box: tuple[float, float, float, float], height: float = 0.0
+) -> TerrainFeature:
     x0, y0, x1, y1 = box
     return TerrainFeature(fid, kind, ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), height)
 
 
-def game(*specs: dict[str, Any], features: tuple[TerrainFeature, ...] = (), first: str = "blue",
-         seed: int = 1, turn_limit: int = 0, table: tuple[float, float] = (72.0, 48.0)) -> Game:
+def game(
+    *specs: dict[str, Any],
+    features: tuple[TerrainFeature, ...] = (),
+    first: str = "blue",
+    seed: int = 1,
+    turn_limit: int = 0,
+    table: tuple[float, float] = (72.0, 48.0),
+) -> Game:
     models = []
     for s in specs:
         m, probs = RS.build_model(s)
@@ -39,9 +53,16 @@ def game(*specs: dict[str, Any], features: tuple[TerrainFeature, ...] = (), firs
         assert m is not None
         models.append(m)
     assert not RS.check_army(models), RS.check_army(models)
-    scn = Scenario(path="test", title="test", ruleset="umr", seed=seed,
-                   battlefield=Battlefield(table[0], table[1], features), models=models,
-                   first=first, turn_limit=turn_limit)
+    scn = Scenario(
+        path="test",
+        title="test",
+        ruleset="umr",
+        seed=seed,
+        battlefield=Battlefield(table[0], table[1], features),
+        models=models,
+        first=first,
+        turn_limit=turn_limit,
+    )
     return new_game(scn)
 
 

@@ -11,14 +11,21 @@ TOUCH = 0.99
 
 
 def melee(att, dfn, **kw):
-    return game(spec("a", "blue", 10, 10, stats=att), spec("x", "red", 10 + TOUCH, 10,
-                                                           stats=dfn),
-                spec("far", "red", 60, 40), **kw)
+    return game(
+        spec("a", "blue", 10, 10, stats=att),
+        spec("x", "red", 10 + TOUCH, 10, stats=dfn),
+        spec("far", "red", 60, 40),
+        **kw,
+    )
 
 
 def ranged(att, dfn, **kw):
-    return game(spec("a", "blue", 10, 10, stats=att), spec("x", "red", 16, 10, stats=dfn),
-                spec("far", "red", 60, 40), **kw)
+    return game(
+        spec("a", "blue", 10, 10, stats=att),
+        spec("x", "red", 16, 10, stats=dfn),
+        spec("far", "red", 60, 40),
+        **kw,
+    )
 
 
 def next_round(g, dice=(5, 1)):
@@ -35,8 +42,12 @@ def damages(ev):
 
 def test_leader_gives_a_teammate_one_extra_die_once_a_round():
     """UMR-LEADER (UMR-I-LEADER): once per round, a teammate gets an extra die of any kind."""
-    g = game(spec("boss", "blue", 10, 10, stats={"ability": "leader"}),
-             spec("b", "blue", 10, 14), spec("x", "red", 20, 14), spec("y", "red", 60, 40))
+    g = game(
+        spec("boss", "blue", 10, 10, stats={"ability": "leader"}),
+        spec("b", "blue", 10, 14),
+        spec("x", "red", 20, 14),
+        spec("y", "red", 60, 40),
+    )
     ev = act(g, Lead(actor="boss", target="b"))
     assert ev[0].rule == "UMR-LEADER" and g.state.models["b"].vars["granted"] == 1
     assert "once per round" in refused(act(g, Lead(actor="boss", target="b")))
@@ -52,8 +63,12 @@ def test_leader_gives_a_teammate_one_extra_die_once_a_round():
 
 def test_leader_gift_rules():
     """UMR-LEADER: to a teammate (not himself, not a drone), who has not yet activated."""
-    g = game(spec("boss", "blue", 10, 10, stats={"ability": "leader"}),
-             spec("b", "blue", 10, 14), spec("x", "red", 20, 14), spec("y", "red", 60, 40))
+    g = game(
+        spec("boss", "blue", 10, 10, stats={"ability": "leader"}),
+        spec("b", "blue", 10, 14),
+        spec("x", "red", 20, 14),
+        spec("y", "red", 60, 40),
+    )
     assert "not to himself" in refused(act(g, Lead(actor="boss", target="boss")))
     assert "not on boss's team" in refused(act(g, Lead(actor="boss", target="x")))
     assert "not a leader" in refused(act(g, Lead(actor="b", target="boss")))
@@ -65,10 +80,11 @@ def test_leader_gift_rules():
 def test_drone_operator_gets_two_drones_placed_beside_him():
     """UMR-DRONE (UMR-I-DRONES): two drones, one die, ten health, no operator bonuses;
     they leave with their operator."""
-    g = game(spec("op", "blue", 20, 20, stats={"ability": "drone operator", "MELEE": 2,
-                                               "BALLISTIC": 1}),
-             spec("x", "red", 20 + TOUCH, 20, stats={"MELEE": 2, "DAMAGE": 1}),
-             spec("y", "red", 60, 40))
+    g = game(
+        spec("op", "blue", 20, 20, stats={"ability": "drone operator", "MELEE": 2, "BALLISTIC": 1}),
+        spec("x", "red", 20 + TOUCH, 20, stats={"MELEE": 2, "DAMAGE": 1}),
+        spec("y", "red", 60, 40),
+    )
     drones = [m for m in g.state.models.values() if m.vars.get("operator") == "op"]
     assert sorted(d.id for d in drones) == ["op-drone1", "op-drone2"]
     for d in drones:
@@ -85,10 +101,12 @@ def test_drone_operator_gets_two_drones_placed_beside_him():
 
 def test_drones_placed_in_the_scenario():
     """UMR-DRONE: drones may be placed anywhere at the start (their own model entries)."""
-    g = game(spec("op", "blue", 20, 20, profile="operator"),
-             spec("d1", "blue", 50, 5, profile="drone", state={"operator": "op"}),
-             spec("d2", "blue", 5, 45, profile="drone", state={"operator": "op"}),
-             spec("x", "red", 60, 40))
+    g = game(
+        spec("op", "blue", 20, 20, profile="operator"),
+        spec("d1", "blue", 50, 5, profile="drone", state={"operator": "op"}),
+        spec("d2", "blue", 5, 45, profile="drone", state={"operator": "op"}),
+        spec("x", "red", 60, 40),
+    )
     assert sorted(g.state.models) == ["d1", "d2", "op", "x"]
 
 
@@ -217,8 +235,10 @@ def test_brawler_against_tank_counter_takes_the_larger_amount():
 def test_rpg_test_with_the_matching_ability():
     """UMR-RPG-STATS / UMR-RPG-ABILITIES (UMR-I-RPG): d6 + point, a second die for the
     matching ability, against the difficulty; free of action dice."""
-    g = game(spec("a", "blue", 10, 10, stats={"ability": "charismatic", "DIPLOMACY": 1}),
-             spec("x", "red", 60, 40))
+    g = game(
+        spec("a", "blue", 10, 10, stats={"ability": "charismatic", "DIPLOMACY": 1}),
+        spec("x", "red", 60, 40),
+    )
     ev = act(g, RpgTest(actor="a", stat="diplomacy", need=9), [3, 5])
     assert ev[0].outcome == "success" and ev[0].rolls == [3, 5]
     assert g.state.models["a"].vars["dice"] == 2

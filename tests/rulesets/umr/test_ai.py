@@ -67,9 +67,15 @@ def test_score_prefers_more_health_and_models():
 def test_candidates_offer_climbs_and_jumps_for_the_window():
     """UMR-CLIMBING / UMR-I-JUMP: a model at a wall is offered the climb, one on the bank of
     water between it and the enemy the leap; every candidate is legal."""
-    g = game(spec("a", "blue", 11.3, 30), spec("b", "blue", 11.3, 10), spec("x", "red", 20, 10),
-             features=(terrain("w", "wall", (12, 25, 13, 35), height=3),
-                       terrain("r", "river", (12, 5, 15, 15))))
+    g = game(
+        spec("a", "blue", 11.3, 30),
+        spec("b", "blue", 11.3, 10),
+        spec("x", "red", 20, 10),
+        features=(
+            terrain("w", "wall", (12, 25, 13, 35), height=3),
+            terrain("r", "river", (12, 5, 15, 15)),
+        ),
+    )
     cands = g.candidates("blue")
     kinds = {a.KIND for a in cands}
     assert {"climb", "jump"} <= kinds

@@ -12,8 +12,12 @@ D = 25 / 25.4  # a 25 mm base in inches
 
 
 def shot(x=20.0, y=10.0, features=(), shooter=None, **kw):
-    g = game(spec("a", "blue", 10, 10, stats=shooter or {"BALLISTIC": 1}),
-             spec("x", "red", x, y), features=features, **kw)
+    g = game(
+        spec("a", "blue", 10, 10, stats=shooter or {"BALLISTIC": 1}),
+        spec("x", "red", x, y),
+        features=features,
+        **kw,
+    )
     return g
 
 
@@ -45,8 +49,10 @@ def test_quarter_hidden_is_clear_half_hidden_is_cover(top, mod):
 def test_more_than_three_quarters_hidden_is_no_shot():
     """UMR-BALLISTIC: obstructed by more than 3/4: blocked from view."""
     g = shot(features=wall(10.2))
-    assert refused(act(g, Shoot(actor="a", target="x"))) == \
-        "x is blocked from view (85% hidden by w; more than 3/4 hidden: no shot) (UMR-BALLISTIC)"
+    assert (
+        refused(act(g, Shoot(actor="a", target="x")))
+        == "x is blocked from view (85% hidden by w; more than 3/4 hidden: no shot) (UMR-BALLISTIC)"
+    )
 
 
 def test_low_wall_and_woods_give_cover():
@@ -70,8 +76,10 @@ def test_range_bands(gap, mod):
 def test_beyond_24_inches_is_out_of_range():
     """UMR-RANGE: farther than 24" cannot be shot at."""
     g = shot(x=10 + D + 25)
-    assert refused(act(g, Shoot(actor="a", target="x"))) == \
-        "target out of range (25.0\" > 24\") (UMR-RANGE)"
+    assert (
+        refused(act(g, Shoot(actor="a", target="x")))
+        == 'target out of range (25.0" > 24") (UMR-RANGE)'
+    )
 
 
 def test_sniper_ignores_penalties_and_range_but_not_a_blocked_view():

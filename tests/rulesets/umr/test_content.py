@@ -35,8 +35,7 @@ def test_default_fields_the_two_army_lists():
     for f in armies.army_files():
         army = tomllib.loads(f.read_text())
         for entry in army["models"]:
-            spec = {**entry, "side": army["side"], "x": 0.0, "y": 0.0, "facing": 0.0,
-                    "base": 25.0}
+            spec = {**entry, "side": army["side"], "x": 0.0, "y": 0.0, "facing": 0.0, "base": 25.0}
             m, probs = RS.build_model(spec)
             assert not probs
             assert scn[m.id].stats == m.stats and scn[m.id].side == army["side"]

@@ -15,15 +15,22 @@ GOLDEN = ROOT / "tests" / "scenarios"
 
 
 def run(name: str) -> dict:
-    out = subprocess.run([sys.executable, "main.py", "run", str(GOLDEN / name), "--json"],
-                         cwd=ROOT, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "main.py", "run", str(GOLDEN / name), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
 
 def of(doc: dict, action: int, kind: str | None = None) -> list[dict]:
-    return [e for e in doc["events"] if e.get("action") == action
-            and (kind is None or e["kind"] == kind)]
+    return [
+        e
+        for e in doc["events"]
+        if e.get("action") == action and (kind is None or e["kind"] == kind)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -55,15 +62,14 @@ def test_firefight_break_away_cover_range_and_defence_six(firefight):
     assert move["data"]["to"] == [7.0, 15.0]
     shot, dmg = of(firefight, 6, "resolution")
     assert shot["data"]["attack"] == 5  # 5 + 2 - 1 cover - 1 range
-    assert "cover (behind low_wall)" in shot["text"] and "range 19.0\"" in shot["text"]
+    assert "cover (behind low_wall)" in shot["text"] and 'range 19.0"' in shot["text"]
     assert dmg["data"]["damage"] == 10 and dmg["rolls"] == [6, 4]
     saved = of(firefight, 7, "resolution")[0]
     assert saved["outcome"] == "saved" and saved["data"]["die"] == "granted"
     gren = of(firefight, 8, "resolution")
     assert gren[1]["rule"] == "UMR-GRENADIER" and gren[1]["data"]["damage"] == 7
     m = firefight["models"]
-    assert (m["rifle"]["hp"], m["gren"]["hp"], m["brute"]["hp"], m["sarge"]["hp"]) == \
-        (8, 5, 20, 15)
+    assert (m["rifle"]["hp"], m["gren"]["hp"], m["brute"]["hp"], m["sarge"]["hp"]) == (8, 5, 20, 15)
     assert not any(v["removed"] for v in m.values())
     assert not any(e["kind"] == "refused" for e in firefight["events"])
 
@@ -72,12 +78,11 @@ def test_river_crossing():
     """UMR-SWIMMING / UMR-CAVALRY / UMR-I-JUMP on maps/borderlands.toml."""
     doc = run("umr_river.toml")
     first = of(doc, 0, "move")[0]
-    assert "2.0\" of it swimming at half speed" in first["text"]
+    assert '2.0" of it swimming at half speed' in first["text"]
     assert of(doc, 1)[0]["kind"] == "refused" and "swimming" in of(doc, 1)[0]["reason"]
     assert of(doc, 2, "move")[0]["outcome"] == "reached"
     # three movement rolls in one activation: the rider's extra die pays first
-    assert [of(doc, i, "move")[0]["data"]["die"] for i in (0, 2, 3)] == \
-        ["ability", "dice", "dice"]
+    assert [of(doc, i, "move")[0]["data"]["die"] for i in (0, 2, 3)] == ["ability", "dice", "dice"]
     m = doc["models"]
     assert (m["rider"]["x"], m["rider"]["y"], m["rider"]["hp"]) == (20.0, 29.0, 10)
     assert m["rider"]["status"] == []

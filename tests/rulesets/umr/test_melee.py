@@ -10,9 +10,12 @@ TOUCH = 0.99  # centre distance at which two 25 mm bases touch (0.984" + a hair)
 
 
 def pair(attacker=None, defender=None, **kw):
-    return game(spec("a", "blue", 10, 10, stats=attacker or {}),
-                spec("x", "red", 10 + TOUCH, 10, stats=defender or {}),
-                spec("far", "red", 60, 40), **kw)
+    return game(
+        spec("a", "blue", 10, 10, stats=attacker or {}),
+        spec("x", "red", 10 + TOUCH, 10, stats=defender or {}),
+        spec("far", "red", 60, 40),
+        **kw,
+    )
 
 
 def test_melee_attack_beats_defence_then_rolls_damage():
@@ -23,8 +26,7 @@ def test_melee_attack_beats_defence_then_rolls_damage():
     assert r[0].outcome == "hit" and r[0].rolls == [4, 3]
     assert r[0].data["attack"] == 5 and r[0].data["defence"] == 4
     assert r[1].data["damage"] == 7 and hp(g, "x") == 8
-    assert "melee d6 4 MELEE +1 (UMR-PERSONALITY) = 5 vs defence d6 3 + 1 DEFENSE = 4" \
-        in r[0].text
+    assert "melee d6 4 MELEE +1 (UMR-PERSONALITY) = 5 vs defence d6 3 + 1 DEFENSE = 4" in r[0].text
 
 
 def test_ties_go_to_the_defender():
@@ -44,19 +46,29 @@ def test_a_rolled_one_can_still_hit_with_bonuses():
 def test_fight_needs_base_contact():
     """UMR-MELEE: melee only in base to base contact."""
     g = game(spec("a", "blue", 10, 10), spec("x", "red", 12, 10))
-    assert refused(act(g, Fight(actor="a", target="x"))) == \
-        "x is not in base contact with a (1.0\" apart) (UMR-MELEE)"
+    assert (
+        refused(act(g, Fight(actor="a", target="x")))
+        == 'x is not in base contact with a (1.0" apart) (UMR-MELEE)'
+    )
 
 
 def test_no_shooting_in_melee_nor_into_it():
     """UMR-MELEE / UMR-BALLISTIC: no ballistic attack while in contact; a target in contact
     with an enemy cannot be shot."""
-    g = game(spec("a", "blue", 10, 10), spec("b", "blue", 10, 20),
-             spec("x", "red", 10 + TOUCH, 10), spec("y", "red", 20, 20))
-    assert refused(act(g, Shoot(actor="a", target="y"))) == \
-        "a is in base contact with x: no ballistic attacks while in melee (UMR-MELEE)"
-    assert refused(act(g, Shoot(actor="b", target="x"))) == \
-        "x is in melee with a: no shooting into melee (UMR-BALLISTIC)"
+    g = game(
+        spec("a", "blue", 10, 10),
+        spec("b", "blue", 10, 20),
+        spec("x", "red", 10 + TOUCH, 10),
+        spec("y", "red", 20, 20),
+    )
+    assert (
+        refused(act(g, Shoot(actor="a", target="y")))
+        == "a is in base contact with x: no ballistic attacks while in melee (UMR-MELEE)"
+    )
+    assert (
+        refused(act(g, Shoot(actor="b", target="x")))
+        == "x is in melee with a: no shooting into melee (UMR-BALLISTIC)"
+    )
 
 
 def test_damage_sixes_keep_rolling_and_add_up():
@@ -102,8 +114,11 @@ def test_bonus_die_is_lost_at_the_end_of_the_activation():
 def test_bonus_die_belongs_to_the_model_that_rolled_it():
     """UMR-SIX-ACTION: only the model that rolled the six may use it; another model of the
     unit acting first loses it."""
-    g = game(spec("a", "blue", 10, 10, unit="squad"), spec("b", "blue", 10, 12, unit="squad"),
-             spec("x", "red", 10 + TOUCH, 10))
+    g = game(
+        spec("a", "blue", 10, 10, unit="squad"),
+        spec("b", "blue", 10, 12, unit="squad"),
+        spec("x", "red", 10 + TOUCH, 10),
+    )
     act(g, Fight(actor="a", target="x"), [6, 2, 1])
     assert g.state.models["a"].vars["bonus"] == 1
     act(g, Move(actor="b", to=(12, 12)), [2])
@@ -137,7 +152,8 @@ def test_outnumbered_side_cannot_break_away_superior_side_may_until_even():
     g = _melee(1, 2)
     assert refused(act(g, Move(actor="b0", to=(10, 5)))) == (
         "b0 cannot break away from its melee: its side has 1 fighter against 2; only the "
-        "side with more fighters may leave, until the numbers are even (UMR-BREAK-AWAY)")
+        "side with more fighters may leave, until the numbers are even (UMR-BREAK-AWAY)"
+    )
     act(g, EndActivation(actor="b0"))
     act(g, Move(actor="r1", to=(5, 10)), [2])  # 2 against 1: r1 may leave
     assert g.state.models["r1"].x == 10 - TOUCH - 2

@@ -36,8 +36,10 @@ def test_move_bonus_adds_to_each_roll():
     assert pos(g, "a") == (10.0, 15.0)
 
 
-@pytest.mark.parametrize("kind, penalty", [("rough", 1), ("rubble", 1), ("heavy_woods", 1),
-                                           ("woods", 0), ("brush", 0), ("road", 0)])
+@pytest.mark.parametrize(
+    "kind, penalty",
+    [("rough", 1), ("rubble", 1), ("heavy_woods", 1), ("woods", 0), ("brush", 0), ("road", 0)],
+)
 def test_rough_ground_takes_an_inch_off(kind, penalty):
     """UMR-ROUGH: broken ground, rubble and heavy woods -1; UMR-I-TERRAIN: woods, brush
     and roads are clear for movement."""
@@ -51,14 +53,18 @@ def test_swimming_is_half_speed():
     g = game(spec("a", "blue", 10, 10), FAR, features=(terrain("r", "river", (12, 0, 20, 48)),))
     ev = act(g, Move(actor="a", to=(30, 10)), [6])
     assert pos(g, "a") == (14.0, 10.0)  # 2" on land, then 4 pips = 2" swimming
-    assert "2.0\" of it swimming at half speed" in ev[0].text
+    assert '2.0" of it swimming at half speed' in ev[0].text
     assert "swimming" in g.state.models["a"].status
 
 
 def test_swimmers_cannot_attack():
     """UMR-SWIMMING: no attack actions until out of the water."""
-    g = game(spec("a", "blue", 13, 10), spec("x", "red", 13 + 0.99, 10), spec("y", "red", 13, 20),
-             features=(terrain("r", "water", (12, 0, 20, 48)),))
+    g = game(
+        spec("a", "blue", 13, 10),
+        spec("x", "red", 13 + 0.99, 10),
+        spec("y", "red", 13, 20),
+        features=(terrain("r", "water", (12, 0, 20, 48)),),
+    )
     why = "a is swimming: no attacks until it is out of the water (UMR-SWIMMING)"
     assert why in refused(act(g, Fight(actor="a", target="x")))
     assert why in refused(act(g, Shoot(actor="a", target="y")))
@@ -69,7 +75,8 @@ def test_walls_are_not_walked_through():
     g = game(spec("a", "blue", 10, 10), FAR, features=(terrain("w", "wall", (12, 0, 12.5, 20)),))
     assert refused(act(g, Move(actor="a", to=(15, 10)))) == (
         "the path runs into w (wall): walls, buildings and rocks cannot be walked through, "
-        "only climbed (UMR-CLIMBING)")
+        "only climbed (UMR-CLIMBING)"
+    )
     assert not g.dice.consumed
 
 
@@ -100,18 +107,20 @@ def test_check_says_whether_a_move_is_possible_without_rolling():
     act(g, Move(actor="a", to=(5, 10)), [1])
     n = len(g.dice.consumed)
     assert g.check(Move(actor="a", to=(5, 5))).reasons == (
-        "a has no action dice left for movement (UMR-ACTION-DICE)",)
+        "a has no action dice left for movement (UMR-ACTION-DICE)",
+    )
     assert len(g.dice.consumed) == n
 
 
 def test_odds_of_reaching_the_end_of_a_path():
     """UMR-MOVEMENT: exact chance the die covers the path (rough -1, water double)."""
     feats = (terrain("rub", "rubble", (30, 0, 40, 20)), terrain("w", "water", (10, 30, 20, 40)))
-    g = game(spec("a", "blue", 10, 10, stats={"MOVE": 1}), spec("b", "blue", 15, 25), FAR,
-             features=feats)
-    assert g.odds(Move(actor="a", to=(14, 10))).chance == Fraction(4, 6)   # needs 3+
-    assert g.odds(Move(actor="a", to=(10, 17))).chance == Fraction(1, 6)   # 7": a six
-    assert g.odds(Move(actor="a", to=(10, 18))).chance == Fraction(0)      # 8" is too far
+    g = game(
+        spec("a", "blue", 10, 10, stats={"MOVE": 1}), spec("b", "blue", 15, 25), FAR, features=feats
+    )
+    assert g.odds(Move(actor="a", to=(14, 10))).chance == Fraction(4, 6)  # needs 3+
+    assert g.odds(Move(actor="a", to=(10, 17))).chance == Fraction(1, 6)  # 7": a six
+    assert g.odds(Move(actor="a", to=(10, 18))).chance == Fraction(0)  # 8" is too far
     assert g.odds(Move(actor="a", to=(32, 10))).chance == Fraction(0)
     g2 = game(spec("a", "blue", 29, 10), FAR, features=feats)
     assert g2.odds(Move(actor="a", to=(33, 10))).chance == Fraction(2, 6)  # 4" -1: needs 5+
@@ -135,8 +144,10 @@ def test_jump_adds_dice_and_clears_water():
 def test_jump_needs_enough_dice():
     """UMR-ACTION-DICE: a jump cannot add more dice than the model has."""
     g = game(spec("a", "blue", 11, 10), FAR)
-    assert refused(act(g, Jump(actor="a", to=(17, 10), count=3))) == \
-        "a has only 2 action dice for movement, not 3 (UMR-ACTION-DICE)"
+    assert (
+        refused(act(g, Jump(actor="a", to=(17, 10), count=3)))
+        == "a has only 2 action dice for movement, not 3 (UMR-ACTION-DICE)"
+    )
     odds = g.odds(Jump(actor="a", to=(17, 10), count=2))
     assert odds.chance == Fraction(26, 36)  # 2d6 >= 6
 
@@ -178,8 +189,7 @@ def test_climb_must_start_at_the_foot():
 def test_falling_hurts_only_beyond_two_floors(height, tests):
     """UMR-FALLING (UMR-I-FALL): one damage test per 3" floor beyond the second."""
     b = (terrain("b", "building", (12, 0, 20, 20), height=height),)
-    g = game(spec("a", "blue", 11.3, 10, state={"elev": float(height), "on": "b"}), FAR,
-             features=b)
+    g = game(spec("a", "blue", 11.3, 10, state={"elev": float(height), "on": "b"}), FAR, features=b)
     dice = [4, 2, 3] * tests + [2]  # each test: attack 4 beats defence 2, damage 3
     ev = act(g, Move(actor="a", to=(5, 10)), dice)
     assert hp(g, "a") == 15 - 3 * tests
@@ -206,8 +216,10 @@ def test_cavalry_gets_one_more_movement_roll_a_round():
     act(g, Shoot(actor="a", target="x"), [1, 2])
     assert g.state.models["a"].vars["used"] == []
     assert g.state.active == "blue"  # the extra die still serves a move
-    assert refused(act(g, Shoot(actor="a", target="x"))) == \
-        "a has no action dice left for a ballistic attack (UMR-ACTION-DICE)"
+    assert (
+        refused(act(g, Shoot(actor="a", target="x")))
+        == "a has no action dice left for a ballistic attack (UMR-ACTION-DICE)"
+    )
     act(g, Move(actor="a", to=(10, 5)), [2])
     assert g.state.active == "red"
 

@@ -59,7 +59,7 @@ def test_exploding_damage_die():
     assert sum(d.values()) == 1
     assert d[1] == d[5] == Fraction(1, 6) and 6 not in d and 12 not in d
     assert d[7] == Fraction(1, 36) and d[13] == Fraction(1, 216)
-    assert max(d) == 72 and d[72] == Fraction(1, 6 ** 12) < Fraction(1, 10 ** 9)
+    assert max(d) == 72 and d[72] == Fraction(1, 6**12) < Fraction(1, 10**9)
     mean = sum(v * p for v, p in d.items())
     assert abs(float(mean) - 4.2) < 1e-6  # E = 3.5 / (1 - 1/6)
 
@@ -72,8 +72,12 @@ def test_damage_with_tank_counter():
     assert d[0] == sum(Fraction(1, 6) * Fraction(7 - x, 6) for x in range(1, 6))
     assert d[0] == Fraction(20, 36)
     # 5 damage: (die 6, then 5: 11) minus a counter of 6, or a first die of 6+x ...
-    brute_5 = sum(p * Fraction(1, 6) for x, p in combat.exploding().items()
-                  for c in FACES if max(0, x - c) == 5)
+    brute_5 = sum(
+        p * Fraction(1, 6)
+        for x, p in combat.exploding().items()
+        for c in FACES
+        if max(0, x - c) == 5
+    )
     assert d[5] == brute_5
 
 

@@ -24,8 +24,12 @@ def _ids() -> set[str]:
 
 def test_every_cited_section_exists():
     """UMR-CHARACTER ... every id the code, the data or the golden files cite is defined."""
-    files = list(CODE.rglob("*.py")) + list(CODE.rglob("*.toml")) + \
-        list((ROOT / "tests" / "scenarios").glob("umr_*.toml")) + list(TESTS.glob("*.py"))
+    files = (
+        list(CODE.rglob("*.py"))
+        + list(CODE.rglob("*.toml"))
+        + list((ROOT / "tests" / "scenarios").glob("umr_*.toml"))
+        + list(TESTS.glob("*.py"))
+    )
     cited = {m for f in files for m in ID.findall(f.read_text())}
     missing = sorted(cited - _ids())
     assert not missing, missing
@@ -57,15 +61,15 @@ def test_paraphrases_are_our_own_words():
         return
     book = _words(BOOK.read_text(encoding="utf-8"))
     n = 8
-    grams = {tuple(book[i:i + n]) for i in range(len(book) - n + 1)}
+    grams = {tuple(book[i : i + n]) for i in range(len(book) - n + 1)}
     data = tomllib.loads((CODE / "reference.toml").read_text())
     copied = []
     for sec in data["section"] + data["interpretation"]:
         prose = "\n".join(line for line in sec["text"].splitlines() if not line.startswith("|"))
         w = _words(prose)
         for i in range(len(w) - n + 1):
-            if tuple(w[i:i + n]) in grams:
-                copied.append(f"{sec['id']}: {' '.join(w[i:i + n])}")
+            if tuple(w[i : i + n]) in grams:
+                copied.append(f"{sec['id']}: {' '.join(w[i : i + n])}")
     assert not copied, copied
 
 

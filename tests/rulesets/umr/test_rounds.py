@@ -8,8 +8,13 @@ from tests.rulesets.umr.helpers import act, game, hp, refused, spec
 
 
 def duel(**kw):
-    return game(spec("a", "blue", 10, 10), spec("b", "blue", 10, 20),
-                spec("x", "red", 20, 10), spec("y", "red", 20, 20), **kw)
+    return game(
+        spec("a", "blue", 10, 10),
+        spec("b", "blue", 10, 20),
+        spec("x", "red", 20, 10),
+        spec("y", "red", 20, 20),
+        **kw,
+    )
 
 
 def test_first_fixes_round_one_and_later_rounds_roll_initiative():
@@ -41,8 +46,10 @@ def test_sides_alternate_one_unit_each():
     assert g.state.active == "red"
     assert refused(act(g, Move(actor="b", to=(10, 22)))).startswith("it is red's turn")
     act(g, EndActivation(actor="x"))
-    assert refused(act(g, Move(actor="a", to=(10, 12)))) == \
-        "a has already activated this round (UMR-ROUND)"
+    assert (
+        refused(act(g, Move(actor="a", to=(10, 12))))
+        == "a has already activated this round (UMR-ROUND)"
+    )
     act(g, EndActivation(actor="b"))
     act(g, EndActivation(actor="y"), [4, 2])
     assert g.state.turn == 2 and g.state.active == "blue"
@@ -59,8 +66,11 @@ def test_a_unit_may_activate_and_do_nothing():
 def test_removed_at_zero_health_even_before_activating_and_the_game_ends():
     """UMR-HEALTH, UMR-END: a model at zero health leaves at once; a side with no models
     left loses."""
-    g = game(spec("a", "blue", 10, 10, stats={"BALLISTIC": 2, "DAMAGE": 1}),
-             spec("x", "red", 20, 10, state={"hp": 3}), spec("y", "red", 20, 30))
+    g = game(
+        spec("a", "blue", 10, 10, stats={"BALLISTIC": 2, "DAMAGE": 1}),
+        spec("x", "red", 20, 10, state={"hp": 3}),
+        spec("y", "red", 20, 30),
+    )
     ev = act(g, Shoot(actor="a", target="x"), [5, 1, 4])
     assert hp(g, "x") == 0 and g.state.models["x"].removed
     assert [e.kind for e in ev] == ["resolution", "resolution", "removed"]
@@ -72,15 +82,19 @@ def test_removed_at_zero_health_even_before_activating_and_the_game_ends():
 
 def test_turn_limit_ends_the_game_on_remaining_health():
     """UMR-I-TURN-LIMIT: after the last round the side with more health left wins."""
-    g = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10, state={"hp": 9}),
-             turn_limit=2)
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10, state={"hp": 9}), turn_limit=2)
     for _ in range(2):
         act(g, EndTurn(), [] if g.state.turn == 2 else [5, 2])
     assert g.state.over["winner"] == "blue"
-    assert g.state.over["reason"] == ("the turn limit of 2 rounds was reached; remaining "
-                                      "health: blue 15, red 9 (UMR-I-TURN-LIMIT)")
-    g = game(spec("a", "blue", 10, 10, state={"hp": 9}), spec("x", "red", 20, 10,
-                                                             state={"hp": 9}), turn_limit=1)
+    assert g.state.over["reason"] == (
+        "the turn limit of 2 rounds was reached; remaining "
+        "health: blue 15, red 9 (UMR-I-TURN-LIMIT)"
+    )
+    g = game(
+        spec("a", "blue", 10, 10, state={"hp": 9}),
+        spec("x", "red", 20, 10, state={"hp": 9}),
+        turn_limit=1,
+    )
     act(g, EndTurn())
     assert g.state.over["winner"] is None
 
