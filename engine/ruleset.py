@@ -30,9 +30,59 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.physics import Physics
 
 
+#: refusal codes the engine, the window and the agents read (``Reason.code``); a ruleset
+#: may add its own, but these mean the same in every ruleset
+NOT_YOUR_TURN = "not_your_turn"
+ALREADY_ACTIVATED = "already_activated"
+ACTIVATING = "activating"
+GAME_OVER = "game_over"
+NO_SUCH_MODEL = "no_such_model"
+UNKNOWN_ACTION = "unknown_action"
+OUT_OF_RANGE = "out_of_range"
+OUT_OF_ARC = "out_of_arc"
+NO_SIGHT = "no_sight"
+TOO_FAR = "too_far"
+TOO_SHORT = "too_short"
+PENDING = "pending"
+
+
+class Reason(str):
+    """One reason an action is refused: the words a player reads (the string itself),
+    a ``code`` a program reads, and the numbers behind it (``data``: distance, limit...).
+
+    Why a ``str``: every ruleset, log line and test already handles reasons as text, so
+    a coded reason is still the same text everywhere; the window and the agents read the
+    code and the data instead of parsing English (a model called ``arc1`` is not an arc).
+    """
+
+    code: str
+    data: dict[str, Any]
+
+    def __new__(cls, text: str, code: str = "", **data: Any) -> Reason:
+        r = super().__new__(cls, text)
+        r.code = code
+        r.data = data
+        return r
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_reason, (str(self), self.code, self.data))
+
+
+def _reason(text: str, code: str, data: dict[str, Any]) -> Reason:
+    return Reason(text, code, **data)
+
+
+def code_of(reason: str) -> str:
+    """The code of a reason ("" for a plain string)."""
+    return getattr(reason, "code", "")
+
+
 @dataclass(frozen=True)
 class Legality:
-    """Whether an action may be taken now, and if not, every reason why."""
+    """Whether an action may be taken now, and if not, every reason why.
+
+    Reasons are strings; those a program needs to tell apart are ``Reason``s with a
+    code and data (``find``)."""
 
     ok: bool
     reasons: tuple[str, ...] = ()
@@ -51,6 +101,18 @@ class Legality:
     @property
     def reason(self) -> str:
         return "; ".join(self.reasons)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The codes of the coded reasons, in order."""
+        return tuple(c for c in (code_of(r) for r in self.reasons) if c)
+
+    def find(self, code: str) -> Reason | None:
+        """The first reason with ``code`` (None if there is none)."""
+        for r in self.reasons:
+            if isinstance(r, Reason) and r.code == code:
+                return r
+        return None
 
 
 #: what an Odds distribution counts (``Odds.measures``)
@@ -280,6 +342,12 @@ class Ruleset:
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         """The 'end activation / end phase' a player would click to move play on."""
         raise NotImplementedError
+
+    def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
+        """How far ``actor`` (a model id) may move now in ``mode`` (inches), as the rules
+        count it; None when the rules know no fixed figure (a rolled move). The window
+        draws it while a move is dragged. Default: None."""
+        return None
 
     def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
         return None

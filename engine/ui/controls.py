@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -21,6 +20,7 @@ from typing import Any, Protocol
 from engine.actions import Action, Charge, Move, Turn
 from engine.battlefield import Footprint
 from engine.game import Game
+from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, TOO_FAR, Legality
 from engine.ui import measure
 from engine.ui.camera import Camera
 from engine.ui.overlays import MovePreview, OddsCard, Overlays, TargetMark
@@ -32,11 +32,6 @@ DRAG_THRESHOLD = 5
 #: Degrees per Q/E press (Shift: coarse).
 TURN_STEP, TURN_STEP_COARSE = 15.0, 45.0
 #: How rules state a move allowance in a refusal: 'too far (7.1" > 6")', '... may move 5"'.
-_ALLOWANCE = (
-    re.compile(r"[\d.]+\s*(?:\"|in|inches)?\s*>\s*([\d.]+)"),
-    re.compile(r"may (?:only )?move (?:up to )?([\d.]+)"),
-    re.compile(r"(?:allowance|at most|up to) (?:of )?([\d.]+)\s*(?:\"|in)"),
-)
 _SIDE_ACTS = ("end_turn", "end_phase", "end_activation", "concede")
 
 
@@ -227,12 +222,12 @@ class Controller:
                 )
             return TargetMark("valid", "", sight.fraction if sight else None)
         reason = leg.reason
-        low = reason.lower()
-        if "arc" in low:
+        codes = leg.codes
+        if OUT_OF_ARC in codes:
             return TargetMark("arc", "out of arc")
-        if "range" in low or "too far" in low:
+        if OUT_OF_RANGE in codes or TOO_FAR in codes:
             return TargetMark("range", "out of range")
-        if any(w in low for w in ("sight", "visible", "hidden", "see ", "line of fire", "los")):
+        if NO_SIGHT in codes:
             return TargetMark("hidden", "hidden", 0.0)
         if sight is not None and sight.fraction <= 0.0:
             return TargetMark("hidden", "hidden", 0.0)
@@ -245,14 +240,18 @@ class Controller:
 
     # --- moving ---------------------------------------------------------------------------------
     def allowance(self, actor: str) -> float | None:
-        """How far the actor may move now, read from the rules' own refusal of a long move
-        ('too far (60.0" > 6")'). None when the ruleset does not say."""
+        """How far the actor may move now: the ruleset's ``allowance`` hook, else the
+        limit its refusal of a long move carries (a ``too_far`` reason's data). None when
+        the ruleset does not say."""
 
         def get():
             g = self.game
             m = g.state.models.get(actor)
             if m is None:
                 return None
+            allow = g.ruleset.allowance(g.state, actor, g.ctx, self.move_mode)
+            if allow is not None:
+                return allow
             bf = g.battlefield
             far = max(
                 (
@@ -264,7 +263,7 @@ class Controller:
                 key=lambda p: math.dist(p, m.pos),
             )
             probe = Move(actor=actor, path=(m.pos, far, m.pos), mode=self.move_mode)
-            return _parse_allowance(self.check(probe).reasons)
+            return _limit(self.check(probe))
 
         return self._memo(("allow", actor, self.move_mode), get)
 
@@ -330,7 +329,7 @@ class Controller:
         length = measure.path_length(path)
         allow = None if enemy else self.allowance(d.actor)
         if allow is None:
-            allow = _parse_allowance(leg.reasons)
+            allow = _limit(leg)
         odds = self.odds(action) if leg.ok else None
         return MovePreview(
             actor=d.actor,
@@ -621,16 +620,11 @@ def akey(action: Action) -> str:
     return json.dumps(action.to_dict(), sort_keys=True, default=str)
 
 
-def _parse_allowance(reasons: tuple[str, ...] | list[str]) -> float | None:
-    for r in reasons:
-        for pattern in _ALLOWANCE:
-            m = pattern.search(r)
-            if m:
-                try:
-                    return float(m.group(1).rstrip("."))
-                except ValueError:
-                    continue
-    return None
+def _limit(leg: Legality) -> float | None:
+    """The move allowance a ``too_far`` refusal carries (its ``limit``), if any."""
+    r = leg.find(TOO_FAR)
+    limit = r.data.get("limit") if r is not None else None
+    return None if limit is None else float(limit)
 
 
 def _short(reason: str, n: int = 40) -> str:

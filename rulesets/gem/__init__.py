@@ -123,6 +123,18 @@ class Gem(Ruleset):
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state, ctx)
 
+    def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
+        """GEM-2.1.1: MOV, twice it in a rush, less an obstacle still being crossed (off
+        the road: the road bonus depends on the path). A block moves by its lead figure;
+        a vehicle drives by speed and turns (GEM-3.1), so it has no allowance in inches."""
+        m = state.models.get(actor)
+        if m is None or m.removed or build.mtype(m) == "vehicle":
+            return None
+        from .movement import allowance
+
+        lead = blocks.live_order(state, m.unit)[0] if is_block(state, m.unit) else m
+        return allowance(state, ctx, lead, [lead.pos], mode == "rush")[0]
+
     def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
         from .odds import odds
 

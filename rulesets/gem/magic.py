@@ -17,7 +17,7 @@ import math
 from typing import Any
 
 from engine.dice import Modifier
-from engine.ruleset import Context
+from engine.ruleset import OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 
 from . import measure
@@ -134,8 +134,13 @@ def cast_problems(
     d = min(measure.distance(w, m) for m in unit_models(state, target_unit))
     if d > rng("spell_range") + 1e-9:
         out.append(
-            f'{target_unit} is out of spell range ({d:.1f}" > {rng("spell_range"):g}", '
-            f"GEM-I-SPELLRANGE)"
+            Reason(
+                f'{target_unit} is out of spell range ({d:.1f}" > {rng("spell_range"):g}", '
+                f"GEM-I-SPELLRANGE)",
+                OUT_OF_RANGE,
+                distance=d,
+                limit=rng("spell_range"),
+            )
         )
     return out
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.dice import Modifier
-from engine.ruleset import Context
+from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
 from . import blocks, measure
@@ -78,7 +78,14 @@ def charge_plan(
             cost=gap,
             allowance=allow,
             problems=early
-            or [f'{t.id} is {gap:.1f}" away but {m.id} may move {allow:g}" (GEM-2.1.1)'],
+            or [
+                Reason(
+                    f'{t.id} is {gap:.1f}" away but {m.id} may move {allow:g}" (GEM-2.1.1)',
+                    TOO_FAR,
+                    distance=gap,
+                    limit=allow,
+                )
+            ],
         )
         return plan, [m.pos, t.pos], measure.bearing(m.pos, t.pos), zone
     res = _move(ctx, state, m.id, [t.pos])

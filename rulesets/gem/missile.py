@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.dice import Modifier, percent
-from engine.ruleset import Context
+from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 
 from . import blocks, measure
@@ -79,16 +79,32 @@ def problems(
         if m not in front:
             out.append(f"only the front rank of {m.unit} may fire (GEM-2.2.2)")
         elif not measure.straight_ahead(front, m.facing, t):
-            out.append(f"{t.id} is not straight ahead of {m.unit}'s front (GEM-2.2.2)")
+            out.append(
+                Reason(f"{t.id} is not straight ahead of {m.unit}'s front (GEM-2.2.2)", OUT_OF_ARC)
+            )
     elif not measure.in_arc(m, t, arc_of(state, m)):
-        out.append(f"{t.id} is outside {m.id}'s {arc_of(state, m):g} degree fire arc (GEM-2.2.2)")
+        arc = arc_of(state, m)
+        out.append(
+            Reason(
+                f"{t.id} is outside {m.id}'s {arc:g} degree fire arc (GEM-2.2.2)",
+                OUT_OF_ARC,
+                arc=arc,
+            )
+        )
     dist = measure.distance(m, t)
     rng_ = float(w.get("range", 0))
     if dist > rng_ + 1e-9:
-        out.append(f'target out of range ({dist:.1f}" > {rng_:g}")')
+        out.append(
+            Reason(
+                f'target out of range ({dist:.1f}" > {rng_:g}")',
+                OUT_OF_RANGE,
+                distance=dist,
+                limit=rng_,
+            )
+        )
     s = sight(state, ctx, m, t)
     if not s.visible:
-        out.append(f"{t.id} cannot be seen: {s.why}")
+        out.append(Reason(f"{t.id} cannot be seen: {s.why}", NO_SIGHT))
     gap = rng("friendly_fire_gap")
     own_block = is_block(state, m.unit)
     for f in live_models(state, m.side):

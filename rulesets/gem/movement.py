@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.battlefield import Battlefield, Footprint, base_size_in
-from engine.ruleset import Context
+from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
 from . import blocks, measure
@@ -353,7 +353,14 @@ def plan_model(
     if on:
         p.ends_on_obstacle = on
     if cost > allow + 0.01:
-        p.problems.append(f'too far: costs {cost:.1f}" but {m.id} may move {allow:g}" (GEM-2.1.1)')
+        p.problems.append(
+            Reason(
+                f'too far: costs {cost:.1f}" but {m.id} may move {allow:g}" (GEM-2.1.1)',
+                TOO_FAR,
+                distance=cost,
+                limit=allow,
+            )
+        )
     if (
         not charge_target
         and len(path) > 1
@@ -526,7 +533,12 @@ def plan_block(
         p.ends_on_obstacle = on
     if p.cost > allow + 0.01:
         p.problems.append(
-            f'too far: costs {p.cost:.1f}" but {unit} may move {allow:g}" (GEM-2.1.1)'
+            Reason(
+                f'too far: costs {p.cost:.1f}" but {unit} may move {allow:g}" (GEM-2.1.1)',
+                TOO_FAR,
+                distance=p.cost,
+                limit=allow,
+            )
         )
     bf = ctx.battlefield
     imp = terrain("impassable")

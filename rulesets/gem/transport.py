@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from engine.actions import Action
 from engine.battlefield import Footprint, base_size_in
-from engine.ruleset import Context
+from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
 from . import measure
@@ -129,7 +129,14 @@ def reach_problems(state: GameState, ctx: Context, f: Model, v: Model) -> list[s
     cost, _, _ = price(ctx, path, f)
     allow, _ = allowance(state, ctx, f, path, False)
     if cost > allow + 0.01:
-        return [f'{v.id} is too far for {f.id}: {cost:.1f}" to reach it, MOV {allow:g}"']
+        return [
+            Reason(
+                f'{v.id} is too far for {f.id}: {cost:.1f}" to reach it, MOV {allow:g}"',
+                TOO_FAR,
+                distance=cost,
+                limit=allow,
+            )
+        ]
     return []
 
 

@@ -59,6 +59,18 @@ class Swomp(Ruleset):
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state, ctx)
 
+    def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
+        """A trooper's move this action (SWOMP "Actions": 2 x MR moving only, 1 x MR
+        with a shot...); a vehicle's farthest move at its speed and acceleration."""
+        from . import movement
+
+        m = state.models.get(actor)
+        if m is None or m.removed:
+            return None
+        if core.is_vehicle(m):
+            return float(vehicles.speed_range(m)[1])
+        return float(movement.allowance(m)[0])
+
     def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
         return preview.odds(state, action, ctx)
 

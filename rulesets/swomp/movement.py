@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from engine.actions import Move
-from engine.ruleset import Context
+from engine.ruleset import TOO_FAR, TOO_SHORT, Context, Reason
 from engine.state import GameState, Model
 
 from . import core, hatch, melee, morale, table, vehicles
@@ -82,8 +82,13 @@ def move_problems(
     lim, why = allowance(m)
     if cost > lim + EPS:
         r.append(
-            f'{m.id} may move {lim:g}" ({why}), not {cost:.1f}" '
-            f"({R_HEAVY if core.heavy(m) else R_ACTIONS})"
+            Reason(
+                f'{m.id} may move {lim:g}" ({why}), not {cost:.1f}" '
+                f"({R_HEAVY if core.heavy(m) else R_ACTIONS})",
+                TOO_FAR,
+                distance=cost,
+                limit=lim,
+            )
         )
     end = pts[-1]
     if not table.on_table(ctx, end):
@@ -113,9 +118,15 @@ def vehicle_move_problems(
     r = []
     if length < lo - 0.05 or length > hi + 0.05:
         r.append(
-            f'{v.id} is moving at {vehicles.speed(v):g}": this action it must move '
-            f'{lo:g}" to {hi:g}" (speed changes by its acceleration), not {length:.1f}" '
-            f"({vehicles.R_MOVE})"
+            Reason(
+                f'{v.id} is moving at {vehicles.speed(v):g}": this action it must move '
+                f'{lo:g}" to {hi:g}" (speed changes by its acceleration), not {length:.1f}" '
+                f"({vehicles.R_MOVE})",
+                TOO_FAR if length > hi + 0.05 else TOO_SHORT,
+                distance=length,
+                limit=hi,
+                least=lo,
+            )
         )
     if not table.on_table(ctx, pts[-1]):
         r.append(f"({pts[-1][0]:g}, {pts[-1][1]:g}) is off the table")

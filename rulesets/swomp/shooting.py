@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.dice import Modifier, percent
-from engine.ruleset import Context, Odds
+from engine.ruleset import NO_SIGHT, OUT_OF_ARC, Context, Odds, Reason
 from engine.state import GameState, Model
 
 from . import contest, core, table, vehicles
@@ -149,10 +149,14 @@ def target_problem(
         return f"{target.id} is locked in close combat (SWOMP-I-MELEE-FIRE)"
     arc = float(weapon.get("arc", 360))
     if not table.in_arc(shooter, target, arc):
-        return f"{target.id} is outside the {weapon['name']}'s {arc:g}\u00b0 fire arc ({R_ARC})"
+        return Reason(
+            f"{target.id} is outside the {weapon['name']}'s {arc:g}\u00b0 fire arc ({R_ARC})",
+            OUT_OF_ARC,
+            arc=arc,
+        )
     ok, _ = sighted(state, ctx, shooter, target, weapon)
     if not ok:
-        return f"{target.id} cannot be sighted by {shooter.id} ({R_SIGHT})"
+        return Reason(f"{target.id} cannot be sighted by {shooter.id} ({R_SIGHT})", NO_SIGHT)
     size = target.vars.get("size", "medium")
     seen = seen_enemies(state, ctx, shooter, weapon, size, table.distance(shooter, target))
     me = next((s for s in seen if s.id == target.id), None)

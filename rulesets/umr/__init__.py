@@ -57,6 +57,11 @@ class UMR(Ruleset):
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state)
 
+    def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
+        """None: a UMR move is declared first and rolled after (UMR-MOVEMENT: an action
+        die of inches, plus a personality's MOVE), so no allowance is known while the move is drawn."""
+        return None
+
     def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
         return odds.odds(state, action, ctx)
 

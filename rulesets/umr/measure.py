@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine.battlefield import MM_PER_INCH, Footprint, base_is_round
-from engine.ruleset import Context
+from engine.ruleset import NO_SIGHT, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 
 T = TypeVar("T")
@@ -252,7 +252,12 @@ def _low_cover(ctx: Context, fid: str) -> bool:
 
 
 def _out_of_range(dist: float) -> str:
-    return f'target out of range ({dist:.1f}" > {LONG_RANGE:g}") (UMR-RANGE)'
+    return Reason(
+        f'target out of range ({dist:.1f}" > {LONG_RANGE:g}") (UMR-RANGE)',
+        OUT_OF_RANGE,
+        distance=dist,
+        limit=LONG_RANGE,
+    )
 
 
 def no_shot(ctx: Context, shooter: Model, target: Model, sniper: bool) -> str:
@@ -266,7 +271,11 @@ def no_shot(ctx: Context, shooter: Model, target: Model, sniper: bool) -> str:
             return _out_of_range(dist)
     visible, dist = _visible(ctx, shooter, target)
     if max(0.0, 1.0 - visible) > COVER_HIDDEN:
-        return f"{target.id} is blocked from view (more than 3/4 hidden: no shot) (UMR-BALLISTIC)"
+        return Reason(
+            f"{target.id} is blocked from view (more than 3/4 hidden: no shot) (UMR-BALLISTIC)",
+            NO_SIGHT,
+            hidden=max(0.0, 1.0 - visible),
+        )
     if dist > LONG_RANGE and not sniper:
         return _out_of_range(dist)
     return ""
@@ -286,7 +295,7 @@ def line_of_fire(ctx: Context, shooter: Model, target: Model, sniper: bool) -> F
                 0.0,
                 dist,
                 False,
-                f'target out of range ({dist:.1f}" > {LONG_RANGE:g}") (UMR-RANGE)',
+                _out_of_range(dist),
                 (),
             )
     visible, dist, cover_from, blockers = _sight(ctx, shooter, target)
@@ -302,8 +311,12 @@ def line_of_fire(ctx: Context, shooter: Model, target: Model, sniper: bool) -> F
             hidden,
             dist,
             True,
-            f"{target.id} is blocked from view ({pct}{what}; more "
-            f"than 3/4 hidden: no shot) (UMR-BALLISTIC)",
+            Reason(
+                f"{target.id} is blocked from view ({pct}{what}; more "
+                f"than 3/4 hidden: no shot) (UMR-BALLISTIC)",
+                NO_SIGHT,
+                hidden=hidden,
+            ),
             (),
         )
     cover = hidden > CLEAR_HIDDEN or bool(cover_from)
@@ -312,7 +325,7 @@ def line_of_fire(ctx: Context, shooter: Model, target: Model, sniper: bool) -> F
             hidden,
             dist,
             cover,
-            f'target out of range ({dist:.1f}" > {LONG_RANGE:g}") (UMR-RANGE)',
+            _out_of_range(dist),
             (),
         )
     if cover and not sniper:

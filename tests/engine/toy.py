@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from engine.actions import Action, EndActivation, Move, Shoot
 from engine.dice import Modifier, die, prob
-from engine.ruleset import Context, Legality, Odds, Ruleset, register
+from engine.ruleset import TOO_FAR, Context, Legality, Odds, Reason, Ruleset, register
 from engine.state import GameState, Model
 from engine.turns import Alternating, roll_off
 
@@ -86,7 +86,9 @@ class Toy(Ruleset):
             pts = action.waypoints(m.pos)
             length = sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
             if length > 6 + 1e-9:
-                return Legality.no(f'too far ({length:.1f}" > 6")')
+                return Legality.no(
+                    Reason(f'too far ({length:.1f}" > 6")', TOO_FAR, distance=length, limit=6.0)
+                )
             return Legality.yes()
         if isinstance(action, Shoot):
             t = state.models.get(action.target)

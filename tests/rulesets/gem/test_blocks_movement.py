@@ -2,6 +2,7 @@
 carry-over, block shape, ranks, frontage, overrun."""
 
 from engine.actions import Move
+from engine.ruleset import TOO_FAR
 
 from .helpers import block_specs, events, goto, make, model, terrain
 
@@ -21,6 +22,9 @@ def test_difficult_terrain_halves_and_roads_add_half():
     goto(g, "movement")
     bad = g.check(Move(actor="a", to=(14.0, 10.0)))  # 2" clear + 2" woods = 6" > 4"
     assert not bad.ok and "too far" in bad.reason
+    assert bad.find(TOO_FAR).data["limit"] == 4.0  # the window's allowance, as data
+    assert g.ruleset.allowance(g.state, "a", g.ctx) == 4.0
+    assert g.ruleset.allowance(g.state, "a", g.ctx, "rush") == 8.0
     assert g.check(Move(actor="a", to=(13.0, 10.0))).ok  # 2 + 1 x 2 = 4
     assert g.check(Move(actor="r", to=(16.0, 30.0))).ok  # 6 = ceil(4 x 1.5)
     assert not g.check(Move(actor="r", to=(16.5, 30.0))).ok

@@ -2,6 +2,7 @@
 Table 1 roll with forced dice."""
 
 from engine.actions import Move, Shoot
+from engine.ruleset import OUT_OF_ARC, OUT_OF_RANGE
 
 from .helpers import block_specs, events, goto, make, model, terrain
 
@@ -164,10 +165,13 @@ def test_out_of_range_and_out_of_arc_are_refused():
     goto(g, "missile")
     ev = g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
     assert ev[0].kind == "refused" and "out of range" in ev[0].text
+    far = g.check(Shoot(actor="arc", target="tgt", weapon="bow")).find(OUT_OF_RANGE)
+    assert far is not None and far.data["limit"] == 24 and far.data["distance"] > 24
     g = _duel(tx=10.0, ty=20.0)  # straight to the left: 90 degrees off the facing
     goto(g, "missile")
     ev = g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
     assert ev[0].kind == "refused" and "fire arc" in ev[0].text
+    assert OUT_OF_ARC in g.check(Shoot(actor="arc", target="tgt", weapon="bow")).codes
 
 
 def test_cavalry_fires_all_round():

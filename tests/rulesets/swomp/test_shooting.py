@@ -1,6 +1,7 @@
 """Shooting rules with forced dice; each test names the SWOMP section it checks."""
 
 from engine.actions import EndActivation, Move, Shoot
+from engine.ruleset import OUT_OF_ARC
 from rulesets.swomp import rules
 
 from .helpers import do, kinds, make
@@ -37,6 +38,7 @@ def test_fire_arc_in_degrees():
     g = make([{**MARINE, "profile": "marine_lascannon"}, target(x=30.0, y=30.0)])
     why = g.check(Shoot(actor="m", target="e", weapon="lascannon"))
     assert not why.ok and "20\u00b0 fire arc" in why.reason
+    assert why.find(OUT_OF_ARC).data == {"arc": 20.0}
     g2 = make([{**MARINE, "profile": "marine_lascannon"}, target(x=30.0, y=26.0)])
     assert g2.check(Shoot(actor="m", target="e", weapon="lascannon")).ok
 

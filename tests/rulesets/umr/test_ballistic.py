@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import Shoot
+from engine.ruleset import NO_SIGHT, OUT_OF_RANGE
 from tests.rulesets.umr.helpers import act, game, hp, refused, resolutions, spec, terrain
 
 D = 25 / 25.4  # a 25 mm base in inches
@@ -53,6 +54,7 @@ def test_more_than_three_quarters_hidden_is_no_shot():
         refused(act(g, Shoot(actor="a", target="x")))
         == "x is blocked from view (85% hidden by w; more than 3/4 hidden: no shot) (UMR-BALLISTIC)"
     )
+    assert NO_SIGHT in shot(features=wall(10.2)).check(Shoot(actor="a", target="x")).codes
 
 
 def test_low_wall_and_woods_give_cover():
@@ -80,6 +82,8 @@ def test_beyond_24_inches_is_out_of_range():
         refused(act(g, Shoot(actor="a", target="x")))
         == 'target out of range (25.0" > 24") (UMR-RANGE)'
     )
+    far = shot(x=10 + D + 25).check(Shoot(actor="a", target="x")).find(OUT_OF_RANGE)
+    assert far is not None and far.data["limit"] == 24 and round(far.data["distance"], 1) == 25.0
 
 
 def test_sniper_ignores_penalties_and_range_but_not_a_blocked_view():
