@@ -15,7 +15,7 @@ band (clear: visible >= 3/4, cover: >= 1/4, else hidden), which must be 0.
 
 Targets (the brief): matrix at least 15x faster than the naive loop; preview under 2 ms.
 
-Why shapely is imported here although DESIGN.md reserves it to engine/geometry.py: the
+Why shapely is imported here although DESIGN.md reserves it to engine/geometry/: the
 baseline must be the straightforward shapely computation measured in the same run, so it
 lives in this script (never imported by the engine, rulesets or tests).
 """

@@ -50,10 +50,14 @@ def test_dependency_rules(path: Path):
             and not rel.startswith(("tests/ui/", "bench/frame", "scripts/"))
         ):
             problems.append(f"{where}: pygame only under engine/ui/ (rule 1)")
-        if top == "shapely" and rel != "engine/geometry.py" and not rel.startswith("bench/"):
-            problems.append(f"{where}: shapely only in engine/geometry.py (rule 2)")
-        if top == "pymunk" and rel != "engine/physics.py":
-            problems.append(f"{where}: pymunk only in engine/physics.py (rule 2)")
+        if (
+            top == "shapely"
+            and not rel.startswith("engine/geometry/")
+            and not rel.startswith("bench/")
+        ):
+            problems.append(f"{where}: shapely only under engine/geometry/ (rule 2)")
+        if top == "pymunk" and not rel.startswith("engine/physics/"):
+            problems.append(f"{where}: pymunk only under engine/physics/ (rule 2)")
         if rel.startswith("engine/") and top == "rulesets":
             problems.append(f"{where}: the engine never imports rulesets (rule 3)")
         if rel.startswith("rulesets/"):

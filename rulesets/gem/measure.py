@@ -1,6 +1,6 @@
 """Measuring the table for GEM: a thin adapter over the geometry service.
 
-Why an adapter and no geometry of its own: DESIGN.md makes ``engine/geometry.py`` the one
+Why an adapter and no geometry of its own: DESIGN.md makes ``engine/geometry/`` the one
 place that measures, so the distances, lines of sight, cover, zones, arcs and templates
 GEM's rules read are the very measurements the window draws. This module only turns GEM's
 models and groups (a block is many models) into footprints, and reads the service's plain

@@ -1,0 +1,121 @@
+"""Sight's result type and the per-target arrays and numpy kernels its fast path shares."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from engine.battlefield import (
+    Footprint,
+    base_is_round,
+    base_radius_in,
+    base_size_in,
+)
+from engine.geometry._common import _EYE_TOL, Num, _cos_sin_np
+from engine.geometry.bases import _fp_samples, _fp_vertices
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What an observer sees of a target (DESIGN.md: the 1/4-3/4 method).
+
+    ``visible`` is the visible fraction of the target's base; ``blockers`` the features
+    casting shadow on it (tall terrain, hills crested, area terrain beyond 2");
+    ``soft_cover``/``hard_cover`` the features that give cover by their class; ``distance``
+    base edge to base edge. Rulesets map these to their own bands and modifiers.
+    """
+
+    visible: float
+    blockers: tuple[str, ...]
+    soft_cover: tuple[str, ...]
+    hard_cover: tuple[str, ...]
+    distance: float
+
+
+@dataclass
+class _Targets:
+    """Per-target arrays for the vectorized sight code."""
+
+    C: np.ndarray  # (n, 2) centres
+    R: np.ndarray  # (n,) bounding radius
+    V: np.ndarray  # (n, 4, 2) corners of rectangular bases, counter-clockwise
+    S: np.ndarray  # (n, SIGHT_SAMPLES, 2) sample points
+    area: np.ndarray  # (n,) exact base area (pi r^2 for round bases)
+    rnd: np.ndarray  # (n,) round base?
+    axes: np.ndarray  # (n, 2, 2) facing unit vector and its left normal
+    fps: tuple[Footprint, ...] = ()
+    lev: np.ndarray | None = None  # (n,) ground elevation (set by Geometry)
+
+
+@dataclass
+class _TallInfo:
+    """What the tall pass leaves for the area pass: merged hidden angular intervals of the
+    pairs it solved by intervals (groups ranked into ``upid``), and the pairs it sent to
+    the shapely fallback (with the candidate features of every pair)."""
+
+    upid: np.ndarray
+    g_rank: np.ndarray
+    g_lo: np.ndarray
+    g_hi: np.ndarray
+    bad: np.ndarray
+    pid: np.ndarray
+    kk: np.ndarray
+
+
+def _target_arrays(tgs: Sequence[Footprint]) -> _Targets:
+    V = _fp_vertices(tgs, 4)  # rectangles' corners (unused for round bases)
+    rnd = np.array([base_is_round(t.base) for t in tgs], dtype=bool)
+    R = np.array([base_radius_in(t.base) for t in tgs], dtype=float)
+    wd = np.array([base_size_in(t.base) for t in tgs], dtype=float).reshape(len(tgs), 2)
+    area = np.where(rnd, np.pi * R**2, wd[:, 0] * wd[:, 1])
+    fac = np.array([t.facing for t in tgs], dtype=float)
+    cs, sn = _cos_sin_np(fac)
+    axes = np.stack([np.stack([cs, sn], -1), np.stack([-sn, cs], -1)], axis=1)
+    return _Targets(
+        C=np.array([(t.x, t.y) for t in tgs], dtype=float).reshape(len(tgs), 2),
+        R=R,
+        V=V,
+        S=_fp_samples(tgs),
+        area=area,
+        rnd=rnd,
+        axes=axes,
+        fps=tuple(tgs),
+    )
+
+
+def _group_starts(key: np.ndarray) -> np.ndarray:
+    """Start offsets of runs of equal values in a sorted key array."""
+    if key.size == 0:
+        return np.zeros(0, dtype=np.intp)
+    return np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+
+
+def _expand(counts: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows with ``counts[i]`` items starting at ``starts[i]``: (row of each item, item)."""
+    total = int(counts.sum())
+    rep = np.repeat(np.arange(counts.size), counts)
+    first = np.cumsum(counts) - counts
+    item = starts[rep] + (np.arange(total) - first[rep])
+    return rep, item
+
+
+def _segment_dist2(px: Num, py: Num, ax: Num, ay: Num, bx: Num, by: Num) -> Num:
+    """Squared distance from points p to segments ab (arrays broadcast)."""
+    dx, dy = bx - ax, by - ay
+    l2 = dx * dx + dy * dy
+    t = np.where(l2 > 0, ((px - ax) * dx + (py - ay) * dy) / l2, 0.0)  # caller ignores 0/0
+    t = np.clip(t, 0.0, 1.0)
+    qx, qy = ax + t * dx - px, ay + t * dy - py
+    return qx * qx + qy * qy
+
+
+def _eye_in(geoms: np.ndarray, E: np.ndarray) -> np.ndarray:
+    """(len(E), geoms.shape[-1]) mask: the eye is inside the feature or within _EYE_TOL of
+    it. Such a feature does not block that observer: it looks out of it. The tolerance
+    keeps an eye lying on (or a rounding error off) a boundary from casting the whole
+    polygon's shadow in one code path and none in another."""
+    pts = shapely.points(E)
+    return shapely.dwithin(geoms.reshape(1, -1), pts[:, None], _EYE_TOL)

@@ -1,0 +1,151 @@
+"""The terrain index: prepared shapely polygons of a battlefield and the queries on it.
+
+Why cached per battlefield: the module-level queries are called with the same static
+table all game long, so its polygons are built and prepared once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+import numpy as np
+import shapely
+
+from engine.battlefield import (
+    Battlefield,
+    Footprint,
+    TerrainFeature,
+    base_is_round,
+    base_radius_in,
+)
+from engine.geometry._common import _TOUCH_TOL, Point
+from engine.geometry.bases import _fp_geom
+
+
+def _feature_geom(f: TerrainFeature) -> shapely.Geometry:
+    """A valid polygonal shapely geometry for a feature (invalid rings are repaired)."""
+    if len(f.polygon) < 3:
+        raise ValueError(f"terrain feature {f.id!r}: a polygon needs at least 3 points")
+    g = shapely.Polygon(f.polygon)
+    if not g.is_valid:
+        g = shapely.make_valid(g)
+        parts = [p for p in shapely.get_parts(g) if isinstance(p, shapely.Polygon)]
+        parts += [
+            q for p in shapely.get_parts(g) if isinstance(p, shapely.MultiPolygon) for q in p.geoms
+        ]
+        g = shapely.MultiPolygon(parts) if len(parts) != 1 else parts[0]
+    return shapely.orient_polygons(g, exterior_cw=False)
+
+
+class _TerrainIndex:
+    """Shapely geometries of a battlefield's terrain, built once and prepared."""
+
+    def __init__(self, bf: Battlefield):
+        self.features = bf.terrain
+        self.ids = [f.id for f in bf.terrain]
+        self.kinds = [f.kind for f in bf.terrain]
+        self.classes = [f.cls for f in bf.terrain]
+        self.geoms = np.array([_feature_geom(f) for f in bf.terrain], dtype=object)
+        if len(self.geoms):
+            shapely.prepare(self.geoms)
+        self.tree = shapely.STRtree(self.geoms)
+
+    def query(self, geom: shapely.Geometry, predicate: str = "intersects") -> np.ndarray:
+        return np.sort(self.tree.query(geom, predicate=predicate))
+
+
+@lru_cache(maxsize=16)
+def _cached_index(bf: Battlefield) -> _TerrainIndex:
+    return _TerrainIndex(bf)
+
+
+def _index(bf: Battlefield) -> _TerrainIndex:
+    """The terrain index of a battlefield, built once per (hashable) battlefield: the
+    module-level queries are called with the same static table all game long."""
+    try:
+        return _cached_index(bf)
+    except TypeError:  # unhashable contents (lists in polygons): build without caching
+        return _TerrainIndex(bf)
+
+
+def _path_geom(path: Sequence[Point]) -> shapely.Geometry | None:
+    pts = [(float(p[0]), float(p[1])) for p in path]
+    if not pts:
+        return None
+    if len(pts) == 1 or all(p == pts[0] for p in pts):
+        return shapely.Point(pts[0])
+    return shapely.LineString(pts)
+
+
+def path_terrain_lengths(path: Sequence[Point], battlefield: Battlefield) -> dict[str, float]:
+    """Feature id -> length (inches) of the path inside that feature, for movement costs.
+
+    Overlapping features each get their full length; features the path only touches are
+    left out.
+    """
+    line = _path_geom(path)
+    if line is None or isinstance(line, shapely.Point):
+        return {}
+    idx = _index(battlefield)
+    cand = idx.query(line)
+    if cand.size == 0:
+        return {}
+    lengths = shapely.length(shapely.intersection(line, idx.geoms[cand]))
+    return {idx.ids[i]: float(v) for i, v in zip(cand, lengths) if v > 1e-12}
+
+
+def features_at(p: Point, battlefield: Battlefield) -> list[str]:
+    """Ids of the features containing a point (boundary included), in battlefield order."""
+    idx = _index(battlefield)
+    return [idx.ids[i] for i in idx.query(shapely.Point(p), "intersects")]
+
+
+def _base_hits(fp: Footprint, idx: _TerrainIndex, cand: np.ndarray) -> np.ndarray:
+    """Mask over ``cand``: the base overlaps the feature (touching does not count)."""
+    if cand.size == 0:
+        return np.zeros(0, dtype=bool)
+    geoms = idx.geoms[cand]
+    if base_is_round(fp.base):
+        d = shapely.distance(shapely.Point(fp.x, fp.y), geoms)
+        return d < base_radius_in(fp.base) - _TOUCH_TOL
+    rect = _fp_geom(fp)
+    return shapely.intersects(rect, geoms) & ~shapely.touches(rect, geoms)
+
+
+def _base_bbox(fp: Footprint) -> shapely.Geometry:
+    r = base_radius_in(fp.base)
+    return shapely.box(fp.x - r, fp.y - r, fp.x + r, fp.y + r)
+
+
+def features_under(fp: Footprint, battlefield: Battlefield) -> list[str]:
+    """Ids of the features a base overlaps (round bases exactly as discs; touching is not
+    overlapping), in battlefield order."""
+    idx = _index(battlefield)
+    cand = idx.query(_base_bbox(fp))
+    hit = _base_hits(fp, idx, cand)
+    return [idx.ids[i] for i in cand[hit]]
+
+
+def crossings(
+    path: Sequence[Point], battlefield: Battlefield, kinds: Iterable[str] | None = None
+) -> list[str]:
+    """Ids of the features whose interior the path crosses or enters (merely running along
+    or touching a boundary does not count), in battlefield order.
+
+    ``kinds`` filters by terrain kind or class name (``{"hedge"}`` or ``{"line"}``).
+    """
+    geom = _path_geom(path)
+    if geom is None:
+        return []
+    idx = _index(battlefield)
+    want = set(kinds) if kinds is not None else None
+    cand = idx.query(geom)
+    if cand.size == 0:
+        return []
+    inner = ~shapely.touches(geom, idx.geoms[cand])
+    out = []
+    for i, ok in zip(cand, inner):
+        if ok and (want is None or idx.kinds[i] in want or idx.classes[i] in want):
+            out.append(idx.ids[i])
+    return out
