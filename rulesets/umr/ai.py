@@ -197,7 +197,9 @@ def _candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
 #: only part of it lands before both sides move again)
 FIRE_WEIGHT = 0.4
 
-_SHOT_VALUE: dict[tuple, float] = {}
+#: key -> (battlefield, value); the key holds the battlefield's id, so the entry keeps the
+#: battlefield itself and is checked with ``is`` (a reused id never answers).
+_SHOT_VALUE: dict[tuple, tuple[object, float]] = {}
 
 
 @lru_cache(maxsize=8192)
@@ -210,9 +212,9 @@ def _shot_value(state: GameState, ctx: Context, a: Model, b: Model, key: tuple) 
     exact attack odds with the line of fire's cover and range modifiers; cached per
     ``key`` (both models' positions, stats and health), since most models stand still
     between two looks."""
-    hit = _SHOT_VALUE.get(key)
-    if hit is not None:
-        return hit
+    entry = _SHOT_VALUE.get(key)
+    if entry is not None and entry[0] is ctx.battlefield:
+        return entry[1]
     sniper = attacks.has(a, "sniper")
     if measure.no_shot(ctx, a, b, sniper):
         v = 0.0
@@ -226,7 +228,7 @@ def _shot_value(state: GameState, ctx: Context, a: Model, b: Model, key: tuple) 
         )
     if len(_SHOT_VALUE) > 50_000:
         _SHOT_VALUE.clear()
-    _SHOT_VALUE[key] = v
+    _SHOT_VALUE[key] = (ctx.battlefield, v)
     return v
 
 

@@ -190,7 +190,10 @@ class Fire:
     cover_from: tuple[str, ...] = ()
 
 
-_SIGHT_CACHE: dict[tuple, tuple[float, float, tuple[str, ...], tuple[str, ...]]] = {}
+#: (battlefield id, footprints) -> (that battlefield, answer). The entry keeps its
+#: battlefield alive and is checked with ``is``: a freed table's id reused by another
+#: must never answer for it (the bug class d6dd248 fixed for SWOMP).
+_SIGHT_CACHE: dict[tuple, tuple[object, tuple[float, float, tuple[str, ...], tuple[str, ...]]]] = {}
 
 
 def geo(ctx: Context):  # noqa: ANN201
@@ -208,18 +211,20 @@ def _sight(
 ) -> tuple[float, float, tuple[str, ...], tuple[str, ...]]:
     """(visible fraction, distance, cover features, blockers), cached per positions."""
     fa, fb = footprint(a), footprint(b)
-    key = (id(ctx.battlefield), fa, fb)
-    hit = _SIGHT_CACHE.get(key)
-    if hit is None:
-        s = geo(ctx).sight(fa, fb)
-        hit = (s.visible, s.distance, s.soft_cover + s.hard_cover, s.blockers)
-        if len(_SIGHT_CACHE) > 20000:
-            _SIGHT_CACHE.clear()
-        _SIGHT_CACHE[key] = hit
+    bf = ctx.battlefield
+    key = (id(bf), fa, fb)
+    entry = _SIGHT_CACHE.get(key)
+    if entry is not None and entry[0] is bf:
+        return entry[1]
+    s = geo(ctx).sight(fa, fb)
+    hit = (s.visible, s.distance, s.soft_cover + s.hard_cover, s.blockers)
+    if len(_SIGHT_CACHE) > 20000:
+        _SIGHT_CACHE.clear()
+    _SIGHT_CACHE[key] = (bf, hit)
     return hit
 
 
-_VISIBLE_CACHE: dict[tuple, tuple[float, float]] = {}
+_VISIBLE_CACHE: dict[tuple, tuple[object, tuple[float, float]]] = {}
 
 
 def _visible(ctx: Context, a: Model, b: Model) -> tuple[float, float]:
@@ -229,18 +234,20 @@ def _visible(ctx: Context, a: Model, b: Model) -> tuple[float, float]:
     new pair about a third cheaper. The numbers are the ones ``geo.sight`` reports (its
     visible share is the same reference computation, its distance the same function)."""
     fa, fb = footprint(a), footprint(b)
-    key = (id(ctx.battlefield), fa, fb)
+    bf = ctx.battlefield
+    key = (id(bf), fa, fb)
     full = _SIGHT_CACHE.get(key)
-    if full is not None:
-        return full[0], full[1]
-    hit = _VISIBLE_CACHE.get(key)
-    if hit is None:
-        from engine.geometry import distance
+    if full is not None and full[0] is bf:
+        return full[1][0], full[1][1]
+    entry = _VISIBLE_CACHE.get(key)
+    if entry is not None and entry[0] is bf:
+        return entry[1]
+    from engine.geometry import distance
 
-        hit = (float(geo(ctx).visible_fraction(fa, fb)), distance(fa, fb))
-        if len(_VISIBLE_CACHE) > 20000:
-            _VISIBLE_CACHE.clear()
-        _VISIBLE_CACHE[key] = hit
+    hit = (float(geo(ctx).visible_fraction(fa, fb)), distance(fa, fb))
+    if len(_VISIBLE_CACHE) > 20000:
+        _VISIBLE_CACHE.clear()
+    _VISIBLE_CACHE[key] = (bf, hit)
     return hit
 
 
