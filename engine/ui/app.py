@@ -35,9 +35,11 @@ from engine.agents import explain
 from engine.agents import make as make_agent
 from engine.game import Game
 from engine.scenario import load_scenario, new_game
+from engine.ui import choices
 from engine.ui import hud as hudmod
 from engine.ui.camera import Camera
-from engine.ui.controls import Controller, Mode, akey
+from engine.ui.choices import Mode, akey
+from engine.ui.controls import Controller
 from engine.ui.draw import Renderer, terrain_glyphs
 from engine.ui.hud import THEME, Hud, Linker, esc, event_html, odds_html
 from engine.ui.newgame import DEFAULT_LEVEL, ROOT, NewGameScreen
@@ -914,7 +916,6 @@ class App:
     def _unhover(self) -> None:
         if self.battle is not None:
             self.battle.odds_hover = ""
-            self.battle.hud_key = None
 
     def _refresh_hud(self) -> None:
         b, g, hud, c = self.battle, self.game, self.hud, self.controller
@@ -986,7 +987,7 @@ class App:
             on = c.mode is not None and c.mode.proto == mode.proto
             items.append((mode.label, tip, lambda md=mode: self._toggle_mode(md), None, on))
         for a in c.direct_actions() + c.side_actions():
-            label = _action_label(a)
+            label = choices.label(a)
             o = c.odds(a)
             tip = a.describe() + (f": {o.summary()}" if o is not None else "")
             items.append(
@@ -1049,6 +1050,13 @@ class App:
         if b.odds_hover and self._hover_odds is not None:
             a = self._hover_odds
             text = odds_html(a.describe(), c.odds(a), c.check(a).reason, linker)
+        elif c.mode is not None and c.mode.place:
+            a = c.place_action(c.cursor)
+            assert a is not None
+            leg = c.check(a)
+            text = f"<b>{esc(c.mode.label)}</b>: click the ground to aim it.<br>" + odds_html(
+                a.describe(), c.odds(a) if leg.ok else None, leg.reason, linker
+            )
         elif c.mode is not None and c.hover and c.hover in c.classify(c.mode.proto):
             a = c.target_action(c.hover)
             assert a is not None
@@ -1081,7 +1089,7 @@ class App:
                 for k, n in counts.items()
             )
             text = (
-                f"<b>{esc(c.mode.label)}</b>: hover an enemy for the odds, click to "
+                f"<b>{esc(c.mode.label)}</b>: hover a target for the odds, click to "
                 f"commit.<br>Targets (ring colours): {summary}"
             )
         elif c.drag is not None and c.drag.active:
@@ -1194,16 +1202,6 @@ def decision_html(
             f"<font color='#8f98a8'>{esc(basis)}</font></font>"
         )
     return "<br>".join(lines)
-
-
-def _action_label(a: Action) -> str:
-    d = a.describe()
-    if a.actor and d.startswith(a.actor + " "):
-        d = d[len(a.actor) + 1 :]
-    opt = getattr(a, "option", "")
-    if opt:
-        d += f": {opt}"
-    return d
 
 
 def card_html(g: Game, m: Any) -> str:

@@ -11,7 +11,6 @@ state changes), so hovering costs a dictionary lookup, not a rules call, per fra
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,8 +20,9 @@ from engine.actions import Action, Charge, Move, Turn
 from engine.battlefield import Footprint
 from engine.game import Game
 from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, TOO_FAR, Legality
-from engine.ui import measure
+from engine.ui import choices, measure
 from engine.ui.camera import Camera
+from engine.ui.choices import Mode, akey
 from engine.ui.overlays import MovePreview, OddsCard, Overlays, TargetMark
 
 Point = tuple[float, float]
@@ -32,7 +32,6 @@ DRAG_THRESHOLD = 5
 #: Degrees per Q/E press (Shift: coarse).
 TURN_STEP, TURN_STEP_COARSE = 15.0, 45.0
 #: How rules state a move allowance in a refusal: 'too far (7.1" > 6")', '... may move 5"'.
-_SIDE_ACTS = ("end_turn", "end_phase", "end_activation", "concede")
 
 
 class Session(Protocol):
@@ -57,14 +56,6 @@ class Drag:
     waypoints: list[Point] = field(default_factory=list)
     cursor: Point = (0.0, 0.0)
     active: bool = False
-
-
-@dataclass
-class Mode:
-    """A targeted action the player has picked (shoot with a weapon, fight, cast...)."""
-
-    proto: Action
-    label: str
 
 
 def footprint_of(game: Game, mid: str) -> Footprint:
@@ -136,7 +127,9 @@ class Controller:
         return self._memo(("actions", actor), get)
 
     def side_actions(self) -> list[Action]:
-        """Side-level choices owed now (reactions, pending decisions): actor-less acts."""
+        """Side-level choices owed now (reactions, pending decisions: actor-less acts) and
+        the acts of units off the table (a squad aboard its transport disembarks): no
+        model to click carries them, so they are always shown."""
         if not self.s.human_to_act():
             return []
 
@@ -145,33 +138,37 @@ class Controller:
                 cands = self.game.candidates()
             except Exception:
                 return []
-            return [a for a in cands if not a.actor and a.KIND not in _SIDE_ACTS]
+            on_table = {m.id for m in self.game.state.live()}
+            on_table |= {m.unit for m in self.game.state.live()}
+            return [
+                a
+                for a in cands
+                if a.KIND not in choices.SIDE_ACTS and (not a.actor or a.actor not in on_table)
+            ]
 
         return self._memo(("side",), get)
 
     def modes(self) -> list[Mode]:
-        """Targeted actions grouped by kind and weapon: one button each, pick on the table."""
-        out: dict[tuple, Mode] = {}
-        for a in self.actions():
-            if not getattr(a, "target", "") or isinstance(a, Move):
-                continue
-            key = (a.KIND, a.actor, getattr(a, "weapon", ""))
-            if key not in out:
-                proto = dataclasses.replace(a, target="")
-                weapon = getattr(a, "weapon", "")
-                label = a.KIND.replace("_", " ") + (f" ({weapon})" if weapon else "")
-                out[key] = Mode(proto, label)
-        return list(out.values())
+        """Targeted and placed actions, one mode per variant (each weapon, each spell at
+        each power); the target (friend or foe) or the point is picked on the table."""
+        verbs = tuple(self.game.ruleset.verbs)
+        return sorted(
+            choices.group(self.actions()),
+            key=lambda m: (choices.kind_order(verbs, m.proto.KIND), m.label),
+        )
 
     def direct_actions(self) -> list[Action]:
-        """Untargeted actions of the selection (turn, rally, overwatch...): plain buttons."""
-        return [
-            a
-            for a in self.actions()
-            if not getattr(a, "target", "")
-            and not isinstance(a, (Move, Turn))
-            and a.KIND not in _SIDE_ACTS
-        ]
+        """Untargeted actions of the selection (rally, overwatch, a frontage, a climb, a
+        drive variant...): plain buttons, in the ruleset's verb order."""
+        verbs = tuple(self.game.ruleset.verbs)
+        return sorted(
+            choices.direct(self.actions()),
+            key=lambda a: (choices.kind_order(verbs, a.KIND), choices.label(a)),
+        )
+
+    def control_of(self, action: Action) -> str:
+        """Which control gives ``action`` to the player ('' when none does)."""
+        return choices.control_of(action, self.modes(), self.direct_actions() + self.side_actions())
 
     def move_modes(self) -> list[str]:
         modes = []
@@ -187,9 +184,24 @@ class Controller:
             return actor
         return self.selected
 
+    def offered(self, proto: Action) -> frozenset[str]:
+        """The targets the rules offer for this variant (models or units, friends too)."""
+        k = akey(proto)
+        return next((m.offered for m in self.modes() if akey(m.proto) == k), frozenset())
+
+    def aim_of(self, proto: Action, mid: str) -> str:
+        """What the action names as its target when the player clicks model ``mid``: the
+        model, or its unit where the rules aim at units (a GEM spell on a block)."""
+        offered = self.offered(proto)
+        m = self.game.state.models.get(mid)
+        if mid in offered or m is None:
+            return mid
+        return m.unit if m.unit in offered else mid
+
     def classify(self, proto: Action) -> dict[str, TargetMark]:
-        """Every enemy as a target of ``proto``: valid, cover (with its visible fraction),
-        hidden, out of arc, out of range, or illegal for another reason."""
+        """Every enemy, and every friend the rules offer, as a target of ``proto``: valid,
+        cover (with its visible fraction), hidden, out of arc, out of range, or illegal
+        for another reason."""
 
         def get() -> dict[str, TargetMark]:
             g = self.game
@@ -197,11 +209,12 @@ class Controller:
             if shooter not in g.state.models:
                 return {}
             me = g.state.models[shooter]
+            offered = self.offered(proto)
             out: dict[str, TargetMark] = {}
             for t in g.state.live():
-                if t.side == me.side:
+                if t.side == me.side and t.id not in offered and t.unit not in offered:
                     continue
-                a = dataclasses.replace(proto, target=t.id)
+                a = dataclasses.replace(proto, target=self.aim_of(proto, t.id))  # type: ignore[call-arg]
                 out[t.id] = self._mark(a, shooter, t.id)
             return out
 
@@ -234,9 +247,17 @@ class Controller:
         return TargetMark("illegal", _short(reason))
 
     def target_action(self, target: str) -> Action | None:
-        if self.mode is None:
+        """The current mode aimed at model ``target`` (its unit where the rules aim so)."""
+        if self.mode is None or self.mode.place:
             return None
-        return dataclasses.replace(self.mode.proto, target=target)
+        aim = self.aim_of(self.mode.proto, target)
+        return dataclasses.replace(self.mode.proto, target=aim)  # type: ignore[call-arg]
+
+    def place_action(self, point: Point) -> Action | None:
+        """The current place mode aimed at a point on the ground."""
+        if self.mode is None or not self.mode.place:
+            return None
+        return dataclasses.replace(self.mode.proto, to=point)  # type: ignore[call-arg]
 
     # --- moving ---------------------------------------------------------------------------------
     def allowance(self, actor: str) -> float | None:
@@ -437,15 +458,13 @@ class Controller:
                 self.say(world, leg.reason or "not allowed", False, now)
             return
         hit = self.model_at(world)
+        if self.mode is not None and self.mode.place:
+            self._commit(self.place_action(world), world, now)
+            return
         if self.mode is not None:
-            if hit and hit != self.selected and hit in self.classify(self.mode.proto):
-                action = self.target_action(hit)
-                assert action is not None
-                leg = self.check(action)
-                if leg.ok:
-                    self.s.submit(action)
-                else:
-                    self.say(world, leg.reason or "not allowed", False, now)
+            marks = self.classify(self.mode.proto)
+            if hit and hit in marks and (hit != self.selected or hit in self.mode.offered):
+                self._commit(self.target_action(hit), world, now)
                 return
             if not hit:
                 self.set_mode(None)
@@ -454,6 +473,16 @@ class Controller:
             self.select(hit)
         else:
             self.select("")
+
+    def _commit(self, action: Action | None, at: Point, now: float) -> None:
+        """Submit ``action`` if the rules allow it, else say why beside ``at``."""
+        if action is None:
+            return
+        leg = self.check(action)
+        if leg.ok:
+            self.s.submit(action)
+        else:
+            self.say(at, leg.reason or "not allowed", False, now)
 
     def add_waypoint(self) -> None:
         if self.drag is not None and self.drag.active:
@@ -613,11 +642,6 @@ class Controller:
             None if o.expected is None else float(o.expected),
             list(o.lines),
         )
-
-
-def akey(action: Action) -> str:
-    """A hashable key for an action (some carry an ``options`` dict)."""
-    return json.dumps(action.to_dict(), sort_keys=True, default=str)
 
 
 def _limit(leg: Legality) -> float | None:
