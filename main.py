@@ -97,7 +97,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.agents import AGENTS, LEVELS
-    from engine.sim import simulate, summary_table
+    from engine.batch import ClusterError
+    from engine.batch_files import OutputError, folder_name
+    from engine.batch_run import Request, simulate
+    from engine.sim import summary_table
 
     scn, errors = _load(args.file)
     if scn is None:
@@ -111,19 +114,37 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 f"separated by a comma, got '{args.agents}'"
             ]
         )
-    if args.games < 1 or args.jobs < 1:
-        return _fail(["error: --games and --jobs must be at least 1"])
-    out = args.out or f"out/simulate/{Path(args.file).stem}"
-    summary, interrupted = simulate(
-        args.file, args.games, args.jobs, names, args.seed, out, turn_limit=args.turn_limit
-    )
+    if args.games < 1 or args.turn_limit < 0 or (args.workers is not None and args.workers < 0):
+        return _fail(["error: --games must be at least 1, --turn-limit and --workers at least 0"])
+    if args.force and args.resume:
+        return _fail(["error: --force and --resume: give one or the other"])
+    out = Path(args.out or Path("out") / "simulate" / folder_name(scn.ruleset, args.file))
+    req = Request(args.file, scn.ruleset, scn.title, args.games, names, args.seed, args.turn_limit)
+    try:
+        summary, interrupted = simulate(
+            req,
+            out,
+            scheduler=args.scheduler,
+            workers=args.workers,
+            force=args.force,
+            resume=args.resume,
+            quiet=args.quiet,
+        )
+    except OutputError as e:
+        return _fail([f"error: {out}: output folder: {e}"])
+    except ClusterError as e:
+        return _fail([f"error: --scheduler: {e}"])
     print(summary_table(summary))
-    print(
-        f"per-game results: {out}/games.jsonl; summary: {out}/summary.json; chart: {out}/wins.png"
-    )
+    print(f"results in {out}/: games.jsonl, summary.json, wins.png, luck.png")
     if interrupted:
-        print(f"interrupted: kept {summary['games']} finished games", file=sys.stderr)
+        print(
+            f"interrupted: kept {summary['games']} finished games; --resume finishes the run",
+            file=sys.stderr,
+        )
         return 130
+    if summary["errors"] == summary["games"]:
+        print(f"error: {args.file}: every game crashed (see {out}/games.jsonl)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -157,12 +178,22 @@ def cmd_balance(args: argparse.Namespace) -> int:
         mod = importlib.import_module(f"rulesets.{args.ruleset}.balance")
     except ModuleNotFoundError:
         return _fail([f"error: balance: ruleset '{args.ruleset}' has no point study"])
-    print(
-        mod.run(
-            pairs=args.pairs, duels=args.duels, jobs=args.jobs, seed=args.seed, out_dir=args.out
+    from engine.batch import ClusterError
+
+    try:
+        report, interrupted = mod.run(
+            pairs=args.pairs,
+            duels=args.duels,
+            seed=args.seed,
+            out_dir=args.out,
+            scheduler=args.scheduler,
+            workers=args.workers,
+            quiet=args.quiet,
         )
-    )
-    return 0
+    except ClusterError as e:
+        return _fail([f"error: --scheduler: {e}"])
+    print(report)
+    return 130 if interrupted else 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -173,6 +204,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     from engine.ui.app import run_app  # pygame is imported only here
 
     return run_app(path, size=tuple(args.size) if args.size else None)
+
+
+def _cluster_args(p: argparse.ArgumentParser) -> None:
+    """Where batch games run (a Dask cluster) and whether a progress bar shows."""
+    p.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:8786",
+        help="an existing Dask cluster (default: a local one on every core)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="local cluster size (default: every core; 0: play in this process)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -190,22 +237,45 @@ def build_parser() -> argparse.ArgumentParser:
     val = sub.add_parser("validate", help="check a scenario file")
     val.add_argument("file")
     sim = sub.add_parser("simulate", help="headless battles between computer agents")
-    sim.add_argument("file")
-    sim.add_argument("--games", type=int, default=20)
-    sim.add_argument("--jobs", type=int, default=2, help="processes (cores) to use")
-    sim.add_argument("--agents", default="greedy,random", help="two agents, e.g. search,greedy")
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--turn-limit", type=int, default=0, help="end games after N turns")
-    sim.add_argument("--out", help="folder for games.jsonl, summary.json and wins.png")
+    sim.add_argument("file", help="scenario TOML")
+    sim.add_argument("--games", type=int, default=20, help="games to play (default: %(default)s)")
+    sim.add_argument(
+        "--agents",
+        default="greedy,random",
+        help="two agents, e.g. search,greedy (default: %(default)s)",
+    )
+    sim.add_argument(
+        "--seed", type=int, default=1, help="base seed of the games (default: %(default)s)"
+    )
+    sim.add_argument(
+        "--turn-limit",
+        type=int,
+        default=0,
+        help="end games after N turns (default: %(default)s, the scenario's own limit)",
+    )
+    sim.add_argument(
+        "--out",
+        help="folder for run.json, games.jsonl, summary.json, wins.png and luck.png "
+        "(default: out/simulate/RULESET-SCENARIO)",
+    )
+    _cluster_args(sim)
+    sim.add_argument("--force", action="store_true", help="replace an earlier run in --out")
+    sim.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
     pts = sub.add_parser("points", help="point values of an army list or scenario (gem)")
     pts.add_argument("file")
     bal = sub.add_parser("balance", help="rerun a ruleset's point study (gem)")
-    bal.add_argument("ruleset")
-    bal.add_argument("--pairs", type=int, default=60)
-    bal.add_argument("--duels", type=int, default=40)
-    bal.add_argument("--jobs", type=int, default=2)
-    bal.add_argument("--seed", type=int, default=1)
-    bal.add_argument("--out", default="out/balance")
+    bal.add_argument("ruleset", help="ruleset with a point study (gem)")
+    bal.add_argument(
+        "--pairs", type=int, default=60, help="profile pairings (default: %(default)s)"
+    )
+    bal.add_argument(
+        "--duels", type=int, default=40, help="duels per pairing (default: %(default)s)"
+    )
+    bal.add_argument("--seed", type=int, default=1, help="base seed (default: %(default)s)")
+    bal.add_argument(
+        "--out", default="out/balance", help="folder for the results (default: %(default)s)"
+    )
+    _cluster_args(bal)
     rep = sub.add_parser("replay", help="replay a save and verify every roll and checksum")
     rep.add_argument("file")
     return p

@@ -1,32 +1,40 @@
-"""Headless batch battles: many games between agents, on all cores, reproducible.
+"""Headless batch battles: many games between agents, on a Dask cluster, reproducible.
 
-Why a module: ``main.py simulate``, ``bench/ai_strength`` and GEM's point study all run
+Why a module: ``main.py simulate``, ``bench/ai_strength`` and the benchmarks all run
 many games and need the same things — mirror games with sides swapped, one seed per
-game derived from a base seed (so any game can be rerun alone), a progress bar with the
-time left, Ctrl-C that keeps what finished, JSON lines per game, a summary with 95%
-intervals, and a chart.
+game derived from the base seed and the game's index (so one core, a local cluster and
+a remote one play the very same games, and any game can be rerun alone), results
+written as they arrive, Ctrl+C that keeps what finished, a summary with 95% intervals,
+and charts. The cluster and the progress bar are :mod:`engine.batch`'s, the output
+folder :mod:`engine.batch_files`'s, the charts :mod:`engine.charts`'.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import multiprocessing as mp
-import signal
-import sys
-import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from engine.agents import make
+from engine.batch import cluster, progress, stream
 from engine.game import Game
 from engine.scenario import load_scenario, new_game
+
+#: the project folder: scenario paths inside it travel as relative paths, so a worker
+#: with the project installed elsewhere still finds them
+ROOT = Path(__file__).resolve().parent.parent
+#: attack outcomes that count in the luck tally: the event's chance is that of "hit"
+ATTACK_OUTCOMES = ("hit", "miss", "saved")
 
 
 @dataclass
 class GameResult:
+    """One game's line in games.jsonl: only what the seed decides (no timings), so the
+    same run on any number of workers writes the same lines."""
+
     game: int
     seed: int
     agents: dict[str, str]  # side -> agent name
@@ -36,11 +44,17 @@ class GameResult:
     turns: int
     actions: int
     casualties: dict[str, int]  # side -> models removed
-    seconds: float
+    hits: dict[str, int] = field(default_factory=dict)  # side -> attacks that hit
+    expected_hits: dict[str, float] = field(default_factory=dict)  # side -> sum of chances
     error: str = ""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameResult:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})
 
 
 @dataclass
@@ -55,10 +69,37 @@ class Job:
     options: dict[str, Any] = field(default_factory=dict)
 
 
+def portable(path: str | Path) -> str:
+    """A scenario path a worker can open: relative to the project when inside it."""
+    p = Path(path).resolve()
+    try:
+        return p.relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(p)
+
+
+def luck(game: Game) -> tuple[dict[str, int], dict[str, float]]:
+    """Per side, the attacks that hit and the hits expected from each attack's exact
+    chance as the log recorded it before the dice fell (every ruleset logs an attack as
+    a resolution whose outcome is hit, miss or saved, with the chance of a hit)."""
+    side_of = {m.unit: m.side for m in game.state.models.values()}
+    side_of.update({m.id: m.side for m in game.state.models.values()})
+    hits = {s: 0 for s in game.state.sides}
+    expected = {s: 0.0 for s in game.state.sides}
+    for e in game.log.events:
+        side = side_of.get(e.actor)
+        if e.kind != "resolution" or e.chance is None or side not in hits:
+            continue
+        if e.outcome in ATTACK_OUTCOMES:
+            hits[side] += e.outcome == "hit"
+            expected[side] += e.chance
+    return hits, {s: round(v, 6) for s, v in expected.items()}
+
+
 def play_one(job: Job) -> GameResult:
     """Play one game to the end (or the action cap) and report it."""
-    t0 = time.perf_counter()
-    scn = load_scenario(job.scenario)
+    path = Path(job.scenario)
+    scn = load_scenario(path if path.is_absolute() else ROOT / path, display=job.scenario)
     scn.seed = job.seed
     if job.turn_limit:
         scn.turn_limit = job.turn_limit
@@ -85,6 +126,7 @@ def play_one(job: Job) -> GameResult:
         s: sum(1 for m in game.state.models.values() if m.side == s and m.removed)
         for s in game.state.sides
     }
+    hits, expected = luck(game)
     return GameResult(
         game=job.game,
         seed=job.seed,
@@ -95,7 +137,8 @@ def play_one(job: Job) -> GameResult:
         turns=game.state.turn,
         actions=n,
         casualties=removed,
-        seconds=round(time.perf_counter() - t0, 3),
+        hits=hits,
+        expected_hits=expected,
         error=err,
     )
 
@@ -108,10 +151,12 @@ def jobs_for(
     turn_limit: int = 0,
     options: dict[str, Any] | None = None,
 ) -> list[Job]:
-    """Mirror games: every pair of consecutive games shares a seed with sides swapped."""
+    """Mirror games: every pair of consecutive games shares a seed with sides swapped.
+    A game's seed is a function of the base seed and its index alone."""
+    where = portable(scenario)
     return [
         Job(
-            scenario,
+            where,
             g,
             seed * 100_003 + g // 2,
             agents,
@@ -123,87 +168,38 @@ def jobs_for(
     ]
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class Progress:
-    """A one-line progress bar with games per second and the time left (stderr)."""
-
-    def __init__(
-        self, total: int, stream: TextIO | None = None, width: int = 30, unit: str = "games"
-    ) -> None:
-        self.total = total
-        self.unit = unit
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self.t0 = time.perf_counter()
-        self.done = 0
-
-    def line(self) -> str:
-        el = time.perf_counter() - self.t0
-        rate = self.done / el if el > 0 else 0.0
-        left = (self.total - self.done) / rate if rate > 0 else float("nan")
-        k = int(self.width * self.done / max(1, self.total))
-        eta = "--:--" if math.isnan(left) else f"{int(left // 60)}:{int(left % 60):02d}"
-        return (
-            f"[{'#' * k}{'.' * (self.width - k)}] {self.done}/{self.total} {self.unit}, "
-            f"{rate:.2f}/s, {eta} left"
-        )
-
-    def step(self, n: int = 1) -> None:
-        self.done += n
-        self.stream.write("\r" + self.line())
-        self.stream.flush()
-
-    def close(self) -> None:
-        self.stream.write("\n")
-        self.stream.flush()
-
-
 def run_batch(
     jobs: Sequence[Job],
-    processes: int = 2,
+    workers: int | None = None,
     on_result: Callable[[GameResult], None] | None = None,
-    progress: Progress | None = None,
+    *,
+    scheduler: str | None = None,
+    quiet: bool = True,
+    unit: str = "game",
 ) -> tuple[list[GameResult], bool]:
-    """Play the jobs on ``processes`` cores; returns (results, interrupted).
+    """Play the jobs on a cluster (see :func:`engine.batch.cluster`: ``workers=0`` plays
+    in this process); returns (results in game order, interrupted).
 
-    Ctrl-C stops cleanly: workers ignore SIGINT, the pool is terminated, and every game
-    that finished is kept.
+    Ctrl+C stops cleanly: the tasks in flight are cancelled, the cluster is closed, and
+    every game that finished is kept (and was already handed to ``on_result``).
     """
     results: list[GameResult] = []
     interrupted = False
-
-    def take(r: GameResult) -> None:
-        results.append(r)
-        if on_result:
-            on_result(r)
-        if progress:
-            progress.step()
-
-    try:
-        if processes <= 1:
-            for j in jobs:
-                take(play_one(j))
-        else:
-            ctx = mp.get_context("fork")
-            with ctx.Pool(processes, initializer=_ignore_sigint) as pool:
-                try:
-                    for r in pool.imap_unordered(play_one, jobs, chunksize=1):
-                        take(r)
-                except KeyboardInterrupt:
-                    pool.terminate()
-                    raise
-    except KeyboardInterrupt:
-        interrupted = True
-    if progress:
-        progress.close()
+    with progress(len(jobs), unit, quiet) as bar:
+        try:
+            with cluster(scheduler, workers) as client:
+                for r in stream(client, play_one, jobs):
+                    results.append(r)
+                    if on_result:
+                        on_result(r)
+                    bar.update()
+        except KeyboardInterrupt:
+            interrupted = True
     results.sort(key=lambda r: r.game)
     return results, interrupted
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval for k successes in n trials."""
     if n == 0:
         return (0.0, 0.0)
@@ -225,93 +221,61 @@ def mean_ci(xs: Iterable[float], z: float = 1.96) -> tuple[float, float]:
     return (m, z * sd / math.sqrt(len(v)))
 
 
+def _agent_stats(results: Sequence[GameResult], a: str) -> dict[str, Any]:
+    played = [r for r in results if a in r.agents.values()]
+    wins = sum(1 for r in played if r.winner_agent == a)
+    # models lost per side this agent commanded (a mirror match counts both sides)
+    lost = [
+        sum(c for s, c in r.casualties.items() if r.agents.get(s) == a)
+        / sum(1 for s in r.agents if r.agents[s] == a)
+        for r in played
+    ]
+    mine = [(r, s) for r in played for s in r.agents if r.agents[s] == a]
+    hits = sum(r.hits.get(s, 0) for r, s in mine)
+    expected = sum(r.expected_hits.get(s, 0.0) for r, s in mine)
+    lo, hi = wilson(wins, len(played))
+    return {
+        "games": len(played),
+        "wins": wins,
+        "win_rate": wins / len(played) if played else 0.0,
+        "ci95": [lo, hi],
+        "mean_casualties": mean_ci(lost)[0],
+        "hits": hits,
+        "expected_hits": round(expected, 3),
+    }
+
+
 def summarize(results: Sequence[GameResult]) -> dict[str, Any]:
-    """Wins per agent (with 95% intervals), draws, mean turns and casualties."""
+    """Wins per agent (with 95% intervals), draws, mean turns, casualties and hits."""
     n = len(results)
     names = sorted({a for r in results for a in r.agents.values()})
-    out: dict[str, Any] = {"games": n, "agents": {}, "errors": sum(1 for r in results if r.error)}
     draws = sum(1 for r in results if r.winner_agent is None)
-    for a in names:
-        played = [r for r in results if a in r.agents.values()]
-        wins = sum(1 for r in played if r.winner_agent == a)
-        # models lost per side this agent commanded (a mirror match counts both sides)
-        lost = [
-            sum(c for s, c in r.casualties.items() if r.agents.get(s) == a)
-            / sum(1 for s in r.agents if r.agents[s] == a)
-            for r in played
-        ]
-        lo, hi = wilson(wins, len(played))
-        out["agents"][a] = {
-            "games": len(played),
-            "wins": wins,
-            "win_rate": wins / len(played) if played else 0.0,
-            "ci95": [lo, hi],
-            "mean_casualties": mean_ci(lost)[0],
-        }
-    out["draws"] = draws
     m, h = mean_ci(r.turns for r in results)
-    out["mean_turns"] = m
-    out["turns_ci95"] = h
-    return out
+    return {
+        "games": n,
+        "agents": {a: _agent_stats(results, a) for a in names},
+        "errors": sum(1 for r in results if r.error),
+        "draws": draws,
+        "draws_ci95": list(wilson(draws, n)),
+        "mean_turns": m,
+        "turns_ci95": h,
+    }
 
 
 def summary_table(s: dict[str, Any]) -> str:
     lines = [
         f"{'agent':10} {'games':>6} {'wins':>6} {'win rate':>9} {'95% interval':>17} "
-        f"{'lost/game':>9}"
+        f"{'lost/game':>9} {'hits/expected':>14}"
     ]
     for a, v in s["agents"].items():
         lo, hi = v["ci95"]
+        luck = f"{v['hits']}/{v['expected_hits']:.1f}"
         lines.append(
             f"{a:10} {v['games']:6d} {v['wins']:6d} {v['win_rate']:9.1%} "
-            f"{f'{lo:.1%} - {hi:.1%}':>17} {v['mean_casualties']:9.2f}"
+            f"{f'{lo:.1%} - {hi:.1%}':>17} {v['mean_casualties']:9.2f} {luck:>14}"
         )
     lines.append(
         f"draws {s['draws']}; mean turns {s['mean_turns']:.2f} "
         f"(+/- {s['turns_ci95']:.2f}); errors {s['errors']}"
     )
     return "\n".join(lines)
-
-
-def write_chart(path: str | Path, s: dict[str, Any], title: str) -> None:
-    from engine.chart import bar_chart
-
-    names = list(s["agents"])
-    rates = [100 * s["agents"][a]["win_rate"] for a in names]
-    errs = [(100 * s["agents"][a]["ci95"][0], 100 * s["agents"][a]["ci95"][1]) for a in names]
-    if s["games"]:
-        names.append("draws")
-        rates.append(100 * s["draws"] / s["games"])
-        errs.append((rates[-1], rates[-1]))
-    bar_chart(path, title, names, rates, errs)
-
-
-def simulate(
-    scenario: str,
-    games: int,
-    jobs: int,
-    agents: tuple[str, str],
-    seed: int,
-    out_dir: str | Path,
-    turn_limit: int = 0,
-    stream: TextIO | None = None,
-) -> tuple[dict[str, Any], bool]:
-    """The ``main.py simulate`` command's work; returns (summary, interrupted)."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    jsonl = out / "games.jsonl"
-    progress = Progress(games, stream)
-    with jsonl.open("w", encoding="utf-8") as fh:
-
-        def write(r: GameResult) -> None:
-            fh.write(r.to_json() + "\n")
-            fh.flush()
-
-        results, interrupted = run_batch(
-            jobs_for(scenario, games, agents, seed, turn_limit), jobs, write, progress
-        )
-    s = summarize(results)
-    (out / "summary.json").write_text(json.dumps(s, indent=1), encoding="utf-8")
-    if results:
-        write_chart(out / "wins.png", s, f"{Path(scenario).stem}: {agents[0]} vs {agents[1]}")
-    return s, interrupted

@@ -113,27 +113,45 @@ def test_validate_and_points():
 
 
 def test_simulate_writes_results_and_summary(tmp_path):
-    out = run(
-        "simulate",
-        "rulesets/umr/scenarios/default.toml",
-        "--games",
-        "2",
-        "--jobs",
-        "1",
-        "--agents",
-        "random,random",
-        "--turn-limit",
-        "1",
-        "--out",
-        str(tmp_path),
-    )
+    args = ("simulate", "rulesets/umr/scenarios/default.toml", "--games", "2", "--workers", "0")
+    args += ("--agents", "random,random", "--turn-limit", "1", "--out", str(tmp_path))
+    out = run(*args)
     assert out.returncode == 0, out.stderr
     assert "random" in out.stdout and "win rate" in out.stdout
     assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 2
-    assert (tmp_path / "wins.png").exists() and (tmp_path / "summary.json").exists()
-    assert "2/2 games" in out.stderr  # the progress bar
+    for name in ("wins.png", "luck.png", "summary.json", "run.json"):
+        assert (tmp_path / name).exists(), name
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["ruleset"] == "umr"
+    assert summary["scenario"] == "rulesets/umr/scenarios/default.toml"
+    assert out.stderr == ""  # no progress bar when stdout is not a terminal
+    again = run(*args)
+    assert again.returncode == 2 and "Traceback" not in again.stderr
+    assert again.stderr.startswith(f"error: {tmp_path}: output folder: holds an earlier run")
+    assert run(*args, "--force").returncode == 0
     bad = run("simulate", "rulesets/umr/scenarios/default.toml", "--agents", "random")
     assert bad.returncode == 2 and bad.stderr.startswith("error: --agents")
+
+
+def test_simulate_and_balance_show_their_defaults_in_help():
+    sim = " ".join(run("simulate", "--help").stdout.split())
+    assert "(default: 20)" in sim and "(default: greedy,random)" in sim
+    assert "out/simulate/RULESET-" in sim and "--scheduler" in sim
+    bal = " ".join(run("balance", "--help").stdout.split())
+    assert "(default: 60)" in bal and "(default: out/balance)" in bal
+
+
+def test_simulate_says_so_when_the_cluster_cannot_be_reached(tmp_path):
+    out = run(
+        "simulate",
+        "rulesets/umr/scenarios/default.toml",
+        "--scheduler",
+        "tcp://127.0.0.1:9",
+        "--out",
+        str(tmp_path),
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.startswith("error: --scheduler: could not reach tcp://127.0.0.1:9")
 
 
 def test_simulate_is_reproducible_from_the_seed(tmp_path):
@@ -145,8 +163,8 @@ def test_simulate_is_reproducible_from_the_seed(tmp_path):
             "rulesets/umr/scenarios/default.toml",
             "--games",
             "2",
-            "--jobs",
-            "2",
+            "--workers",
+            "0",
             "--agents",
             "random,random",
             "--turn-limit",

@@ -58,6 +58,10 @@ def test_dependency_rules(path: Path):
             problems.append(f"{where}: shapely only under engine/geometry/ (rule 2)")
         if top == "pymunk" and not rel.startswith("engine/physics/"):
             problems.append(f"{where}: pymunk only under engine/physics/ (rule 2)")
+        if top in ("dask", "distributed") and rel != "engine/batch.py":
+            problems.append(f"{where}: Dask only in engine/batch.py (the cluster's one door)")
+        if top == "matplotlib" and rel != "engine/charts.py":
+            problems.append(f"{where}: matplotlib only in engine/charts.py (Agg, no pyplot)")
         if rel.startswith("engine/") and top == "rulesets":
             problems.append(f"{where}: the engine never imports rulesets (rule 3)")
         if rel.startswith("rulesets/"):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing as mp
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -131,28 +130,32 @@ def best_k(ps: list[Pairing]) -> float:
 def run(
     pairs: int = 60,
     duels: int = 40,
-    jobs: int = 2,
     seed: int = 1,
     out_dir: str | Path = "out/balance",
-) -> str:
-    """Run the study; write gem.jsonl and gem.png into ``out_dir``; return the report."""
-    from engine.chart import scatter_chart
-    from engine.sim import Progress
+    *,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    quiet: bool = True,
+) -> tuple[str, bool]:
+    """Run the study on a Dask cluster (:func:`engine.batch.cluster`; ``workers=0`` in
+    this process); write gem.jsonl and gem.png into ``out_dir``. Returns (the report,
+    interrupted): Ctrl+C keeps the pairings that finished."""
+    from engine.batch import cluster, progress, stream
 
     ps = pairings(pairs, seed)
     work = [(k, p, duels, seed) for k, p in enumerate(ps)]
-    progress = Progress(len(work), unit="pairings")
     done: list[Pairing] = []
-    if jobs > 1:
-        with mp.get_context("fork").Pool(jobs) as pool:
-            for p in pool.imap_unordered(_fight_pairing, work):
-                done.append(p)
-                progress.step()
-    else:
-        for w in work:
-            done.append(_fight_pairing(w))
-            progress.step()
-    progress.close()
+    interrupted = False
+    with progress(len(work), "pairing", quiet) as bar:
+        try:
+            with cluster(scheduler, workers) as client:
+                for p in stream(client, _fight_pairing, work):
+                    done.append(p)
+                    bar.update()
+        except KeyboardInterrupt:
+            interrupted = True
+    if not done:
+        return "GEM point study: interrupted before any pairing finished", interrupted
     done.sort(key=lambda p: p.log_ratio)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -162,21 +165,7 @@ def run(
                 json.dumps({**asdict(p), "win_rate": p.win_rate, "predicted": predicted(p)}) + "\n"
             )
     k = best_k(done)
-    xs = [p.log_ratio for p in done]
-    lo, hi = min(xs), max(xs)
-    curve = [
-        (lo + (hi - lo) * i / 60, 1 / (1 + 2 ** (-(lo + (hi - lo) * i / 60) * k)))
-        for i in range(61)
-    ]
-    scatter_chart(
-        out / "gem.png",
-        f"GEM points vs simulated duels (k = {k:.2f})",
-        xs,
-        [p.win_rate for p in done],
-        curve,
-        xlabel="log2 of point ratio A/B",
-        ylabel="A wins",
-    )
+    _chart(out / "gem.png", done, duels, k)
     even = [p for p in done if abs(p.log_ratio) < 0.25]
     lines = [
         f"GEM point study: {len(done)} pairings x {duels} duels (grid {GRID})",
@@ -188,4 +177,21 @@ def run(
         else "no pairings within 19% in points",
         f"per-pairing results: {out / 'gem.jsonl'}; chart: {out / 'gem.png'}",
     ]
-    return "\n".join(lines)
+    if interrupted:
+        lines.insert(0, f"interrupted: {len(done)} of {len(work)} pairings finished")
+    return "\n".join(lines), interrupted
+
+
+def _chart(path: Path, done: list[Pairing], duels: int, k: float) -> None:
+    """Point ratio against A's share of duels won, the rulebook's formula and the fit."""
+    from engine.charts import point_study
+    from engine.sim import wilson
+
+    point_study(
+        path,
+        f"GEM points against simulated duels ({len(done)} pairings x {duels} duels)",
+        [p.value_a / p.value_b for p in done],
+        [p.win_rate for p in done],
+        [wilson(p.wins_a, p.duels) for p in done],
+        k,
+    )

@@ -1,12 +1,20 @@
-"""Batch battles: statistics, progress, charts, and Ctrl-C keeping finished games."""
+"""Batch battles: statistics, luck from the log's exact chances, Ctrl+C keeping finished
+games, and the same games.jsonl from one process and from a two-worker Dask cluster."""
 
-import io
-import zlib
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from engine import sim
-from engine.chart import bar_chart
+from engine.batch_run import Request, simulate
+from engine.scenario import load_scenario, new_game, run_script
+
+ROOT = Path(__file__).resolve().parents[2]
+UMR = "rulesets/umr/scenarios/default.toml"
 
 
 def test_wilson_interval():
@@ -18,7 +26,7 @@ def test_wilson_interval():
 def _result(i, winner_agent, winner, agents=("greedy", "random")):
     sides = {"blue": agents[i % 2], "red": agents[1 - i % 2]}
     return sim.GameResult(
-        i, i, sides, winner, winner_agent, "x", 3 + i % 2, 10, {"blue": 1, "red": 2}, 0.1
+        i, i, sides, winner, winner_agent, "x", 3 + i % 2, 10, {"blue": 1, "red": 2}
     )
 
 
@@ -36,38 +44,67 @@ def test_mirror_jobs_share_seeds_and_swap_sides():
     jobs = sim.jobs_for("x.toml", 4, ("a", "b"), seed=2)
     assert jobs[0].seed == jobs[1].seed and jobs[2].seed == jobs[3].seed
     assert [j.swap for j in jobs] == [False, True, False, True]
+    # a game's seed follows from the base seed and its index alone
+    assert [j.seed for j in sim.jobs_for("x.toml", 6, ("a", "b"), seed=2)[4:]] == [
+        2 * 100_003 + 2
+    ] * 2
 
 
-def test_progress_line_has_count_rate_and_time_left():
-    buf = io.StringIO()
-    p = sim.Progress(10, buf)
-    p.step(4)
-    assert "4/10 games" in p.line() and "left" in p.line()
-    assert buf.getvalue().startswith("\r[")
+def test_luck_sums_each_attacks_exact_chance_of_a_hit():
+    """tests/scenarios/umr_firefight.toml, forced dice. UMR-BALLISTIC/UMR-MELEE: the
+    attack must beat the defence, ties to the defender, a natural six on defence wins
+    (UMR-SIX-DEFENSE). Blue: the sergeant's d6+1 against d6 (20/36, misses), the
+    rifleman's two d6+2-1-1 shots against d6 (15/36 each: a hit and a defence six).
+    Red: the bruiser's d6+2 against d6+2 (15/36, hits), the grenadier's d6 against
+    d6+2 (6/36, hits)."""
+    scn = load_scenario(ROOT / "tests/scenarios/umr_firefight.toml")
+    game = new_game(scn)
+    run_script(game, scn)
+    hits, expected = sim.luck(game)
+    assert hits == {"blue": 1, "red": 2}
+    assert expected["blue"] == pytest.approx(float(Fraction(20, 36) + Fraction(30, 36)), abs=1e-6)
+    assert expected["red"] == pytest.approx(float(Fraction(21, 36)), abs=1e-6)
 
 
 def test_ctrl_c_keeps_the_finished_games(monkeypatch):
-    calls = []
+    seen = []
 
     def fake_play(job):
-        calls.append(job.game)
         if job.game == 3:
             raise KeyboardInterrupt
         return _result(job.game, "greedy", "blue")
 
     monkeypatch.setattr(sim, "play_one", fake_play)
-    results, interrupted = sim.run_batch(sim.jobs_for("x", 6, ("a", "b")), processes=1)
+    results, interrupted = sim.run_batch(
+        sim.jobs_for("x", 6, ("a", "b")), workers=0, on_result=seen.append
+    )
     assert interrupted and [r.game for r in results] == [0, 1, 2]
+    assert [r.game for r in seen] == [0, 1, 2]  # each was handed over as it finished
 
 
-def test_chart_is_a_valid_png(tmp_path):
-    f = tmp_path / "c.png"
-    bar_chart(f, "wins", ["greedy", "random"], [75.0, 25.0], [(60, 85), (15, 40)])
-    data = f.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    w = int.from_bytes(data[16:20], "big")
-    h = int.from_bytes(data[20:24], "big")
-    idat = data.index(b"IDAT")
-    n = int.from_bytes(data[idat - 4 : idat], "big")
-    raw = zlib.decompress(data[idat + 4 : idat + 4 + n])
-    assert len(raw) == h * (1 + 3 * w)
+def _lines(out: Path) -> list[str]:
+    return sorted((out / "games.jsonl").read_text(encoding="utf-8").splitlines())
+
+
+def test_a_two_worker_cluster_plays_the_same_games_as_one_process(tmp_path):
+    req = Request(UMR, "umr", "t", 4, ("random", "greedy"), seed=5, turn_limit=1)
+    simulate(req, tmp_path / "one", workers=0, quiet=True)
+    simulate(req, tmp_path / "two", workers=2, quiet=True)
+    one, two = _lines(tmp_path / "one"), _lines(tmp_path / "two")
+    assert len(one) == 4 and one == two
+    s = json.loads((tmp_path / "two" / "summary.json").read_text())
+    assert (s["ruleset"], s["scenario"], s["games"]) == ("umr", UMR, 4)
+    assert (tmp_path / "two" / "wins.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "two" / "luck.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_resume_plays_only_the_missing_games(tmp_path):
+    req = Request(UMR, "umr", "t", 4, ("random", "random"), seed=3, turn_limit=1)
+    simulate(req, tmp_path / "full", workers=0, quiet=True)
+    part = tmp_path / "part"
+    simulate(Request(**{**req.__dict__, "games": 2}), part, workers=0, quiet=True)
+    with (part / "games.jsonl").open("a") as fh:
+        fh.write('{"game": 3, "cut sh')  # a line a kill cut short is dropped
+    s, _ = simulate(req, part, workers=0, quiet=True, resume=True)
+    assert s["resumed_with"] == 2 and s["games"] == 4
+    assert _lines(part) == _lines(tmp_path / "full")

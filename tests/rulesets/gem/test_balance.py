@@ -25,7 +25,8 @@ def test_a_far_stronger_figure_wins_most_duels_by_gems_rules():
 
 
 def test_run_writes_results_chart_and_report(tmp_path):
-    report = balance.run(pairs=3, duels=2, jobs=1, seed=2, out_dir=tmp_path)
+    report, interrupted = balance.run(pairs=3, duels=2, seed=2, out_dir=tmp_path, workers=0)
+    assert not interrupted
     assert "RMS error" in report and "best fit k" in report
     lines = (tmp_path / "gem.jsonl").read_text().splitlines()
     assert len(lines) == 3
