@@ -141,7 +141,7 @@ def run(frames: int, cache: bool, key: str | None) -> tuple[list[float], list[fl
     game = bench_game(key)
     app.start(game, {s: "human" for s in game.state.sides})
     if app.battle.awaiting:
-        app._ready()
+        app.battle._ready()
     if not cache:
         app.battle.renderer = Renderer(game.battlefield, cache=False)
     side = game.to_act() or game.state.sides[0]
@@ -161,7 +161,7 @@ def run(frames: int, cache: bool, key: str | None) -> tuple[list[float], list[fl
         t0 = time.perf_counter()
         app.step([ev], 1 / 60)
         t1 = time.perf_counter()
-        view, ov = app.table_view(), app.overlays()
+        view, ov = app.battle.table_view(), app.battle.overlays()
         t2 = time.perf_counter()
         app.battle.renderer.render(app.screen, view, ov, app.camera)
         renders.append((time.perf_counter() - t2) * 1000)

@@ -83,7 +83,7 @@ def frame_with_overlays(app: App) -> None:
         if step is None:
             break
         game.apply(step)
-        app.version += 1
+        app.battle.version += 1
         best = _pick(app)
     side = game.to_act() or game.state.sides[0]
     if best is None:
@@ -139,7 +139,7 @@ def shoot(path: Path, out: Path, actions: int) -> Path:
     app = App(size=(1440, 900), saves_dir=ROOT / "out" / "screenshot-saves", ai_delay=0.0)
     app.start(game, {s: "human" for s in game.state.sides})
     if app.battle and app.battle.awaiting:
-        app._ready()
+        app.battle._ready()
     app.camera.fit()
     frame_with_overlays(app)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -165,7 +165,7 @@ def spectate(path: Path, out: Path, moves: int) -> Path:
         if len(game.history) >= moves and "chance <b>" in b.decision and b.job is None:
             break
         app.step([], 0.05)
-    app.toggle_pause()
+    app.battle.toggle_pause()
     for _ in range(6):
         app.step([], 0.05)
     out.parent.mkdir(parents=True, exist_ok=True)

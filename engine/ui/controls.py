@@ -80,7 +80,7 @@ class Controller:
         self.unit_links = True
         self._cache: dict[Any, Any] = {}
         self._cache_version = -1
-        self.sight = measure.Sight(session.game.battlefield)
+        self.sight = measure.Sight(session.game.ctx)
         self.on_change: Callable[[], None] | None = None
 
     # --- cached rules queries -----------------------------------------------------------------

@@ -33,6 +33,7 @@ from engine.ui import style
 from engine.ui.camera import ZOOM_LEVELS, Camera
 from engine.ui.measure import outline, point_in_polygon, template
 from engine.ui.overlays import DiceAnim, ModelView, OddsCard, Overlays, TableView
+from engine.ui.style import font_path
 
 Point = tuple[float, float]
 RGB = tuple[int, int, int]
@@ -58,8 +59,9 @@ class TextCache:
         key = (size, bold)
         f = self._fonts.get(key)
         if f is None:
-            f = pygame.font.Font(None, size)
-            f.bold = bold
+            # Noto at three quarters of the size: pygame's default font's size is
+            # its line height, Noto's is its em, so the labels keep their width
+            f = pygame.font.Font(font_path(bold), max(8, round(size * 0.72)))
             self._fonts[key] = f
         return f
 

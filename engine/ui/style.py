@@ -7,6 +7,8 @@ repeating numbers.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 RGB = tuple[int, int, int]
 
 BACKGROUND: RGB = (24, 27, 33)
@@ -155,3 +157,13 @@ PANEL: RGB = (30, 34, 42)
 def hexc(c: RGB) -> str:
     """'#rrggbb' for pygame_gui's <font color=...>."""
     return f"#{c[0]:02x}{c[1]:02x}{c[2]:02x}"
+
+
+def font_path(bold: bool = False) -> str:
+    """Noto Sans from pygame_gui's own data: the same face as the widgets, and it has the
+    arrows, dashes and degree signs the table's labels use (pygame's default font shows
+    a box for "→")."""
+    import pygame_gui
+
+    name = "NotoSans-Bold.ttf" if bold else "NotoSans-Regular.ttf"
+    return str(Path(pygame_gui.__file__).resolve().parent / "data" / name)

@@ -68,7 +68,7 @@ def test_every_candidate_has_a_control(app, path):
         # prefer actions over the end-of-phase clicks, so the walk reaches fights
         pick = [a for a in cands if a.KIND not in choices.SIDE_ACTS] or cands
         game.apply(rng.choice(pick))
-        app.version += 1
+        app.battle.version += 1
         app.controller.reset()
     assert kinds
 
@@ -98,7 +98,7 @@ def test_gem_wizard_casts_each_spell_on_a_friend_with_clicks(app):
         if casts:
             break
         game.apply(game.ruleset.advance(game.state, game.ctx))
-        app.version += 1
+        app.battle.version += 1
         settle(app, 0.1)
         if app.battle.awaiting:
             key(app, pygame.K_RETURN)

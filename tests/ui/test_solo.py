@@ -21,7 +21,8 @@ from engine.agents import explain
 from engine.agents.greedy import GreedyAgent, Option
 from engine.agents.random_agent import RandomAgent
 from engine.agents.search import SearchAgent
-from engine.ui.app import App, HumanAgent
+from engine.ui.agents import HumanAgent
+from engine.ui.app import App
 from engine.ui.hud import esc
 from tests.ui.conftest import SIZE, choose, key, make_game, press, settle, step
 from tests.ui.test_newgame import TOY_SCENARIO

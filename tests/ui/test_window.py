@@ -41,9 +41,9 @@ def test_hand_over_notice_opens_for_the_first_hotseat_player(app):
     app.start(make_game(), {"blue": "human", "red": "human"})
     step(app)
     assert app.battle.awaiting == "blue" and app.hud.is_open("handover")
-    assert not app.human_to_act()  # the table waits for the player to take the mouse
+    assert not app.battle.human_to_act()  # the table waits for the player to take the mouse
     key(app, pygame.K_RETURN)
-    assert app.battle.awaiting == "" and app.human_to_act()
+    assert app.battle.awaiting == "" and app.battle.human_to_act()
 
 
 def test_click_selects_and_the_centre_pixel_has_the_side_colour(battle):
@@ -139,7 +139,7 @@ def test_shoot_marks_targets_shows_odds_on_hover_and_logs_the_roll(battle):
     key(app, pygame.K_1)  # the first action button: shoot
     assert app.controller.mode is not None
     move_mouse(app, screen_pos(app, "r0"))
-    ov = app.overlays()
+    ov = app.battle.overlays()
     assert set(ov.targets) == {"r0", "r1"} and ov.targets["r0"].cls == "valid"
     want = app.game.odds(Shoot(actor="b0", target="r0"))
     assert ov.odds is not None and abs(ov.odds.chance - float(want.chance)) < 1e-9
@@ -213,7 +213,7 @@ def test_end_activation_button_and_hand_over(battle):
     assert app.game.to_act() == "red"
     assert app.battle.awaiting == "red" and app.hud.is_open("handover")
     press(app, next(b for b in app.hud.buttons if b.text == "Ready"))
-    assert app.human_to_act() and not app.battle.awaiting
+    assert app.battle.human_to_act() and not app.battle.awaiting
 
 
 def test_hotseat_game_from_first_turn_to_the_summary(battle):
@@ -293,7 +293,7 @@ def test_rotate_with_q_shows_the_ghost_and_the_refusal(battle):
     click(app, screen_pos(app, "b0"))
     key(app, pygame.K_q)
     assert app.controller.pending_facing == 15.0
-    assert app.overlays().turn_ghost is not None
+    assert app.battle.overlays().turn_ghost is not None
     before = app.game.state.checksum()
     key(app, pygame.K_RETURN)
     assert app.game.state.checksum() == before  # the toy rules have no turn action
@@ -367,7 +367,7 @@ def test_a_target_half_behind_a_building_is_in_cover_with_its_shadow(app):
     click(app, screen_pos(app, "b0"))
     key(app, pygame.K_1)
     move_mouse(app, screen_pos(app, "r0"))
-    ov = app.overlays()
+    ov = app.battle.overlays()
     mark = ov.targets["r0"]
     assert mark.cls == "cover" and 0.0 < mark.fraction < 1.0
     assert f"{mark.fraction:.0%} visible" in mark.label

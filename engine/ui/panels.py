@@ -1,0 +1,267 @@
+"""The battle screen's side panels kept in step with the game: status bar, action
+buttons, odds, model card, roll log.
+
+Why a mixin of ``BattleScreen``: these methods read the whole screen (game, controls,
+agents) but only write widgets; apart they keep the screen's module readable. Each panel
+is rebuilt only when what it shows changed (a key per panel), because re-laying out rich
+text costs milliseconds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action
+from engine.ui import choices
+from engine.ui.choices import Mode, akey
+from engine.ui.hud import esc, event_html, odds_html
+from engine.ui.style import TARGET_COLOURS, hexc
+from engine.ui.texts import card_html, casualties_html
+
+if TYPE_CHECKING:  # pragma: no cover
+    pass
+
+LOG_ENTRIES = 80
+ODDS_PANEL_EVERY = 0.1
+
+
+class Panels:
+    """Mixin: the widgets' content (see the module docstring)."""
+
+    def _hud_dirty(self) -> None:
+        self.hud_key = None
+
+    def _unhover(self) -> None:
+        if self is not None:
+            self.odds_hover = ""
+
+    def _refresh_hud(self) -> None:
+        b, g, hud, c = self, self.game, self.hud, self.controller
+        if b is None or g is None or hud is None or c is None:
+            return
+        self._refresh_status()
+        key = (
+            self.version,
+            c.selected,
+            akey(c.mode.proto) if c.mode else None,
+            c.move_mode,
+            self.human_to_act(),
+        )
+        if key != b.hud_key:
+            b.hud_key = key
+            self._refresh_actions()
+            self._refresh_card()
+            hud.set_text(hud.casualties, "cas", casualties_html(g))
+        self._refresh_odds()
+        if hud.why is not None:
+            hud.set_text(hud.why, "why", b.decision)
+        log_key = (self.version, len(g.log))
+        if log_key != b.log_key:
+            b.log_key = log_key
+            hud.set_text(hud.log, "log", self.log_html())
+
+    def _refresh_status(self) -> None:
+        b, g, hud = self, self.game, self.hud
+        assert b is not None and g is not None and hud is not None
+        st = g.state
+        side = g.to_act()
+        if st.over or side is None:
+            out = g.outcome()
+            who = out.winner if out and out.winner else "draw"
+            text = f"Game over \u2014 {who}" + (f" ({out.reason})" if out and out.reason else "")
+            hud.set_status(text, "Next", False, False, g.can_undo())
+            hud.set_spectator(b.paused, False, "game over")
+            return
+        level = b.controllers.get(side, "human")
+        computer = level != "human"
+        who = f"computer, {level}" if computer else "human"
+        thinking = ""
+        if computer and b.paused and not b.step_once:
+            thinking = " \u2014 paused"
+        elif b.job is not None and not b.job.done.is_set():
+            thinking = " \u2014 thinking\u2026"
+        act = st.vars.get("act")
+        cur = act.get("current") if isinstance(act, dict) else None
+        extra = f" \u00b7 activating {cur}" if cur else ""
+        phase = st.phase.replace("_", " ")
+        text = (
+            f"Turn {st.turn} \u00b7 {phase} \u00b7 {side.upper()} to act ({who}){extra}{thinking}"
+        )
+        assert self.controller is not None
+        nxt = self.controller.advance_action() if self.human_to_act() else None
+        label = nxt.describe().capitalize() + " (Space)" if nxt is not None else "Next"
+        hud.set_status(
+            text, label, nxt is not None, self.human_to_act(), g.can_undo() and self.human_to_act()
+        )
+        state = "paused" if b.paused and not b.step_once else thinking[3:]
+        hud.set_spectator(b.paused, computer and not b.step_once, state)
+
+    def _refresh_actions(self) -> None:
+        c, hud, g = self.controller, self.hud, self.game
+        assert c is not None and hud is not None and g is not None
+        items: list[tuple[str, str, Any, Any, bool]] = []
+        for mode in c.modes():
+            tip = self._mode_tip(mode)
+            on = c.mode is not None and c.mode.proto == mode.proto
+            items.append((mode.label, tip, lambda md=mode: self._toggle_mode(md), None, on))
+        for a in c.direct_actions() + c.side_actions():
+            label = choices.label(a)
+            o = c.odds(a)
+            tip = a.describe() + (f": {o.summary()}" if o is not None else "")
+            items.append(
+                (
+                    label,
+                    tip,
+                    lambda act=a: self.submit(act),
+                    lambda act=a: self._hover_action(act),
+                    False,
+                )
+            )
+        for mm in c.move_modes():
+            on = c.move_mode == mm
+            items.append(
+                (
+                    f"move: {mm}",
+                    f"drag to {mm} (click again for a normal move)",
+                    lambda x=mm: self._toggle_move_mode(x),
+                    None,
+                    on,
+                )
+            )
+        hud.set_actions(items)
+
+    def _mode_tip(self, mode: Mode) -> str:
+        c = self.controller
+        assert c is not None
+        marks = c.classify(mode.proto)
+        parts = []
+        for tid, mk in marks.items():
+            if mk.cls in ("valid", "cover"):
+                a = dataclasses.replace(mode.proto, target=tid)
+                o = c.odds(a)
+                parts.append(f"{tid}: {o.summary()}" if o else tid)
+        head = f"{mode.label}: click a target"
+        return head + ("\n" + "\n".join(parts[:8]) if parts else " (none in reach)")
+
+    def _toggle_mode(self, mode: Mode) -> None:
+        c = self.controller
+        assert c is not None
+        same = c.mode is not None and c.mode.proto == mode.proto
+        c.set_mode(None if same else mode)
+
+    def _toggle_move_mode(self, mm: str) -> None:
+        c = self.controller
+        assert c is not None
+        c.move_mode = "" if c.move_mode == mm else mm
+        self._hud_dirty()
+
+    def _hover_action(self, a: Action) -> None:
+        if self is not None:
+            self.odds_hover = repr(a)
+            self._hover_odds = a
+
+    def _refresh_odds(self) -> None:
+        c, g, hud, b = self.controller, self.game, self.hud, self
+        assert c is not None and g is not None and hud is not None and b is not None
+        text = ""
+        linker = b.linker
+        if b.odds_hover and self._hover_odds is not None:
+            a = self._hover_odds
+            text = odds_html(a.describe(), c.odds(a), c.check(a).reason, linker)
+        elif c.mode is not None and c.mode.place:
+            a = c.place_action(c.cursor)
+            assert a is not None
+            leg = c.check(a)
+            text = f"<b>{esc(c.mode.label)}</b>: click the ground to aim it.<br>" + odds_html(
+                a.describe(), c.odds(a) if leg.ok else None, leg.reason, linker
+            )
+        elif c.mode is not None and c.hover and c.hover in c.classify(c.mode.proto):
+            a = c.target_action(c.hover)
+            assert a is not None
+            mk = c.classify(c.mode.proto)[c.hover]
+            leg = c.check(a)
+            text = odds_html(
+                a.describe(),
+                c.odds(a) if leg.ok else None,
+                leg.reason if not leg.ok else "",
+                linker,
+            )
+            if mk.cls == "cover":
+                text += f"<br><font color='#f0cf7a'>{esc(mk.label)}</font>"
+        elif c.mode is not None:
+            marks = c.classify(c.mode.proto)
+            counts: dict[str, int] = {}
+            for mk in marks.values():
+                counts[mk.cls] = counts.get(mk.cls, 0) + 1
+            names = {
+                "valid": "clear",
+                "cover": "in cover",
+                "hidden": "hidden",
+                "arc": "out of arc",
+                "range": "out of range",
+                "illegal": "not allowed",
+            }
+            summary = ", ".join(
+                f"<font color='{hexc(TARGET_COLOURS.get(k, (200, 200, 200)))}'>{n} "
+                f"{esc(names.get(k, k))}</font>"
+                for k, n in counts.items()
+            )
+            text = (
+                f"<b>{esc(c.mode.label)}</b>: hover a target for the odds, click to "
+                f"commit.<br>Targets (ring colours): {summary}"
+            )
+        elif c.drag is not None and c.drag.active:
+            pv = c.preview()
+            if pv is not None:
+                col = "#8fe09a" if pv.legal else "#f08a80"
+                what = f"charge {pv.charge_target}" if pv.charge_target else "move"
+                text = (
+                    f'<b>{esc(what)}</b> {pv.length:.1f}"'
+                    + (f' of {pv.allowance:g}"' if pv.allowance is not None else "")
+                    + f"<br><font color='{col}'>"
+                    f"{linker.text(pv.reason) if pv.reason else 'allowed'}</font>"
+                )
+                if pv.chance is not None:
+                    text += f"<br>{pv.chance * 100:.0f}% chance to get there"
+                for line in pv.lines[:4]:
+                    text += f"<br><font color='#c8ccd4'>\u2022 {linker.text(line)}</font>"
+        elif c.selected:
+            text = (
+                "<font color='#9aa3b2'>Drag the model to move it (drop on an enemy to "
+                "charge). Q/E turn it. Pick an action above to shoot or fight.</font>"
+            )
+        else:
+            text = "<font color='#9aa3b2'>Click a model to select it. F1 for help.</font>"
+        # Re-laying out rich text costs a few ms: while the mouse sweeps over targets the
+        # panel follows at most ten times a second (the card on the table follows at once).
+        if text != hud._texts.get("odds") and self.time - b.odds_set_at >= ODDS_PANEL_EVERY:
+            b.odds_set_at = self.time
+            hud.set_text(hud.odds, "odds", text)
+
+    def _refresh_card(self) -> None:
+        c, g, hud = self.controller, self.game, self.hud
+        assert c is not None and g is not None and hud is not None
+        m = g.state.models.get(c.selected)
+        hud.set_text(
+            hud.card,
+            "card",
+            card_html(g, m) if m is not None else "<font color='#9aa3b2'>No model selected.</font>",
+        )
+
+    def log_html(self) -> str:
+        g, b = self.game, self
+        assert g is not None and b is not None
+        events = g.log.events
+        start = max(0, len(events) - LOG_ENTRIES)
+        lines = []
+        for i in range(len(events) - 1, start - 1, -1):
+            lines.append(event_html(events[i], b.linker))
+            if i in b.turn_marks:
+                lines.append(
+                    f"<font color='#8fbcd4'><b>\u2014 turn {b.turn_marks[i]} \u2014</b></font>"
+                )
+        return "<br>".join(lines) if lines else "<font color='#9aa3b2'>No rolls yet.</font>"
+
+
+# --- text for the widgets --------------------------------------------------------------------------

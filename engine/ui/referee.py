@@ -1,0 +1,203 @@
+"""The battle screen's turn of play: ask the agent of the side to act, apply its action,
+animate it, autosave, hand over in hotseat, and end the game.
+
+Why a mixin of ``BattleScreen``: it is the engine's ``play`` loop unrolled into frames
+(one decision at most per frame, the computer's on a worker thread), and reads and writes
+the screen's state; apart it keeps the screen's module readable.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+
+from engine import persistence
+from engine.actions import Action, EndTurn
+from engine.ui import hud as hudmod
+from engine.ui.agents import AiJob, HumanAgent
+from engine.ui.hud import esc
+from engine.ui.overlays import DiceAnim
+from engine.ui.style import side_colours
+from engine.ui.texts import decision_html, summary_html
+
+DICE_SECONDS = 0.9
+TWEEN_SECONDS = 0.25
+
+
+@dataclass
+class Tween:
+    start: tuple[float, float, float]
+    end: tuple[float, float, float]
+    t0: float
+
+
+class Referee:
+    """Mixin: playing the game frame by frame (see the module docstring)."""
+
+    def _play(self) -> None:
+        """Ask the agent of the side to act for its action (one per frame at most)."""
+        b, g = self, self.game
+        if b is None or g is None:
+            return
+        side = g.to_act()
+        if side is None:
+            self._game_over()
+            return
+        if b.awaiting:
+            return
+        agent = b.agents[side]
+        if isinstance(agent, HumanAgent):
+            action = agent.take()
+            if action is not None:
+                self._apply(action)
+            return
+        held = b.paused and not b.step_once
+        if b.job is None:
+            if held or (b.dice is not None and self.animate):
+                return
+            if self.time < b.ai_ready_at and not b.step_once:
+                return
+            b.job = AiJob(agent, g.clone(dice_seed=b.n_actions, viewer=side), side, self.version)
+            return
+        if not b.job.done.is_set() or held:
+            return
+        job, b.job = b.job, None
+        if job.token != self.version or job.side != side:
+            return
+        action = job.result
+        if action is None:
+            self.app.notify(f"the computer ({side}) failed: {job.error}", good=False)
+            action = g.ruleset.advance(g.state, g.ctx) or EndTurn()
+            b.decision = (
+                f"<font color='#f08a80'><b>{esc(side)}</b>: the computer failed "
+                f"({esc(job.error)}); the game moved on with "
+                f"{esc(action.describe())}.</font>"
+            )
+        else:
+            b.decision = decision_html(
+                g, side, b.controllers.get(side, ""), agent, action, job.options
+            )
+        b.step_once = False
+        self._apply(action, why=job.why if job.result is not None else None)
+        b.ai_ready_at = self.time + self.ai_delay
+
+    def _apply(self, action: Action, why: str | None = None) -> None:
+        """Apply ``action``; ``why`` (a computer's explanation) goes into the roll log
+        first as a "decision" entry, as ``engine.game.play`` logs it headless."""
+        b, g = self, self.game
+        assert b is not None and g is not None
+        before = {m.id: (m.x, m.y, m.facing) for m in g.state.live()}
+        n_rolls = len(g.dice.rolls)
+        n_log = len(g.log)
+        turn = g.state.turn
+        if why:
+            g.log.emit("decision", why, actor=action.actor)
+        try:
+            events = g.apply(action)
+        except Exception as e:  # a rules bug must not close the window mid-game
+            traceback.print_exc()
+            self.app.notify(f"error applying {action.describe()}: {e}", good=False)
+            if self.hud is not None:
+                self.hud.open_message("Rules error", f"{action.describe()}: {e}")
+            return
+        b.n_actions += 1
+        self.version += 1
+        if g.state.turn != turn:
+            b.turn_marks[n_log] = g.state.turn
+        refused = [e for e in events if e.kind == "refused"]
+        assert self.controller is not None
+        if refused and self.controller is not None:
+            m = g.state.models.get(action.actor)
+            at = m.pos if m else self.camera.to_world(*self.pointer)
+            self.controller.say(at, refused[0].text, False, self.time)
+        # moving models glide to their new place
+        for m in g.state.live():
+            if m.id in before and before[m.id] != (m.x, m.y, m.facing):
+                b.tweens[m.id] = Tween(before[m.id], (m.x, m.y, m.facing), self.time)
+        rolls = g.dice.rolls[n_rolls:]
+        if rolls and self.animate:
+            res = [e for e in events if e.kind == "resolution"]
+            last = res[-1] if res else None
+            caption = ""
+            good = None
+            if last is not None:
+                caption = f"{last.actor} \u2192 {last.target}: {last.outcome}".strip(": ")
+                good = last.outcome.lower() in hudmod._GOOD if last.outcome else None
+            faces = [f for r in rolls for f in r.faces][:12]
+            sides = [r.sides for r in rolls for _ in r.faces][:12]
+            b.dice = DiceAnim(faces, sides, 0.0, caption, good)
+            b.dice_t0 = self.time
+        self.controller.reset()
+        if g.state.turn != b.last_turn or g.state.over:
+            b.last_turn = g.state.turn
+            self._autosave()
+        self._check_handover()
+
+    def _autosave(self) -> None:
+        if self.game is None:
+            return
+        try:
+            persistence.save(self.game, self.saves / "autosave.json")
+        except OSError as e:
+            self.app.notify(f"autosave failed: {e}", good=False)
+
+    def _check_handover(self) -> None:
+        """In hotseat, ask the next player to take the mouse when the side to act changes."""
+        b, g = self, self.game
+        if b is None or g is None:
+            return
+        side = g.to_act()
+        humans = [s for s, who in b.controllers.items() if who == "human"]
+        if side is None:
+            return
+        if b.controllers.get(side) == "human" and len(humans) > 1 and side != b.last_side:
+            b.awaiting = side
+            self._open_handover(side)
+        if b.controllers.get(side) == "human" and not b.awaiting:
+            b.last_side = side
+
+    def _open_handover(self, side: str) -> None:
+        assert self.hud is not None and self is not None
+        colour = side_colours(self.game.state.sides)[side] if self.game else (200, 200, 200)
+        self.hud.open_handover(side, colour, self._ready)
+
+    def _ready(self) -> None:
+        b = self
+        if b is None or self.hud is None:
+            return
+        b.last_side = b.awaiting
+        b.awaiting = ""
+        self.hud.close("handover")
+        assert self.controller is not None
+        self.controller.select("")
+
+    def _game_over(self) -> None:
+        b, g = self, self.game
+        if b is None or g is None or b.summary_shown or self.hud is None:
+            return
+        if b.dice is not None and self.animate:
+            return
+        b.summary_shown = True
+        b.awaiting = ""
+        self.hud.close("handover")
+        self.hud.open_summary(
+            summary_html(g), lambda: self.app.open_new_game(str(g.scenario.get("path", "")) or None)
+        )
+
+    def _skip_dice(self) -> bool:
+        b = self
+        if b is not None and b.dice is not None:
+            b.dice = None
+            return True
+        return False
+
+    def _animate(self) -> None:
+        b = self
+        if b is None:
+            return
+        if b.dice is not None:
+            b.dice.t = (self.time - b.dice_t0) / DICE_SECONDS
+            if b.dice.t >= 1.0:
+                b.dice = None
+        for mid in [m for m, tw in b.tweens.items() if self.time - tw.t0 >= TWEEN_SECONDS]:
+            del b.tweens[mid]
