@@ -45,9 +45,12 @@ class Climb(Action):
 @action("lead", ruleset="umr")
 @dataclass(frozen=True)
 class Lead(Action):
-    """The leader gives the teammate ``target`` one extra action die for this round."""
+    """The leader gives ``target`` (any character of his team, himself included) one
+    extra roll this round: ``roll`` = "action" (an action die, the default), "defence"
+    or "damage" (UMR-LEADER)."""
 
     target: str = ""
+    roll: str = ""
 
 
 @action("rpg_test", ruleset="umr")

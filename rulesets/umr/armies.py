@@ -3,7 +3,9 @@
 Format (documented in armies/README.md): top-level ``name``, ``side`` and optional
 ``description``; then ``[[models]]`` entries with the keys of a scenario model except the
 position: ``id``, optional ``profile``, ``stats``, ``base``, ``unit``. An army is valid
-when every character passes character creation and the roster keeps the ability limits.
+when every character passes character creation, is fully built (three personality points,
+six for infantry, and one special ability: UMR Steps 2 and 3) and the roster keeps the
+ability limits.
 
 Why a loader here: the army files are the reference rosters that the default scenarios
 deploy, so a test can check both that each army is legal and that a scenario fields it.
@@ -48,6 +50,7 @@ def problems(path: str | Path, profiles: dict[str, Any]) -> list[str]:
         m, probs = build.build_model(spec, profiles)
         out += [f"models[{i}].{w}: {what}" for w, what in probs]
         if m is not None:
+            out += [f"models[{i}].{w}: {what}" for w, what in build.complete_problems(m)]
             models.append(m)
     out += [f"{mid}: {what}" for mid, what in build.check_army(models)]
     return out

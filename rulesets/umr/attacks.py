@@ -137,10 +137,21 @@ def attack_mods(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool
     return mods
 
 
+def gift(m: Model, roll: str) -> bool:
+    """True when the leader has given ``m`` an extra ``roll`` die it has not used yet."""
+    return roll in m.vars.get("gifts", ())
+
+
+def use_gift(m: Model, roll: str) -> None:
+    gifts = list(m.vars.get("gifts", []))
+    gifts.remove(roll)
+    m.vars["gifts"] = gifts
+
+
 def defence_spec(t: Model, ranged: bool) -> Defence:
     return Defence(
         mod=_stat(t, "DEFENSE"),
-        extra_die=ranged and has(t, "commando"),
+        extra_die=(ranged and has(t, "commando")) or gift(t, "defence"),
         reroll=(not ranged) and has(t, "guardian"),
     )
 
@@ -151,6 +162,8 @@ def damage_spec(m: Model, t: Model, ranged: bool) -> Damage:
         extra = "added"
     elif not ranged and has(m, "brawler"):
         extra = "separate"
+    elif gift(m, "damage"):
+        extra = "added"
     return Damage(bonus=_stat(m, "DAMAGE"), extra=extra, counter=has(t, "tank"))
 
 
@@ -242,11 +255,16 @@ def resolve(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) ->
     kept = dr.faces[0]
     notes: list[str] = []
     if dspec.extra_die:
-        use(t, "commando")
-        d2 = ctx.dice.roll(6, "commando extra defence die", actor=t.id, rule="UMR-COMMANDO")
+        who, rule = ("commando", "UMR-COMMANDO")
+        if ranged and has(t, "commando"):
+            use(t, "commando")
+        else:
+            use_gift(t, "defence")
+            who, rule = ("leader's", "UMR-LEADER")
+        d2 = ctx.dice.roll(6, f"{who} extra defence die", actor=t.id, rule=rule)
         dfaces.append(d2.faces[0])
         kept = 6 if 6 in dfaces else max(dfaces)
-        notes.append(f"commando extra die {d2.faces[0]}, keeps {kept} (UMR-COMMANDO)")
+        notes.append(f"{who} extra die {d2.faces[0]}, keeps {kept} ({rule})")
     elif dspec.reroll and kept != 6 and attack > kept + dspec.mod:
         use(t, "guardian")
         d2 = ctx.dice.roll(6, "guardian defence reroll", actor=t.id, rule="UMR-GUARDIAN")
@@ -309,9 +327,14 @@ def _damage(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) ->
         ([("d6", faces)], spec.bonus, "UMR-DAMAGE")
     ]
     if spec.extra == "added":
-        use(m, "grenadier")
-        _, f2 = roll_damage(ctx, m.id, 0, "grenadier extra damage", "UMR-GRENADIER")
-        parts = [([("d6", faces), ("grenadier's extra d6", f2)], spec.bonus, "UMR-GRENADIER")]
+        who, rule, label = ("grenadier", "UMR-GRENADIER", "grenadier extra damage")
+        if ranged and has(m, "grenadier"):
+            use(m, "grenadier")
+        else:
+            use_gift(m, "damage")
+            who, rule, label = ("leader", "UMR-LEADER", "leader's extra damage")
+        _, f2 = roll_damage(ctx, m.id, 0, label, rule)
+        parts = [([("d6", faces), (f"{who}'s extra d6", f2)], spec.bonus, rule)]
     elif spec.extra == "separate":
         use(m, "brawler")
         _, f2 = roll_damage(ctx, m.id, 0, "brawler second damage", "UMR-BRAWLER")

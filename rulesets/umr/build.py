@@ -281,6 +281,32 @@ def build_model(
     return model, []
 
 
+def complete_problems(m: Model) -> list[tuple[str, str]]:
+    """Why a roster character is not fully built (UMR Step 2 "Add three personality
+    points", Step 3 "Select one special ability"); drones have neither. Why only for
+    army rosters: a scenario poses a rules question and may field the Step-1 template or
+    a "dumbed down" figure (UMR-I-POINTS); an army list is a player's legal team."""
+    ability = str(m.stats.get("ability", ""))
+    if ability == DRONE:
+        return []
+    probs = []
+    if not ability:
+        probs.append(
+            ("stats.ability", f"model '{m.id}': select one special ability (UMR-ABILITIES)")
+        )
+    spent = sum(int(m.stats.get(k, 0)) for k in STATS)
+    budget = point_budget(ability)
+    if spent < budget:
+        probs.append(
+            (
+                "stats",
+                f"model '{m.id}': {spent} personality points spent; a character adds "
+                f"{budget} (UMR-PERSONALITY)",
+            )
+        )
+    return probs
+
+
 def check_army(models: list[Model]) -> list[tuple[str, str]]:
     """Army-wide limits: abilities per army (UMR-ABILITIES) and drones per operator."""
     probs: list[tuple[str, str]] = []

@@ -206,18 +206,47 @@ def physics(ctx: Context):  # noqa: ANN201
     return ctx.physics
 
 
+def eye(ctx: Context, m: Model) -> Footprint:
+    """Where a model sees from: its base, or, when it stands up on a wall, building or
+    rocks, the nearest point on top of that feature (UMR-BALLISTIC "if a model can see its
+    target", UMR-I-CLIMB). Why a point inside the feature: the geometry service lets an
+    eye inside a tall feature look out over it, and the model's (x, y) stays at the foot
+    of the feature it climbed."""
+    fp = footprint(m)
+    fid = m.vars.get("on")
+    if not fid or float(m.vars.get("elev", 0.0)) <= 0 or m.vars.get("climb"):
+        return fp
+    try:
+        f = ctx.battlefield.feature(fid)
+    except KeyError:
+        return fp
+    import shapely
+    from shapely.ops import nearest_points
+
+    poly = shapely.Polygon(f.polygon)
+    inner = poly.buffer(-0.01)
+    inner = inner if not inner.is_empty else poly
+    here = shapely.Point(m.x, m.y)
+    if inner.contains(here):
+        return fp
+    q = nearest_points(inner, here)[0]
+    return Footprint(float(q.x), float(q.y), fp.facing, fp.base)
+
+
 def _sight(
     ctx: Context, a: Model, b: Model
 ) -> tuple[float, float, tuple[str, ...], tuple[str, ...]]:
-    """(visible fraction, distance, cover features, blockers), cached per positions."""
-    fa, fb = footprint(a), footprint(b)
+    """(visible fraction, distance, cover features, blockers), cached per positions;
+    the eye is ``eye(a)``, the distance base to base from where the models stand."""
+    fa, fb = eye(ctx, a), footprint(b)
     bf = ctx.battlefield
     key = (id(bf), fa, fb)
     entry = _SIGHT_CACHE.get(key)
     if entry is not None and entry[0] is bf:
         return entry[1]
     s = geo(ctx).sight(fa, fb)
-    hit = (s.visible, s.distance, s.soft_cover + s.hard_cover, s.blockers)
+    dist = s.distance if fa == footprint(a) else gap(a, b)
+    hit = (s.visible, dist, s.soft_cover + s.hard_cover, s.blockers)
     if len(_SIGHT_CACHE) > 20000:
         _SIGHT_CACHE.clear()
     _SIGHT_CACHE[key] = (bf, hit)
@@ -233,7 +262,7 @@ def _visible(ctx: Context, a: Model, b: Model) -> tuple[float, float]:
     every shot it might offer, and leaving out the cover and blocker details makes each
     new pair about a third cheaper. The numbers are the ones ``geo.sight`` reports (its
     visible share is the same reference computation, its distance the same function)."""
-    fa, fb = footprint(a), footprint(b)
+    fa, fb = eye(ctx, a), footprint(b)
     bf = ctx.battlefield
     key = (id(bf), fa, fb)
     full = _SIGHT_CACHE.get(key)
@@ -244,7 +273,7 @@ def _visible(ctx: Context, a: Model, b: Model) -> tuple[float, float]:
         return entry[1]
     from engine.geometry import distance
 
-    hit = (float(geo(ctx).visible_fraction(fa, fb)), distance(fa, fb))
+    hit = (float(geo(ctx).visible_fraction(fa, fb)), distance(footprint(a), fb))
     if len(_VISIBLE_CACHE) > 20000:
         _VISIBLE_CACHE.clear()
     _VISIBLE_CACHE[key] = (bf, hit)

@@ -16,7 +16,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import shapely
+
 from engine.actions import Charge, Move
+from engine.battlefield import TerrainFeature
 from engine.dice import Modifier, percent
 from engine.ruleset import Context
 from engine.state import GameState, Model
@@ -42,6 +45,47 @@ def move_mods(m: Model, rough_id: str | None) -> list[Modifier]:
     if rough_id:
         mods.append(Modifier(-1, f"rough ground ({rough_id})", "UMR-ROUGH"))
     return mods
+
+
+def cost_to_rough(idx: TerrainIndex, path: list[Point]) -> tuple[TerrainFeature, float] | None:
+    """The first rough ground the path's centre line meets, and the allowance spent
+    before reaching it (water counted double); None when the path stays clear.
+
+    Why: UMR-ROUGH takes an inch off the roll of a model moving *through* rough ground,
+    so a roll that runs out before the rough ground pays nothing for it."""
+    f = idx.rough_on(path)
+    if f is None:
+        return None
+    line = shapely.LineString(path)
+    hit = line.intersection(shapely.Polygon(f.polygon))
+    if hit.is_empty:
+        return f, 0.0
+    at = min(line.project(shapely.Point(c)) for g in getattr(hit, "geoms", [hit]) for c in g.coords)
+    return f, idx.cost(_prefix(path, at))
+
+
+def _prefix(path: list[Point], length: float) -> list[Point]:
+    """The first ``length`` inches of ``path``."""
+    out = [path[0]]
+    left = length
+    for a, b in zip(path, path[1:]):
+        d = math.dist(a, b)
+        if d >= left:
+            t = left / d if d > 0 else 0.0
+            out.append((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))
+            return out
+        out.append(b)
+        left -= d
+    return out
+
+
+def rough_allowance(rolled: int, before: float | None) -> tuple[float, bool]:
+    """The inches a roll gives on a path whose rough ground starts ``before`` inches in:
+    the full roll if it runs out first; otherwise one inch less, but never short of the
+    rough ground's edge (the lost inch is paid inside it). Returns (allowance, paid)."""
+    if before is None or rolled <= before + 1e-9:
+        return float(rolled), False
+    return max(before, rolled - 1.0), True
 
 
 def reach_chance(bonus: int, cost: float) -> Fraction:
@@ -120,7 +164,9 @@ def check_charge(state: GameState, a: Charge, ctx: Context) -> list[str]:
         return why + [f"'{a.target}' is not an enemy on the table"]
     if measure.in_contact(m, t):
         return why + [f"{m.id} already touches {t.id}: fight instead (UMR-MELEE)"]
-    if not measure.same_level(m, t):
+    if float(t.vars.get("elev", 0.0)) > 0:
+        # a charger up on a feature drops to the ground first (UMR-I-FALL); a target up
+        # on one can only be reached by climbing
         why.append(f"{t.id} is up on {t.vars.get('on')}: it cannot be reached on foot")
     if not why:
         path = charge_path(m, t, a.path)
@@ -233,14 +279,15 @@ def _landing_problems(
 
 
 def fall(state: GameState, ctx: Context, m: Model) -> None:
-    """Drop from a tall feature to the ground (UMR-FALLING): up to two floors is safe;
-    each floor above the second is a damage test: an attack die against a defence die,
-    no bonuses on either, damage as usual on a win."""
+    """Drop from a tall feature to the ground (UMR-FALLING): one floor or less is safe
+    ("anyone falling from one floor or lower receives no penalties"); a longer fall takes
+    "a damage test of one attack dice per floor", one for every whole floor fallen
+    (UMR-I-FALL): an attack die against a defence die, no bonuses, damage on a win."""
     elev = float(m.vars.get("elev", 0.0))
     fid = m.vars.get("on", "")
     floor = table(ctx).readings.floor
     floors = int(elev / floor + 1e-9)
-    tests = max(0, floors - 2)
+    tests = floors if floors > 1 else 0
     m.vars["elev"] = 0.0
     m.vars["on"] = ""
     m.vars.pop("climb", None)
@@ -420,14 +467,18 @@ def apply_path_move(
     if not _drop_first(state, ctx, m):
         return
     idx = table(ctx)
-    rough = idx.rough_on(path)
-    mods = move_mods(m, rough.id if rough else None)
+    rough = cost_to_rough(idx, path)
+    mods = move_mods(m, None)
     cost = idx.cost(path)
-    chance = reach_chance(sum(x.value for x in mods), cost)
+    full = move_mods(m, rough[0].id if rough else None)
+    chance = reach_chance(sum(x.value for x in full), cost)
     src = pool.spend(m, "move")
-    allowance, faces, sixes = _roll_move(
+    rolled, faces, sixes = _roll_move(
         ctx, m, f"movement ({pool.source_name(m, src)})", mods, 1, [src], chance
     )
+    allowance, paid = rough_allowance(rolled, rough[1] if rough else None)
+    if paid:
+        mods = full
     travelled, swum, blocked, reached = _go(state, ctx, m, path, allowance)
     if facing is not None:
         m.facing = float(facing)
@@ -525,6 +576,37 @@ def apply_jump(state: GameState, a: Jump, ctx: Context) -> None:
     common.refresh_status(ctx, m)
 
 
+def _advance(legs: list[tuple[str, float]], done: float, pips: float) -> float:
+    """How far along the climb's route ``pips`` inches of dice carry a model that has
+    already covered ``done``: up and down cost two pips an inch (UMR-CLIMBING: the dice
+    are halved "to see how many inches you can climb vertically"); the stretch across
+    the top is walked, an inch a pip."""
+    at = 0.0
+    for kind, length in legs:
+        if done >= at + length - 1e-12:
+            at += length
+            continue
+        rate = 1.0 if kind == "across" else 2.0
+        here = max(done, at)
+        step = min(at + length - here, pips / rate)
+        done = here + step
+        pips -= step * rate
+        at += length
+        if pips <= 1e-12:
+            break
+    return done
+
+
+def pips_needed(legs: list[tuple[str, float]], done: float = 0.0) -> float:
+    """Dice pips still needed to finish a climb: two an inch up or down, one across."""
+    need, at = 0.0, 0.0
+    for kind, length in legs:
+        left = max(0.0, at + length - max(done, at))
+        need += left * (1.0 if kind == "across" else 2.0)
+        at += length
+    return need
+
+
 def _elev_at(legs: list[dict], start: float, done: float) -> float:
     e = start
     left = done
@@ -541,8 +623,8 @@ def _elev_at(legs: list[dict], start: float, done: float) -> float:
 
 
 def apply_climb(state: GameState, a: Climb, ctx: Context) -> None:
-    """Climb (UMR-CLIMBING, UMR-I-CLIMB): the dice are added, +MOVE once, and halved; the
-    result is how far the model climbs along its route (up, across the top, down)."""
+    """Climb (UMR-CLIMBING, UMR-I-CLIMB): the dice are added, +MOVE once; halved, they
+    are the inches climbed up or down; the stretch across the top is walked at full rate."""
     m = state.models[a.actor]
     common.start(state, m)
     cur = m.vars.get("climb")
@@ -561,13 +643,14 @@ def apply_climb(state: GameState, a: Climb, ctx: Context) -> None:
     total, faces, sixes = _roll_move(ctx, m, f"climb ({n} dice added, halved)", mods, n, srcs, None)
     gain = total / 2
     route = sum(x[1] for x in cur["legs"])
-    cur["done"] = min(route, float(cur["done"]) + gain)
     legs = [(k, float(v)) for k, v in cur["legs"]]
+    cur["done"] = min(route, _advance(legs, float(cur["done"]), total))
     elev = _elev_at(legs, float(cur["start"]), cur["done"])
     fid = cur["feature"]
     txt = (
         f"{m.id} climbs {fid}: {n}d6 {' + '.join(map(str, faces))}"
-        f'{common.mods_text(mods)} = {total}, halved = {gain:g}"; '
+        f'{common.mods_text(mods)} = {total}, halved = {gain:g}" up or down'
+        f"{' (the top is walked at full rate)' if any(k == 'across' for k, _ in legs) else ''}; "
     )
     if cur["done"] < route - 1e-9:
         m.vars["climb"] = cur

@@ -93,13 +93,14 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
         else:
             cur = m.vars.get("climb")
             if cur:
-                need = 2 * (sum(float(x[1]) for x in cur["legs"]) - float(cur["done"]))
+                legs = [(str(k), float(v)) for k, v in cur["legs"]]
+                need = movement.pips_needed(legs, float(cur["done"]))
             else:
                 if not table(ctx).tall_feature(a.feature):
                     return None
                 legs, _ = movement._route(ctx, m, a.feature, a.to)
-                need = 2 * sum(x[1] for x in legs)
-            what = f'climb {need / 2:.1f}" (half the dice)'
+                need = movement.pips_needed(legs)
+            what = f"climb: {need:g} pips (half the dice up or down, full across the top)"
         dist = _clip(shift(dice_sum(n, 6), bonus))
         need_i = math.ceil(need - 1e-9)
         chance = prob(dist, lambda v: v >= need_i)

@@ -11,7 +11,6 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.turns import Alternating, roll_off
 from rulesets.umr import measure, pool
-from rulesets.umr.abilities import DRONE
 
 TURNS = Alternating()
 
@@ -100,6 +99,7 @@ def end_round(state: GameState, ctx: Context) -> None:
     for m in state.models.values():
         m.vars["used"] = []
         m.vars["granted"] = 0
+        m.vars.pop("gifts", None)
     _start_round(state, ctx)
 
 
@@ -122,8 +122,9 @@ def by_health(state: GameState, why: str) -> None:
 
 
 def remove(state: GameState, ctx: Context, m: Model, why: str) -> None:
-    """A model at zero health leaves the table at once (UMR-HEALTH); an operator's
-    drones go with it (UMR-I-DRONES)."""
+    """A model at zero health leaves the table at once (UMR-HEALTH). An operator's drones
+    stay and fight on: the book gives them their own action die and health and no rule
+    that they fall with him (UMR-DRONE, UMR-I-DRONES)."""
     if m.removed:
         return
     m.hp = 0
@@ -132,18 +133,6 @@ def remove(state: GameState, ctx: Context, m: Model, why: str) -> None:
     ctx.log.emit(
         "removed", f"{m.id} is removed: {why}", actor=m.id, rule="UMR-HEALTH", outcome="removed"
     )
-    if m.stats.get("ability") == "drone_operator":
-        for d in state.models.values():
-            if d.stats.get("ability") == DRONE and d.vars.get("operator") == m.id and not d.removed:
-                d.removed = True
-                d.status = []
-                ctx.log.emit(
-                    "removed",
-                    f"{d.id} is removed: its operator {m.id} is gone",
-                    actor=d.id,
-                    rule="UMR-I-DRONES",
-                    outcome="removed",
-                )
 
 
 def settle(state: GameState, ctx: Context) -> None:

@@ -13,7 +13,7 @@ from fractions import Fraction
 from engine.dice import Modifier, add, die, percent, prob, shift
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.umr import common, measure, pool
+from rulesets.umr import common, measure, pool, rounds
 from rulesets.umr.abilities import DRONE, ability_of
 from rulesets.umr.actions import Lead, RpgTest
 from rulesets.umr.build import DRONE_DICE, DRONE_HEALTH, DRONES_PER_OPERATOR, RPG_STATS
@@ -45,41 +45,64 @@ def can_lead(state: GameState, m: Model) -> bool:
     return is_leader(m) and "leader" not in m.vars.get("used", ()) and bool(lead_targets(state, m))
 
 
+#: What the leader's extra roll may be (UMR-LEADER "an additional dice roll of any kind").
+GIFT_ROLLS = ("action", "defence", "damage")
+
+
 def check_lead(state: GameState, a: Lead, ctx: Context) -> list[str]:
-    m, why = common.actor(state, a.actor)
-    if m is None or why:
-        return why
+    """UMR-LEADER: "once per game round, a leader may give any character on your team an
+    additional dice roll of any kind": himself included, at any point of his side's
+    turn in the round (before, during or after his own activation)."""
+    if state.over:
+        return ["the game is over"]
+    m = state.models.get(a.actor)
+    if m is None or m.removed:
+        return [f"'{a.actor}' is not a model on the table"]
+    if m.side != state.active:
+        return [f"it is {state.active}'s turn to activate, not {m.side}'s (UMR-ROUND)"]
     if not is_leader(m):
         return [f"{m.id} is not a leader (UMR-LEADER)"]
     if "leader" in m.vars.get("used", ()):
-        return [f"{m.id} has already given a die this round (once per round, UMR-LEADER)"]
+        return [f"{m.id} has already given a roll this round (once per round, UMR-LEADER)"]
+    roll = a.roll or "action"
+    if roll not in GIFT_ROLLS:
+        return [f"'{roll}' is not a roll the leader can give (one of {', '.join(GIFT_ROLLS)})"]
     t = state.models.get(a.target)
     if t is None or t.removed:
         return [f"'{a.target}' is not a model on the table"]
     if t.side != m.side:
         return [f"{t.id} is not on {m.id}'s team (UMR-LEADER)"]
-    if t.id == m.id:
-        return ["a leader gives the die to a teammate, not to himself (UMR-LEADER)"]
     if t.stats.get("ability") == DRONE:
         return [f"{t.id} is a drone, not a character (UMR-LEADER)"]
-    if t.unit in state.vars.get("act", {}).get("done", []):
+    if roll == "action" and t.unit in state.vars.get("act", {}).get("done", []):
         return [f"{t.id} has already activated this round: the die would be lost (UMR-LEADER)"]
     return []
 
 
 def apply_lead(state: GameState, a: Lead, ctx: Context) -> None:
+    """Give the roll. An action die joins the target's dice for this round; a defence
+    die is rolled with his next defence this round, keeping the higher; a damage die is
+    added to his next damage roll this round (UMR-I-LEADER)."""
     m = state.models[a.actor]
     t = state.models[a.target]
-    common.start(state, m)
+    if rounds.current(state) is None and m.unit in rounds.ready(state, m.side):
+        common.start(state, m)
     m.vars["used"] = [*m.vars.get("used", []), "leader"]
-    t.vars["granted"] = int(t.vars.get("granted", 0)) + 1
+    roll = a.roll or "action"
+    if roll == "action":
+        t.vars["granted"] = int(t.vars.get("granted", 0)) + 1
+        what = "an extra action die for this round, for any action"
+    else:
+        t.vars["gifts"] = [*t.vars.get("gifts", []), roll]
+        what = f"an extra {roll} die for his next {roll} roll this round"
     ctx.log.emit(
         "status",
-        f"{m.id} gives {t.id} an extra action die for this round, for any action (UMR-LEADER)",
+        f"{m.id} gives {t.id} {what} (UMR-LEADER)",
         actor=m.id,
         target=t.id,
         rule="UMR-LEADER",
         outcome="die given",
+        data={"roll": roll},
     )
 
 

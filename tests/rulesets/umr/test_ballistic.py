@@ -106,3 +106,18 @@ def test_odds_match_the_roll_and_the_event_chance():
     ev = act(g, Shoot(actor="a", target="x"), [3, 2])
     assert resolutions(ev)[0].chance == pytest.approx(float(o.chance))
     assert g.odds(Shoot(actor="a", target="nobody")) is None
+
+
+def test_a_model_on_top_of_a_wall_sees_over_it():
+    """UMR-BALLISTIC "if a model can see its target" (UMR-I-CLIMB): a figure standing on
+    a 3" wall shoots over it at a target beyond (audit c02: was 100% hidden)."""
+    w = (terrain("w", "wall", (20, 0, 20.5, 48), height=3),)
+    g = game(
+        spec("ontop", "blue", 19.4, 24, state={"elev": 3.0, "on": "w"}),
+        spec("target", "red", 26, 24),
+        features=w,
+    )
+    ev = act(g, Shoot(actor="ontop", target="target"), [5, 1, 1])
+    assert resolutions(ev)[0].outcome == "hit" and hp(g, "target") == 14
+    g = game(spec("ground", "blue", 19.4, 24), spec("target", "red", 26, 24), features=w)
+    assert "blocked from view" in refused(act(g, Shoot(actor="ground", target="target")))

@@ -252,10 +252,28 @@ def test_the_army_lists_are_legal_and_a_broken_one_is_caught(tmp_path):
     assert any("3 personality points on MELEE" in p for p in probs)
     bad.write_text(
         'name = "x"\nside = "blue"\n[[models]]\nid = "a"\nprofile = "squad_leader"\n'
-        '[[models]]\nid = "b"\nstats = { ability = "leader" }\n'
+        '[[models]]\nid = "b"\nstats = { ability = "leader", MOVE = 1, MELEE = 2 }\n'
     )
     assert armies.problems(bad, RS.profiles()) == [
         "b: model 'b': side 'blue' fields 2 leaders; the limit is 1 per army (UMR-LEADER)"
+    ]
+
+
+def test_an_army_character_spends_three_points_and_takes_an_ability(tmp_path):
+    """UMR-PERSONALITY / UMR-ABILITIES (UMR-I-POINTS): Step 2 "add three personality
+    points", Step 3 "select one special ability":
+    a roster character that underspends or takes no ability is refused (audit c13)."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        'name = "x"\nside = "blue"\n[[models]]\nid = "a"\nstats = { ability = "none" }\n'
+        '[[models]]\nid = "b"\nstats = { MELEE = 1, ability = "infantry" }\n'
+    )
+    assert armies.problems(bad, RS.profiles()) == [
+        "models[0].stats.ability: model 'a': select one special ability (UMR-ABILITIES)",
+        "models[0].stats: model 'a': 0 personality points spent; a character adds 3 "
+        "(UMR-PERSONALITY)",
+        "models[1].stats: model 'b': 1 personality points spent; a character adds 6 "
+        "(UMR-PERSONALITY)",
     ]
 
 

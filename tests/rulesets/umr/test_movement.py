@@ -167,13 +167,15 @@ def test_climb_is_half_the_added_dice_and_blocks_other_actions():
     ev = act(g, Climb(actor="a", count=1), [3])  # 1.5" more: on top at 6"
     assert m.vars["elev"] == 6 and "elevated" in m.status and "climbing" not in m.status
     assert "not at the foot of w" in refused(act(g, Climb(actor="a", feature="w", to=(14, 10))))
-    ev = act(g, Climb(actor="a", feature="w", to=(13.7, 10), count=1), [6])  # across 1", down 2"
-    assert m.vars["elev"] == 4.0 and "climbing" in m.status
+    # across 1" walked at full rate (1 pip), then 5 pips climb 2.5" down (UMR-CLIMBING
+    # halves the dice only for inches climbed vertically)
+    ev = act(g, Climb(actor="a", feature="w", to=(13.7, 10), count=1), [6])
+    assert m.vars["elev"] == 3.5 and "climbing" in m.status
     assert m.vars["bonus"] == 1  # the six earns a bonus die; ending now loses it
     act(g, EndActivation(actor="a"))
     act(g, EndActivation(actor="x"))
     act(g, EndActivation(actor="far"), [5, 1])
-    assert g.odds(Climb(actor="a", count=2)).chance == Fraction(15, 36)  # 4" left: 2d6 >= 8
+    assert g.odds(Climb(actor="a", count=2)).chance == Fraction(21, 36)  # 3.5" down: 2d6 >= 7
     act(g, Climb(actor="a", count=2), [6, 2])
     assert pos(g, "a") == (13.7, 10.0) and m.vars["elev"] == 0 and m.status == []
 
@@ -185,9 +187,10 @@ def test_climb_must_start_at_the_foot():
     assert "not a wall, building or rocks" in refused(act(g, Climb(actor="a", feature="zz")))
 
 
-@pytest.mark.parametrize("height, tests", [(3, 0), (6, 0), (9, 1), (12, 2)])
-def test_falling_hurts_only_beyond_two_floors(height, tests):
-    """UMR-FALLING (UMR-I-FALL): one damage test per 3" floor beyond the second."""
+@pytest.mark.parametrize("height, tests", [(3, 0), (6, 2), (9, 3), (12, 4)])
+def test_falling_one_test_per_floor_beyond_one_floor(height, tests):
+    """UMR Movement, Falling (UMR-I-FALL): one floor or lower is safe; a longer fall
+    takes one attack die per floor fallen, so two floors give two tests (audit c04)."""
     b = (terrain("b", "building", (12, 0, 20, 20), height=height),)
     g = game(spec("a", "blue", 11.3, 10, state={"elev": float(height), "on": "b"}), FAR, features=b)
     dice = [4, 2, 3] * tests + [2]  # each test: attack 4 beats defence 2, damage 3
@@ -238,3 +241,52 @@ def test_a_climb_in_progress_saves_and_replays(tmp_path):
     assert persistence.load(f).state.checksum() == g.state.checksum()
     _, report = persistence.replay_file(f)
     assert report.ok, report.message
+
+
+def test_rough_ground_costs_only_when_the_roll_reaches_it():
+    """UMR-ROUGH (UMR-I-TERRAIN): the -1 is for moving through rough ground; a roll that
+    stops short of it pays nothing, one that enters it is not cut short of its edge
+    (audit c03: rubble 6" ahead, a 3 used to move only 2")."""
+    rubble = (terrain("r", "rubble", (16, 0, 18, 48)),)
+    g = game(spec("a", "blue", 10, 24), FAR, features=rubble)
+    ev = act(g, Move(actor="a", to=(20, 24)), [3])
+    assert pos(g, "a") == (13.0, 24.0) and "UMR-ROUGH" not in ev[0].text
+    ev = act(g, Move(actor="a", to=(20, 24)), [5])  # 3" to the rubble, 5 - 1 = 4"
+    assert pos(g, "a") == (17.0, 24.0) and "rough ground (r)" in ev[0].text
+    g = game(spec("a", "blue", 10, 24), FAR, features=rubble)
+    act(g, Move(actor="a", to=(20, 24)), [6])  # 6 reaches the edge at 6": never less
+    assert pos(g, "a") == (16.0, 24.0)
+
+
+def test_charge_from_on_top_drops_to_the_ground_first():
+    """UMR-FALLING (UMR-I-FALL): a model up on a wall that charges drops first, then
+    charges; the charge is not refused for the charger's height (audit c12)."""
+    w = (terrain("w", "wall", (20, 0, 20.5, 48), height=3),)
+    g = game(
+        spec("ontop", "blue", 19.4, 24, state={"elev": 3.0, "on": "w"}),
+        spec("x", "red", 15, 24),
+        FAR,
+        features=w,
+    )
+    ev = act(g, Charge(actor="ontop", target="x"), [5])
+    assert any(e.rule == "UMR-FALLING" for e in ev)
+    assert g.state.models["ontop"].vars["elev"] == 0 and pos(g, "ontop") == (15.99, 24.0)
+    g = game(
+        spec("a", "blue", 10, 24),
+        spec("up", "red", 19.4, 24, state={"elev": 3.0, "on": "w"}),
+        FAR,
+        features=w,
+    )
+    assert "up is up on w" in refused(act(g, Charge(actor="a", target="up")))
+
+
+def test_walking_across_a_roof_is_a_walk():
+    """UMR-CLIMBING: the dice are halved only for inches climbed vertically; the 8" roof
+    walk is ordinary movement (audit c15: 3" up, 8" across, 3" down on 5 + 5)."""
+    barn = (terrain("barn", "building", (20, 20, 28, 28), height=3),)
+    g = game(spec("c", "blue", 19.4, 24), FAR, features=barn)
+    ev = act(g, Climb(actor="c", feature="barn", to=(28.6, 24), count=2), [5, 5])
+    cur = g.state.models["c"].vars["climb"]
+    assert cur["done"] == 7.0  # 6 pips: 3" up; 4 pips: 4" across
+    assert g.odds(Climb(actor="c", count=2)).chance == Fraction(6, 36)  # 4 + 6 = 10 pips
+    assert "the top is walked at full rate" in ev[0].text
