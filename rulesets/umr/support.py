@@ -102,7 +102,7 @@ def apply_lead(state: GameState, a: Lead, ctx: Context) -> None:
         target=t.id,
         rule="UMR-LEADER",
         outcome="die given",
-        data={"roll": roll},
+        data={} if roll == "action" else {"roll": roll},
     )
 
 
