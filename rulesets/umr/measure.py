@@ -220,17 +220,35 @@ def eye(ctx: Context, m: Model) -> Footprint:
         f = ctx.battlefield.feature(fid)
     except KeyError:
         return fp
-    import shapely
-    from shapely.ops import nearest_points
+    from engine.polygons import point_in_polygon
 
-    poly = shapely.Polygon(f.polygon)
-    inner = poly.buffer(-0.01)
-    inner = inner if not inner.is_empty else poly
-    here = shapely.Point(m.x, m.y)
-    if inner.contains(here):
+    if point_in_polygon(m.x, m.y, f.polygon):
         return fp
-    q = nearest_points(inner, here)[0]
-    return Footprint(float(q.x), float(q.y), fp.facing, fp.base)
+    q = _nearest_inside(f.polygon, (m.x, m.y))
+    return Footprint(q[0], q[1], fp.facing, fp.base)
+
+
+def _nearest_inside(poly: Any, p: tuple[float, float], inset: float = 0.01) -> tuple[float, float]:
+    """The point of the polygon's boundary nearest ``p``, moved ``inset`` inches inward
+    (toward the vertices' mean), so that it lies inside the polygon."""
+    best, bq = math.inf, (p[0], p[1])
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        ll = dx * dx + dy * dy
+        t = 0.0 if ll == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ll))
+        q = (a[0] + t * dx, a[1] + t * dy)
+        d = math.dist(p, q)
+        if d < best:
+            best, bq = d, q
+    cx = sum(v[0] for v in poly) / n
+    cy = sum(v[1] for v in poly) / n
+    d = math.dist(bq, (cx, cy))
+    if d < 1e-12:
+        return bq
+    k = min(inset, d) / d
+    return (float(bq[0] + (cx - bq[0]) * k), float(bq[1] + (cy - bq[1]) * k))
 
 
 def _sight(

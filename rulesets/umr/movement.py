@@ -16,8 +16,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import shapely
-
 from engine.actions import Charge, Move
 from engine.battlefield import TerrainFeature
 from engine.dice import Modifier, percent
@@ -56,12 +54,31 @@ def cost_to_rough(idx: TerrainIndex, path: list[Point]) -> tuple[TerrainFeature,
     f = idx.rough_on(path)
     if f is None:
         return None
-    line = shapely.LineString(path)
-    hit = line.intersection(shapely.Polygon(f.polygon))
-    if hit.is_empty:
+    if point_in_polygon(path[0][0], path[0][1], f.polygon):
         return f, 0.0
-    at = min(line.project(shapely.Point(c)) for g in getattr(hit, "geoms", [hit]) for c in g.coords)
-    return f, idx.cost(_prefix(path, at))
+    at, run = math.inf, 0.0
+    poly = f.polygon
+    for a, b in zip(path, path[1:]):
+        seg = math.dist(a, b)
+        for i in range(len(poly)):
+            t = _cross(a, b, poly[i], poly[(i + 1) % len(poly)])
+            if t is not None:
+                at = min(at, run + t * seg)
+        if at < math.inf:
+            break
+        run += seg
+    return f, idx.cost(_prefix(path, at if at < math.inf else 0.0))
+
+
+def _cross(a: Point, b: Point, c: Point, d: Point) -> float | None:
+    """Where (0..1 along a->b) the segment a->b crosses the segment c->d, or None."""
+    rx, ry, sx, sy = b[0] - a[0], b[1] - a[1], d[0] - c[0], d[1] - c[1]
+    den = rx * sy - ry * sx
+    if abs(den) < 1e-12:
+        return None
+    qx, qy = c[0] - a[0], c[1] - a[1]
+    t, u = (qx * sy - qy * sx) / den, (qx * ry - qy * rx) / den
+    return max(0.0, t) if -1e-12 <= t <= 1 + 1e-12 and -1e-12 <= u <= 1 + 1e-12 else None
 
 
 def _prefix(path: list[Point], length: float) -> list[Point]:
