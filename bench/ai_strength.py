@@ -1,5 +1,5 @@
 """AI strength: greedy vs random and search vs greedy on mirror scenarios, sides
-swapped every other game, on both cores. Prints the win-rate table with 95% intervals
+swapped every other game, on a local Dask cluster of ``--jobs`` workers. Prints the win-rate table with 95% intervals
 and the median decision time of each agent (the baseline is the random agent's).
 
     python bench/ai_strength.py [--games 200] [--rulesets umr,swomp,gem] [--budget 0.4]
@@ -84,7 +84,10 @@ def pairs(results, first: str) -> tuple[int, int, int, int]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument(
+        "--jobs", type=int, default=2, help="local Dask cluster size (0: in this process)"
+    )
+    ap.add_argument("--quiet", action="store_true", help="no progress bars")
     ap.add_argument("--rulesets", default=",".join(available()))
     ap.add_argument("--budget", type=float, default=0.4, help="search seconds per decision")
     ap.add_argument(
@@ -126,7 +129,7 @@ def main() -> None:
                 turn_limit=args.turn_limit,
                 options=opts,
             )[args.first_game :]
-            results, _ = run_batch(jobs, args.jobs)
+            results, _ = run_batch(jobs, args.jobs, quiet=args.quiet, unit=f"{key} game")
             s = summarize(results)["agents"][a]
             lo, hi = s["ci95"]
             draws = sum(1 for r in results if r.winner_agent is None)

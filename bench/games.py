@@ -15,10 +15,13 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Iterator
+from typing import Any
 
 from _common import bench_scenario
 
 from engine.agents import RandomAgent
+from engine.batch import progress
 from engine.ruleset import available
 from engine.scenario import load_scenario, new_game
 
@@ -40,10 +43,18 @@ def one_game(path, seed: int, record: bool) -> tuple[float, int, float]:
     return time.perf_counter() - t0, n, time.process_time() - c0
 
 
+def bar_steps(bar: Any, n: int) -> Iterator[int]:
+    """0 .. n-1, advancing ``bar`` after each (the progress bar counts finished games)."""
+    for i in range(n):
+        yield i
+        bar.update()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--rulesets", default=",".join(available()))
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
     args = ap.parse_args()
     print(
         f"{'ruleset':10} {'s/game':>8} {'cpu s/game':>10} {'games/s/core':>13} "
@@ -51,8 +62,9 @@ def main() -> None:
     )
     for key in args.rulesets.split(","):
         path = bench_scenario(key)
-        fast = [one_game(path, s, record=False) for s in range(args.games)]
-        slow = [one_game(path, s, record=True) for s in range(args.games)]
+        with progress(2 * args.games, f"{key} game", args.quiet) as bar:
+            fast = [one_game(path, s, record=False) for s in bar_steps(bar, args.games)]
+            slow = [one_game(path, s, record=True) for s in bar_steps(bar, args.games)]
         t_fast = statistics.median(t for t, _, _ in fast)
         cpu = statistics.median(c for _, _, c in fast)
         t_slow = statistics.median(t for t, _, _ in slow)

@@ -5,7 +5,7 @@ Why: the hard level is limited by the clock (``SearchAgent.budget``, 0.4 s), but
 limited by the clock depends on the machine's load and cannot be repeated. This bench
 shows how a cap compares with what the shipped budget really buys on this machine: it
 plays the search against greedy on each ruleset's mirror battle, with the clock only,
-on ``--jobs`` processes at once (both cores busy, as in the strength bench), and prints
+on a local Dask cluster of ``--jobs`` workers (both cores busy, as in the strength bench), and prints
 the median, lower quartile and lowest tenth of the rollouts per decision, the median
 decision time, and the ratio of the median to the cap given for that ruleset.
 
@@ -19,13 +19,13 @@ games per ruleset both cores stay busy to the end.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import statistics
 import time
 
 from _common import bench_scenario
 
 from engine.agents import make
+from engine.batch import cluster, progress, stream
 from engine.ruleset import available
 from engine.scenario import load_scenario, new_game
 
@@ -69,7 +69,10 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=0.4, help="search seconds per decision")
     ap.add_argument("--decisions", type=int, default=120, help="decisions per game")
     ap.add_argument("--games", type=int, default=2, help="games per ruleset")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument(
+        "--jobs", type=int, default=2, help="local Dask cluster size (0: in this process)"
+    )
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
     ap.add_argument("--rulesets", default=",".join(available()))
     ap.add_argument(
         "--caps",
@@ -90,8 +93,11 @@ def main() -> None:
         for k in keys
         for seed in range(1, args.games + 1)
     ]
-    with mp.get_context("fork").Pool(args.jobs) as pool:
-        done = pool.map(rollouts, tasks, chunksize=1)
+    done = []
+    with cluster(None, args.jobs) as client, progress(len(tasks), "game", args.quiet) as bar:
+        for result in stream(client, rollouts, tasks):
+            done.append(result)
+            bar.update()
     print(
         f"{'ruleset':8} {'decisions':>9} {'median':>7} {'p25':>5} {'p10':>5} "
         f"{'median s':>9} {'cap':>5} {'median/cap':>10}"

@@ -70,7 +70,7 @@ def cluster(scheduler: str | None = None, workers: int | None = None) -> Iterato
                     n_workers=workers or local_cores(),
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    dashboard_address=":0",  # any free port: 8787 may be taken
                     silence_logs=logging.ERROR,
                 )
             client = Client(local)

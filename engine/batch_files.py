@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -52,16 +53,16 @@ def _open_nofollow(path: Path, flags: int) -> int:
 def write_atomic(path: Path, write: Callable[[IO[bytes]], None]) -> None:
     """Write a new file beside ``path`` and rename it over ``path``: a reader (or a kill)
     sees the old file or the new one, never half of one, and a symlink at ``path`` is
-    replaced, not followed."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = _open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    replaced, not followed. The new file comes from ``tempfile.mkstemp`` (a fresh name
+    opened with O_EXCL, so nothing planted beside ``path`` can redirect it)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             write(fh)
         os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def write_json(path: Path, data: Any) -> None:

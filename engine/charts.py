@@ -42,7 +42,7 @@ def _save(fig: Figure, path: str | Path) -> None:
     write_atomic(Path(path), write)
 
 
-def win_rates(path: str | Path, title: str, summary: dict[str, Any]) -> None:
+def win_rates(path: str | Path, title: str, summary: dict[str, Any]) -> Figure:
     """One bar per agent (and draws): the share of games won, with its 95% Wilson
     interval, against the even line a mirror match should straddle."""
     fig, ax = _figure()
@@ -56,7 +56,10 @@ def win_rates(path: str | Path, title: str, summary: dict[str, Any]) -> None:
         rates.append(100 * summary["draws"] / n)
         lows.append(100 * summary["draws_ci95"][0])
         highs.append(100 * summary["draws_ci95"][1])
-    err = [[r - lo for r, lo in zip(rates, lows)], [hi - r for r, hi in zip(rates, highs)]]
+    err = [
+        [max(0.0, r - lo) for r, lo in zip(rates, lows)],
+        [max(0.0, hi - r) for r, hi in zip(rates, highs)],
+    ]
     ticks = [
         f"{name}\n{r:.1f}% ({lo:.0f}-{hi:.0f}%)"
         for name, r, lo, hi in zip(names, rates, lows, highs)
@@ -70,6 +73,7 @@ def win_rates(path: str | Path, title: str, summary: dict[str, Any]) -> None:
     ax.set_title(title)
     ax.legend(loc="upper right")
     _save(fig, path)
+    return fig
 
 
 def point_study(
@@ -79,14 +83,14 @@ def point_study(
     rates: Sequence[float],
     intervals: Sequence[tuple[float, float]],
     fitted_k: float,
-) -> None:
+) -> Figure:
     """Each pairing's point ratio V_A / V_B (log scale) against A's simulated win rate,
     with its 95% interval, the rulebook's formula P = V_A / (V_A + V_B) and the fitted
     P = V_A^k / (V_A^k + V_B^k)."""
     fig, ax = _figure()
     err = [
-        [r - lo for r, (lo, _) in zip(rates, intervals)],
-        [hi - r for r, (_, hi) in zip(rates, intervals)],
+        [max(0.0, r - lo) for r, (lo, _) in zip(rates, intervals)],
+        [max(0.0, hi - r) for r, (_, hi) in zip(rates, intervals)],
     ]
     ax.errorbar(
         ratios,
@@ -119,9 +123,10 @@ def point_study(
     ax.set_title(title)
     ax.legend(loc="upper left")
     _save(fig, path)
+    return fig
 
 
-def luck(path: str | Path, title: str, points: dict[str, list[tuple[float, int]]]) -> None:
+def luck(path: str | Path, title: str, points: dict[str, list[tuple[float, int]]]) -> Figure:
     """Per game and side: hits the dice gave against the hits their exact chances
     expected. Points above the diagonal had good luck; the spread shows how much of a
     game the dice decide."""
@@ -147,3 +152,4 @@ def luck(path: str | Path, title: str, points: dict[str, list[tuple[float, int]]
     ax.set_title(title)
     ax.legend(loc="upper left")
     _save(fig, path)
+    return fig
