@@ -20,7 +20,7 @@ from typing import Any
 
 from _common import bench_scenario
 
-from engine.agents import RandomAgent
+from engine.agents.random_agent import RandomAgent
 from engine.batch import progress
 from engine.ruleset import available
 from engine.scenario import load_scenario, new_game

@@ -50,7 +50,7 @@ def _open_nofollow(path: Path, flags: int) -> int:
         raise OutputError(f"{path.name}: {e.strerror or e}") from None
 
 
-def write_atomic(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+def write_atomic(path: Path, write: Callable[[IO[bytes]], object]) -> None:
     """Write a new file beside ``path`` and rename it over ``path``: a reader (or a kill)
     sees the old file or the new one, never half of one, and a symlink at ``path`` is
     replaced, not followed. The new file comes from ``tempfile.mkstemp`` (a fresh name
