@@ -105,6 +105,13 @@ class BattleScreen(Referee, Panels):
     def ai_delay(self) -> float:
         return self.app.ai_delay
 
+    def name_of(self, mid: str) -> str:
+        """A model's name as a player reads it: its own ``name`` where the scenario gives
+        one, else its id with spaces ("wolf grenadier")."""
+        m = self.game.state.models.get(mid)
+        name = m.vars.get("name") if m is not None else None
+        return str(name) if name else mid.replace("_", " ")
+
     def computer_plays(self) -> bool:
         return any(who != "human" for who in self.controllers.values())
 
@@ -243,6 +250,8 @@ class BattleScreen(Referee, Panels):
                 self._pan_from = self.pointer
             elif cam.in_view(*self.pointer) or c.drag is not None:
                 c.motion(world, self.pointer)
+            else:
+                c.hover = ""  # zones and odds of a model the mouse has left go with it
             return
         if e.type == pygame.MOUSEBUTTONDOWN:
             if consumed or not cam.in_view(*e.pos) or hud.modal():
@@ -301,7 +310,7 @@ class BattleScreen(Referee, Panels):
             self.end_turn()
         elif k in (pygame.K_q, pygame.K_e):
             step = 45.0 if shift else 15.0
-            c.rotate(step if k == pygame.K_q else -step)
+            c.rotate(step if k == pygame.K_q else -step, self.time)
         elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
             c.commit_turn(self.time)
         elif k == pygame.K_TAB:

@@ -16,14 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine.actions import Action, Charge, Move, Turn
+from engine.actions import Action, Move, Turn
 from engine.battlefield import Footprint
 from engine.game import Game
 from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, TOO_FAR, Legality
 from engine.ui import choices, measure
 from engine.ui.camera import Camera
 from engine.ui.choices import Mode, akey
-from engine.ui.overlays import MovePreview, OddsCard, Overlays, TargetMark
+from engine.ui.moving import Moving
+from engine.ui.overlays import OddsCard, Overlays, TargetMark
 
 Point = tuple[float, float]
 
@@ -63,7 +64,7 @@ def footprint_of(game: Game, mid: str) -> Footprint:
     return Footprint(m.x, m.y, m.facing, m.base)
 
 
-class Controller:
+class Controller(Moving):
     """Turns input into overlays and committed actions for one game."""
 
     def __init__(self, session: Session) -> None:
@@ -288,99 +289,6 @@ class Controller:
 
         return self._memo(("allow", actor, self.move_mode), get)
 
-    def move_action(self, drag: Drag, end: Point, facing: float | None) -> Action:
-        path = tuple([drag.origin, *drag.waypoints, end])
-        return Move(actor=drag.actor, path=path, facing=facing, mode=self.move_mode)
-
-    def legal_variant(self, action: Action) -> tuple[Action, Any]:
-        """Try the action for the model, then for its unit (rulesets that move whole units)."""
-        leg = self.check(action)
-        if leg.ok:
-            return action, leg
-        m = self.game.state.models.get(action.actor)
-        if m is not None and m.unit != m.id:
-            alt = dataclasses.replace(action, actor=m.unit)
-            leg2 = self.check(alt)
-            if leg2.ok:
-                return alt, leg2
-        return action, leg
-
-    def contact_point(self, actor: str, target: str) -> Point:
-        """Where the charger's base first touches the target along the straight line."""
-        a = footprint_of(self.game, actor)
-        b = footprint_of(self.game, target)
-        d = math.dist((a.x, a.y), (b.x, b.y))
-        if d < 1e-9:
-            return (a.x, a.y)
-        ux, uy = (b.x - a.x) / d, (b.y - a.y) / d
-        lo, hi = 0.0, d
-        for _ in range(30):
-            mid = (lo + hi) / 2
-            fp = Footprint(a.x + ux * mid, a.y + uy * mid, a.facing, a.base)
-            if measure.distance(fp, b) > 0.005:
-                lo = mid
-            else:
-                hi = mid
-        return (round(a.x + ux * lo, 2), round(a.y + uy * lo, 2))
-
-    def preview(self) -> MovePreview | None:
-        d = self.drag
-        if d is None or not d.active:
-            return None
-        g = self.game
-        m = g.state.models[d.actor]
-        over = self.model_at(d.cursor, exclude=d.actor)
-        enemy = over and g.state.models[over].side != m.side
-        facing = self.pending_facing
-        if enemy:
-            end = self.contact_point(d.actor, over)
-            path = [d.origin, *d.waypoints, end]
-            action: Action = Charge(
-                actor=d.actor, target=over, path=tuple(path) if d.waypoints else ()
-            )
-            face = math.degrees(
-                math.atan2(g.state.models[over].y - end[1], g.state.models[over].x - end[0])
-            )
-        else:
-            end = d.cursor
-            path = [d.origin, *d.waypoints, end]
-            action = self.move_action(d, end, facing)
-            face = facing if facing is not None else m.facing
-        action, leg = self.legal_variant(action)
-        length = measure.path_length(path)
-        allow = None if enemy else self.allowance(d.actor)
-        if allow is None:
-            allow = _limit(leg)
-        odds = self.odds(action) if leg.ok else None
-        return MovePreview(
-            actor=d.actor,
-            path=path,
-            length=length,
-            legal=leg.ok,
-            reason=leg.reason,
-            remaining=None if allow is None else allow - length,
-            allowance=allow,
-            ghost=(end[0], end[1], face, m.base),
-            charge_target=over if enemy else "",
-            chance=None if odds is None else float(odds.chance),
-            lines=list(odds.lines) if odds is not None else [],
-        )
-
-    def drop_action(self) -> Action | None:
-        """The action the current drag commits on release (None if there is none)."""
-        d = self.drag
-        if d is None or not d.active:
-            return None
-        g = self.game
-        m = g.state.models[d.actor]
-        over = self.model_at(d.cursor, exclude=d.actor)
-        if over and g.state.models[over].side != m.side:
-            path = (d.origin, *d.waypoints, self.contact_point(d.actor, over))
-            action: Action = Charge(actor=d.actor, target=over, path=path if d.waypoints else ())
-        else:
-            action = self.move_action(d, d.cursor, self.pending_facing)
-        return self.legal_variant(action)[0]
-
     # --- picking ----------------------------------------------------------------------------
     def model_at(self, p: Point, exclude: str = "") -> str:
         """The live model whose base is under the point (the nearest centre wins)."""
@@ -488,10 +396,16 @@ class Controller:
         if self.drag is not None and self.drag.active:
             self.drag.waypoints.append(self.drag.cursor)
 
-    def rotate(self, step: float) -> None:
-        """Q/E: turn the pending facing of the dragged or selected model."""
+    def rotate(self, step: float, now: float = 0.0) -> None:
+        """Q/E: turn the pending facing of the dragged or selected model. Where the rules
+        offer no turn on its own (UMR), a turn is part of a move: Q/E turn the ghost
+        while dragging, and say so otherwise instead of offering what Enter cannot do."""
         mid = self.drag.actor if self.drag else self.selected
         if not mid or not self.own(mid):
+            return
+        if self.drag is None and not any(isinstance(a, Turn) for a in self.actions()):
+            m = self.game.state.models[mid]
+            self.say(m.pos, "no turn on its own now: press Q/E while dragging a move", False, now)
             return
         base = self.pending_facing
         if base is None:
@@ -563,11 +477,14 @@ class Controller:
                 ov.turn_arcs = measure.turn_arcs(footprint_of(g, sel.id), float(tr))
         if self.note and now < self.note_until:
             ov.note = self.note
+        if sel is not None and self.mode is None and self.drag is None and self.own(sel.id):
+            if any(isinstance(a, Move) for a in self.actions()):
+                ov.reach = self.reach(sel.id)
         ov.move = self.preview()
         if self.pending_facing is not None and sel is not None and self.drag is None:
             ov.turn_ghost = (sel.x, sel.y, self.pending_facing, sel.base)
         hov = g.state.models.get(self.hover)
-        if hov is not None and (sel is None or hov.side != sel.side):
+        if hov is not None and not hov.removed and (sel is None or hov.side != sel.side):
             ov.zones = self.zones(hov.id)
         if self.mode is not None and sel is not None:
             self._target_overlays(ov)

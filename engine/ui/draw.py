@@ -561,6 +561,8 @@ class Renderer:
         self._table_layer(surf, view, ov, cam)
         clip = surf.get_clip()
         surf.set_clip(cam.view)
+        if len(ov.reach) >= 3:  # where the selected model may move (the rules' check)
+            self._poly_alpha(surf, cam, ov.reach, (150, 220, 160), 28, outline=True)
         for name, polys in ov.zones.items():
             c = style.ZONE_COLOURS.get(name, (200, 200, 200))
             for p in polys:

@@ -51,9 +51,12 @@ THEME = ASSETS / "theme.json"
 
 SHORTCUTS: list[tuple[str, str]] = [
     ("Left click", "select a model; in a targeting mode, pick the target"),
-    ("Left drag", "move the model along the path; drop on an enemy to charge"),
+    ("Left drag", "move the model along the path; releasing commits; drop on an enemy to charge"),
     ("W (while dragging)", "add a waypoint at the cursor"),
-    ("Q / E", "turn the facing 15\u00b0 (Shift: 45\u00b0); Enter commits the turn"),
+    (
+        "Q / E",
+        "turn the facing 15\u00b0 (Shift: 45\u00b0) while dragging; on its own where the rules have a turn, then Enter commits it",
+    ),
     ("1 \u2013 9", "the action buttons, in order"),
     ("Tab", "select the next model of the side to act"),
     ("Space / N", "end activation / end phase (what the rules call next)"),

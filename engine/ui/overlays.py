@@ -116,6 +116,8 @@ class Overlays:
     template: tuple[Point, float, float] | None = None
     zones: dict[str, list[Polygon]] = field(default_factory=dict)
     turn_arcs: list[list[Point]] = field(default_factory=list)
+    #: the outline of where the selected model may move now
+    reach: Polygon = field(default_factory=list)
     odds: OddsCard | None = None
     note: tuple[Point, str, bool] | None = None
     dice: DiceAnim | None = None

@@ -12,12 +12,15 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from engine.actions import Action
+from engine.actions import Action, Move
 from engine.ui import choices
 from engine.ui.choices import Mode, akey
 from engine.ui.hud import esc, event_html, odds_html
 from engine.ui.style import TARGET_COLOURS, hexc
 from engine.ui.texts import card_html, casualties_html
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.ui.battle import BattleScreen
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
@@ -227,10 +230,7 @@ class Panels:
                 for line in pv.lines[:4]:
                     text += f"<br><font color='#c8ccd4'>\u2022 {linker.text(line)}</font>"
         elif c.selected:
-            text = (
-                "<font color='#9aa3b2'>Drag the model to move it (drop on an enemy to "
-                "charge). Q/E turn it. Pick an action above to shoot or fight.</font>"
-            )
+            text = "<font color='#9aa3b2'>" + self._selection_hint() + "</font>"
         else:
             text = "<font color='#9aa3b2'>Click a model to select it. F1 for help.</font>"
         # Re-laying out rich text costs a few ms: while the mouse sweeps over targets the
@@ -238,6 +238,36 @@ class Panels:
         if text != hud._texts.get("odds") and self.time - b.odds_set_at >= ODDS_PANEL_EVERY:
             b.odds_set_at = self.time
             hud.set_text(hud.odds, "odds", text)
+
+    def _selection_hint(self: BattleScreen) -> str:
+        """What the player can do with the selected model, or why nothing: the rules'
+        own refusal of a short move when its actions box is empty."""
+        c, g = self.controller, self.game
+        m = g.state.models.get(c.selected)
+        side = g.to_act()
+        if m is None or m.removed:
+            return "Click a model to select it. F1 for help."
+        if not self.human_to_act():
+            return f"{esc(self.name_of(m.id))}: the other side is playing."
+        if m.side != side:
+            return f"{esc(self.name_of(m.id))} is the enemy's; {esc(str(side).upper())} to act."
+        moves = any(isinstance(a, Move) for a in c.actions())
+        if not c.actions() and not c.side_actions():
+            probe = Move(actor=m.id, path=(m.pos, (m.x + 0.1, m.y)))
+            why = c.check(probe).reason or "it has no action left now"
+            return (
+                f"{esc(self.name_of(m.id))} has nothing to do now: {esc(why)}. Space moves play on."
+            )
+        bits = []
+        if moves:
+            bits.append(
+                "Drag the model to move it (drop on an enemy to charge); releasing commits."
+            )
+        if c.modes():
+            bits.append("Pick an action above, then click its target.")
+        elif moves:
+            bits.append("No target in reach or sight from here.")
+        return " ".join(bits) or "Pick an action above."
 
     def _refresh_card(self) -> None:
         c, g, hud = self.controller, self.game, self.hud

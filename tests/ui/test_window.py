@@ -104,19 +104,40 @@ def test_drag_moves_with_path_length_and_allowance_shown(battle):
     assert abs(moved.y - 9.0) < 0.3 and app.game.history[-1].action["do"] == "move"
 
 
+def test_a_path_past_the_allowance_is_trimmed_to_the_legal_end(battle):
+    app = battle
+    a = screen_pos(app, "b0")
+    m = app.game.state.models["b0"]
+    start = m.pos
+    b = app.camera.to_screen_i(m.x + 9.0, m.y + 9.0)  # 12.7" against the toy's 6"
+    drag(app, a, b, release=False)
+    pv = app.controller.preview()
+    assert pv.legal and abs(pv.length - 6.0) < 0.05
+    assert pv.lines and pv.lines[0].startswith("trimmed to the legal end")
+    post(app, pygame.event.Event(pygame.MOUSEBUTTONUP, pos=b, button=1))
+    settle(app, 0.5)
+    moved = app.game.state.models["b0"]
+    assert abs(math.dist(start, moved.pos) - 6.0) < 0.05
+    assert app.game.history[-1].action["path"][-1] == list(pv.path[-1])
+
+
 def test_an_illegal_end_point_shows_the_reason_and_commits_nothing(battle):
     app = battle
+    a = screen_pos(app, "b0")
+    m = app.game.state.models["b0"]
+    drag(app, a, app.camera.to_screen_i(m.x + 2.0, m.y))
+    settle(app, 0.5)
     before = app.game.state.checksum()
     a = screen_pos(app, "b0")
     m = app.game.state.models["b0"]
-    b = app.camera.to_screen_i(m.x + 9.0, m.y + 9.0)
+    b = app.camera.to_screen_i(m.x + 3.0, m.y + 3.0)
     drag(app, a, b, release=False)
     pv = app.controller.preview()
-    assert not pv.legal and "too far" in pv.reason
+    assert not pv.legal and "already moved" in pv.reason
     assert any(near(app.screen.get_at(p), style.BAD, 40) for p in along(a, b))
     post(app, pygame.event.Event(pygame.MOUSEBUTTONUP, pos=b, button=1))
     assert app.game.state.checksum() == before
-    assert app.controller.note and "too far" in app.controller.note[1]
+    assert app.controller.note and "already moved" in app.controller.note[1]
 
 
 def test_charge_preview_slides_into_base_contact(battle):
@@ -257,7 +278,8 @@ def test_help_overlay_lists_the_shortcuts(battle):
     app = battle
     key(app, pygame.K_F1)
     assert app.hud.is_open("help")
-    text = app.hud.windows["help"].get_container().elements[-2].html_text
+    boxes = app.hud.windows["help"].get_container().elements
+    text = next(b.html_text for b in boxes if hasattr(b, "html_text"))
     assert "Ctrl+Z" in text and "Q / E" in text
     key(app, pygame.K_ESCAPE)
     assert not app.hud.is_open("help")
@@ -288,16 +310,23 @@ def test_rule_section_links_open_the_reference(app, monkeypatch):
     assert "Roll a d6, add SK" in body
 
 
-def test_rotate_with_q_shows_the_ghost_and_the_refusal(battle):
+def test_q_where_the_rules_have_no_turn_says_so_and_turns_the_dragged_ghost(battle):
+    """The toy rules, like UMR, have no turn on its own: Q on a selected model says how
+    to turn instead of offering an Enter that would be refused; while dragging, Q turns
+    the ghost and the move carries the facing."""
     app = battle
     click(app, screen_pos(app, "b0"))
     key(app, pygame.K_q)
-    assert app.controller.pending_facing == 15.0
-    assert app.battle.overlays().turn_ghost is not None
+    assert app.controller.pending_facing is None
+    assert "while dragging" in app.controller.note[1]
     before = app.game.state.checksum()
     key(app, pygame.K_RETURN)
-    assert app.game.state.checksum() == before  # the toy rules have no turn action
-    assert "turn" in app.controller.note[1]
+    assert app.game.state.checksum() == before
+    m = app.game.state.models["b0"]
+    drag(app, screen_pos(app, "b0"), app.camera.to_screen_i(m.x + 2, m.y), release=False)
+    key(app, pygame.K_q)
+    assert app.controller.pending_facing == (m.facing + 15.0) % 360
+    assert app.controller.preview().ghost[2] == app.controller.pending_facing
 
 
 def test_pan_and_zoom(battle):
