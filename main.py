@@ -149,39 +149,43 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_points(args: argparse.Namespace) -> int:
-    """Point values of an army list or scenario (GEM's formula; other rulesets say so)."""
-    import importlib
-
+    """Point values of an army list or scenario, by its ruleset's ``points_report``: the
+    file's ``ruleset`` key, else the ``rulesets/<key>/`` folder it sits in, else GEM."""
     from engine.data import DataError, load_toml
+    from engine.ruleset import UnknownRuleset, available, load
 
     try:
         data = load_toml(args.file)
     except DataError as e:
         return _fail([p.line() for p in e.problems])
-    key = data.get("ruleset", "gem")
+    parts = Path(args.file).resolve().parts
+    folder = parts[parts.index("rulesets") + 1] if "rulesets" in parts[:-2] else ""
+    key = str(data.get("ruleset") or (folder if folder in available() else "gem"))
     try:
-        mod = importlib.import_module(f"rulesets.{key}.points")
-    except ModuleNotFoundError:
-        return _fail([f"error: {args.file}: ruleset: '{key}' has no points system"])
-    try:
-        print(mod.points_report(args.file))
+        report = load(key).points_report(args.file)
+    except UnknownRuleset:
+        known = ", ".join(available())
+        return _fail([f"error: {args.file}: ruleset: unknown ruleset '{key}' (known: {known})"])
     except DataError as e:
         return _fail([p.line() for p in e.problems])
+    if report is None:
+        return _fail([f"error: {args.file}: ruleset: '{key}' has no points system"])
+    print(report)
     return 0
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    """Rerun a ruleset's point study (GEM: duels against the point formula)."""
-    import importlib
+    """Rerun a ruleset's point study (its ``study`` hook; GEM: duels against the formula)."""
+    from engine.ruleset import UnknownRuleset, load
 
     try:
-        mod = importlib.import_module(f"rulesets.{args.ruleset}.balance")
-    except ModuleNotFoundError:
-        return _fail([f"error: balance: ruleset '{args.ruleset}' has no point study"])
+        rs = load(args.ruleset)
+    except UnknownRuleset:
+        return _fail([f"error: balance: unknown ruleset '{args.ruleset}'"])
     from engine.batch import ClusterError
 
     try:
-        report, interrupted = mod.run(
+        done = rs.study(
             pairs=args.pairs,
             duels=args.duels,
             seed=args.seed,
@@ -192,6 +196,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
         )
     except ClusterError as e:
         return _fail([f"error: --scheduler: {e}"])
+    if done is None:
+        return _fail([f"error: balance: ruleset '{args.ruleset}' has no point study"])
+    report, interrupted = done
     print(report)
     return 130 if interrupted else 0
 
@@ -261,9 +268,11 @@ def build_parser() -> argparse.ArgumentParser:
     _cluster_args(sim)
     sim.add_argument("--force", action="store_true", help="replace an earlier run in --out")
     sim.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
-    pts = sub.add_parser("points", help="point values of an army list or scenario (gem)")
+    pts = sub.add_parser(
+        "points", help="point values of an army list or scenario (its ruleset's formula)"
+    )
     pts.add_argument("file")
-    bal = sub.add_parser("balance", help="rerun a ruleset's point study (gem)")
+    bal = sub.add_parser("balance", help="rerun a ruleset's point study (gem has one)")
     bal.add_argument("ruleset", help="ruleset with a point study (gem)")
     bal.add_argument(
         "--pairs", type=int, default=60, help="profile pairings (default: %(default)s)"

@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.actions import Action
+from engine.actions import Action, Choose
 from engine.battlefield import Battlefield
 from engine.dice import Dice
 from engine.events import EventLog
@@ -282,6 +282,15 @@ class Ruleset:
     verbs: ClassVar[tuple[str, ...]] = ()
     unit_name: ClassVar[str] = "in"
     version: ClassVar[int] = 1
+    #: the turn structure (an ``engine.turns.Flow``: ``AlternatingFlow(RollOff(6))``...).
+    #: With one, the base class plays the game: setup, to_act, check, apply, candidates
+    #: and advance come from it, and the ruleset writes only ``problems``, ``resolve``
+    #: and ``options`` (its rules). Without one, the ruleset implements those itself.
+    turns: ClassVar[Any] = None
+    #: stats a model has unless its profile or its entry says otherwise
+    stat_defaults: ClassVar[Mapping[str, Any]] = {}
+    #: the stat that gives a model its hit points (``build_model``)
+    hp_stat: ClassVar[str] = "HP"
 
     def __init__(self) -> None:
         self.folder = Path(importlib.import_module(type(self).__module__).__file__ or "").parent
@@ -303,8 +312,51 @@ class Ruleset:
 
         Returns the model and a list of (where, problem) pairs; ``where`` is relative to
         the model entry (e.g. "stats.MOVE"). A model with problems is None.
-        """
-        raise NotImplementedError
+
+        Default: the common keys (id, side, unit, x, y, facing, base), the profile's
+        stats and weapons under the entry's own, ``stat_defaults`` under both; a stat
+        not in ``stat_keys`` is a problem, and so is whatever ``stat_problems`` finds;
+        hit points from ``hp_stat`` (1 without it), lowered by ``state.hp``."""
+        probs: list[tuple[str, str]] = []
+        prof: Mapping[str, Any] = {}
+        name = spec.get("profile")
+        if name:
+            prof = self.profiles().get(str(name)) or {}
+            if not prof:
+                probs.append(("profile", f"unknown {self.key} profile '{name}'"))
+        stats = {**self.stat_defaults, **prof.get("stats", {}), **spec.get("stats", {})}
+        for k in spec.get("stats", {}):
+            if k not in self.stat_keys:
+                probs.append(
+                    (f"stats.{k}", f"unknown stat ({self.key} stats: {', '.join(self.stat_keys)})")
+                )
+        probs += self.stat_problems(stats)
+        if probs:
+            return None, probs
+        state = dict(spec.get("state", {}) or {})
+        hp = int(stats.get(self.hp_stat, 1))
+        m = Model(
+            id=spec["id"],
+            side=spec["side"],
+            unit=spec.get("unit", spec["id"]),
+            x=float(spec["x"]),
+            y=float(spec["y"]),
+            facing=float(spec.get("facing", 0.0)),
+            base=spec.get("base", prof.get("base", 25.0)),
+            profile=str(name or ""),
+            stats=stats,
+            weapons=[dict(w) for w in spec.get("weapons", prof.get("weapons", []))],
+            hp=min(hp, int(state.pop("hp", hp))),
+            max_hp=hp,
+            status=list(state.pop("status", [])),
+            vars=state,
+        )
+        return m, []
+
+    def stat_problems(self, stats: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The stat schema: (where, problem) for values the rulebook does not allow
+        (``stats.SK``, "a skill is 0 to 3"). Default: none."""
+        return []
 
     def check_army(self, models: list[Model]) -> list[tuple[str, str]]:
         """Army-wide limits (e.g. one leader per army): (model id, problem) pairs."""
@@ -312,21 +364,107 @@ class Ruleset:
 
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
         """Prepare turn 1: initiative (``first`` if the scenario fixes it), activation order."""
-        raise NotImplementedError
+        self._flow().setup(self, state, ctx, first)
 
     # --- playing ------------------------------------------------------------------
     def to_act(self, state: GameState) -> str | None:
-        """The side whose decision it is, or None once the game is over."""
+        """The side whose decision it is (a pending decision's side first), or None once
+        the game is over."""
+        if self.turns is not None:
+            return self.turns.to_act(state)
         return None if state.over else state.active
 
     def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
-        raise NotImplementedError
+        return self._flow().check(self, state, action, ctx)
 
     def apply(self, state: GameState, action: Action, ctx: Context) -> None:
-        raise NotImplementedError
+        self._flow().apply(self, state, action, ctx)
 
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
+        return self._flow().candidates(self, state, side, ctx)
+
+    def _flow(self) -> Any:
+        if self.turns is None:
+            raise NotImplementedError(f"{self.key} declares no turn structure (turns)")
+        return self.turns
+
+    # --- the rules, for a ruleset on the base flow ----------------------------------
+    def problems(self, state: GameState, action: Action, ctx: Context) -> list[str]:
+        """Every reason the rules forbid ``action`` (the turn structure has already
+        checked whose turn it is). No dice, no writes."""
         raise NotImplementedError
+
+    def resolve(self, state: GameState, action: Action, ctx: Context) -> None:
+        """Carry out a legal action: roll with ``ctx.dice``, log, change the state."""
+        raise NotImplementedError
+
+    def options(self, state: GameState, unit: str, ctx: Context) -> list[Action]:
+        """Actions the AI may consider for ``unit`` now (the flow keeps the legal ones
+        and adds the one that moves play on)."""
+        return []
+
+    def begin_activation(self, state: GameState, unit: str, ctx: Context) -> None:
+        """A unit's first act of its activation (reset per-activation records)."""
+
+    def end_activation(self, state: GameState, unit: str, ctx: Context) -> None:
+        """A unit's activation ends (unused dice are lost, vehicles coast...)."""
+
+    def at_turn_limit(self, state: GameState, ctx: Context) -> None:
+        """The game ends at the scenario's turn limit. Default: a draw."""
+        state.over = {"winner": None, "reason": "turn limit"}
+
+    def last_side(self, state: GameState, alive: list[str], ctx: Context) -> None:
+        """One side (or none) has models left. Default: it wins."""
+        state.over = {"winner": alive[0] if alive else None, "reason": "last side standing"}
+
+    def remove(
+        self, state: GameState, model: Model, ctx: Context, why: str, rule: str = ""
+    ) -> None:
+        """A model leaves the table at once (it stays in ``state.models``)."""
+        model.removed = True
+        ctx.log.emit("removed", f"{model.id} is removed: {why}", actor=model.id, rule=rule)
+
+    # --- pending decisions ----------------------------------------------------------
+    def ask(
+        self,
+        state: GameState,
+        side: str,
+        kind: str,
+        text: str,
+        options: tuple[str, ...] = (),
+        verbs: tuple[str, ...] = ("choose",),
+        **data: Any,
+    ) -> None:
+        """Owe a decision to ``side`` (a reaction, a saving choice): ``to_act`` hands it
+        over, only its ``verbs`` (``Choose`` among ``options`` by default) are legal
+        until it is answered, then play resumes where it was."""
+        state.pending.append(
+            {
+                "side": side,
+                "kind": kind,
+                "text": text,
+                "options": list(options),
+                "verbs": list(verbs),
+                "data": data,
+            }
+        )
+
+    def replies(self, state: GameState, decision: Mapping[str, Any], ctx: Context) -> list[Action]:
+        """The answers the AI may give to ``decision``. Default: one Choose per option."""
+        return [Choose(option=o) for o in decision.get("options", [])]
+
+    def answer_problems(
+        self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
+    ) -> list[str]:
+        """Why ``action`` (one of the decision's verbs) is not a legal answer. Default:
+        none (a Choose among the options is checked by the flow)."""
+        return []
+
+    def answer(
+        self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
+    ) -> None:
+        """Carry out the answer to ``decision`` (already taken off ``state.pending``)."""
+        self.resolve(state, action, ctx)
 
     def actions_for(self, state: GameState, actor: str, ctx: Context) -> list[Action]:
         """The legal actions a player may pick for ``actor`` (a model or unit id) right
@@ -341,7 +479,7 @@ class Ruleset:
 
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         """The 'end activation / end phase' a player would click to move play on."""
-        raise NotImplementedError
+        return self._flow().advance(self, state, ctx)
 
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         """How far ``actor`` (a model id) may move now in ``mode`` (inches), as the rules
@@ -366,6 +504,19 @@ class Ruleset:
         other = sum(m.hp for m in state.live() if m.side != side)
         return float(own - other)
 
+    # --- armies and points ------------------------------------------------------------
+    def points_report(self, path: str | Path) -> str | None:
+        """The point values of an army list or scenario of this ruleset (the ``points``
+        command); None when the rulebook has no points. Raises ``engine.data.DataError``
+        for a file it cannot read."""
+        return None
+
+    def study(self, **options: Any) -> tuple[str, bool] | None:
+        """Rerun the ruleset's point study (the ``balance`` command: pairs, duels, seed,
+        out_dir, scheduler, workers, quiet): (the report, interrupted); None when the
+        ruleset has none."""
+        return None
+
     def redact(self, state: GameState, viewer: str) -> GameState:
         """What ``viewer`` may know of the state: hide the other sides' secrets (spell
         power, deployment plans). Agents only ever see a redacted clone. Default: all."""
@@ -377,9 +528,6 @@ class Ruleset:
 
 
 _REGISTRY: dict[str, type[Ruleset]] = {}
-
-#: every ruleset key the project knows of (SCENARIO_FORMAT.md); not all may be built yet
-KNOWN = ("gem", "inter_arma", "umr", "gemini", "swomp")
 
 
 def register(cls: type[Ruleset]) -> type[Ruleset]:

@@ -19,7 +19,7 @@ from engine.data import Checker, DataError, Problem, load_toml
 from engine.dice import Dice, ForcedDieError
 from engine.events import Event
 from engine.game import Game
-from engine.ruleset import KNOWN, Ruleset, UnknownRuleset, load
+from engine.ruleset import Ruleset, UnknownRuleset, available, load
 from engine.state import GameState, Model
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -179,7 +179,7 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
         try:
             ruleset = load(rkey)
         except UnknownRuleset:
-            known = ", ".join(KNOWN)
+            known = ", ".join(available())
             chk.add("ruleset", f"unknown ruleset '{rkey}' (known: {known})")
     seed = chk.integer(data, "seed", "seed", default=1)
     table = (72.0, 48.0)

@@ -138,6 +138,9 @@ class GameState:
     active: str | None = None
     vars: dict[str, Any] = field(default_factory=dict)
     over: dict[str, Any] | None = None
+    #: decisions owed before play goes on, first first (``Ruleset.ask``): each a dict
+    #: with the side that answers, the kind, the text, the options and the verbs
+    pending: list[dict[str, Any]] = field(default_factory=list)
 
     # --- queries --------------------------------------------------------------------
     def model(self, mid: str) -> Model:
@@ -170,7 +173,7 @@ class GameState:
         return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "ruleset": self.ruleset,
             "sides": list(self.sides),
             "models": {k: m.to_dict() for k, m in sorted(self.models.items())},
@@ -180,6 +183,9 @@ class GameState:
             "vars": copy.deepcopy(self.vars),
             "over": copy.deepcopy(self.over),
         }
+        if self.pending:  # absent when empty: states without one checksum as before
+            d["pending"] = copy.deepcopy(self.pending)
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> GameState:
@@ -192,6 +198,7 @@ class GameState:
             active=d.get("active"),
             vars=copy.deepcopy(d.get("vars", {})),
             over=copy.deepcopy(d.get("over")),
+            pending=copy.deepcopy(d.get("pending", [])),
         )
 
     def checksum(self) -> str:

@@ -10,10 +10,29 @@ data so it saves, copies and checksums with the rest of the state.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from engine.actions import Action, Choose, EndActivation
 from engine.dice import Dice, Modifier
 from engine.events import EventLog
+from engine.ruleset import (
+    ACTIVATING,
+    ALREADY_ACTIVATED,
+    GAME_OVER,
+    NO_SUCH_MODEL,
+    NOT_YOUR_TURN,
+    PENDING,
+    Legality,
+    Reason,
+)
 from engine.state import GameState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.ruleset import Context, Ruleset
+
+#: refusal code of a verb a model has already used this activation (``once``)
+DONE = "already_done"
 
 
 def roll_off(
@@ -104,9 +123,16 @@ class Alternating:
         self.data(state)["current"] = unit
 
     def finish(self, state: GameState) -> None:
-        """End the current activation and hand play to the next side with units left."""
+        """End the current activation and hand play to the next side with units left.
+
+        With no activation begun, the side to act passes with its first ready unit (it
+        counts as having acted): a side that ends an activation it never began must
+        still use one up, or the round would never end."""
         d = self.data(state)
         cur = d["current"]
+        if cur is None and state.active is not None:
+            ready = self.ready_units(state, state.active)
+            cur = ready[0] if ready else None
         if cur is not None and cur not in d["done"]:
             d["done"].append(cur)
         d["current"] = None
@@ -169,3 +195,214 @@ class Phased:
         state.phase = self.phases[k]
         state.active = d["order"][0]
         return False
+
+
+# --- the turn structure a Ruleset declares ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollOff:
+    """Initiative by a roll-off: every side rolls a d``faces``, highest first, ties
+    reroll (``roll_off``). A scenario's ``first`` fixes the order instead."""
+
+    faces: int = 6
+    rule: str = ""
+
+    def order(self, state: GameState, ctx: Context, first: str | None) -> list[str]:
+        if first:
+            return [first] + [s for s in state.sides if s != first]
+        return roll_off(ctx.dice, state.sides, self.faces, rule=self.rule, log=ctx.log)
+
+
+class Flow:
+    """What a declared turn structure does for the base ``Ruleset``: whose decision it
+    is, the refusals that are about turns rather than rules ("not your turn", "already
+    activated"), pending decisions, the end of the game by the last side standing or the
+    turn limit, the candidate that moves play on and ``advance``.
+
+    The ruleset keeps only its rules: ``problems`` and ``resolve`` per action,
+    ``options`` per unit, and optional hooks (``begin_activation``, ``end_activation``,
+    ``at_turn_limit``, ``last_side``, ``replies``).
+    """
+
+    def setup(self, rs: Ruleset, state: GameState, ctx: Context, first: str | None) -> None:
+        raise NotImplementedError
+
+    def to_act(self, state: GameState) -> str | None:
+        if state.over:
+            return None
+        if state.pending:
+            return str(state.pending[0]["side"])
+        return state.active
+
+    # --- checking -------------------------------------------------------------------
+    def check(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> Legality:
+        if state.over:
+            return Legality.no(Reason("the game is over", GAME_OVER))
+        if state.pending:
+            why = _pending_problem(state, action)
+            found = [why] if why else rs.answer_problems(state, state.pending[0], action, ctx)
+            return Legality.no(*found) if found else Legality.yes()
+        why = self.turn_problem(rs, state, action)
+        if why:
+            return Legality.no(why)
+        if isinstance(action, self.passing):
+            return Legality.yes()
+        found = rs.problems(state, action, ctx)
+        return Legality.no(*found) if found else Legality.yes()
+
+    #: the action that moves play on (end of activation, of phase)
+    passing: type[Action] = EndActivation
+
+    def turn_problem(self, rs: Ruleset, state: GameState, action: Action) -> str:
+        raise NotImplementedError
+
+    # --- applying -------------------------------------------------------------------
+    def apply(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
+        if state.pending:
+            decision = state.pending.pop(0)
+            rs.answer(state, decision, action, ctx)
+        elif isinstance(action, self.passing):
+            self.pass_on(rs, state, ctx)
+        else:
+            self.act(rs, state, action, ctx)
+        self.settle(rs, state, ctx)
+
+    def act(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
+        rs.resolve(state, action, ctx)
+
+    def pass_on(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        raise NotImplementedError
+
+    def settle(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        """After every action: the last side standing wins; a round that is over ends."""
+        if state.over or state.pending:
+            return
+        alive = [s for s in state.sides if state.live(s)]
+        if len(alive) <= 1:
+            rs.last_side(state, alive, ctx)
+            state.active = None
+            return
+        if self.round_over(rs, state):
+            self.end_round(rs, state, ctx)
+
+    def round_over(self, rs: Ruleset, state: GameState) -> bool:
+        return state.active is None
+
+    def end_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        """The turn limit (``state.vars['turn_limit']``, a scenario key) ends the game
+        once that many turns are played; else the next turn begins."""
+        limit = int(state.vars.get("turn_limit", 0) or 0)
+        if limit and state.turn >= limit:
+            rs.at_turn_limit(state, ctx)
+            state.active = None
+            return
+        state.turn += 1
+        self.new_round(rs, state, ctx)
+
+    def new_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        raise NotImplementedError
+
+    # --- choosing -------------------------------------------------------------------
+    def candidates(self, rs: Ruleset, state: GameState, side: str, ctx: Context) -> list[Action]:
+        if state.pending:
+            options = rs.replies(state, state.pending[0], ctx)
+        else:
+            options = [self.passing()]
+            for unit in self.acting_units(state, side):
+                options += rs.options(state, unit, ctx)
+        return [a for a in options if rs.check(state, a, ctx).ok]
+
+    def acting_units(self, state: GameState, side: str) -> list[str]:
+        return []
+
+    def advance(self, rs: Ruleset, state: GameState, ctx: Context) -> Action | None:
+        if state.over:
+            return None
+        if state.pending:
+            replies = rs.replies(state, state.pending[0], ctx)
+            return replies[-1] if replies else None
+        return self.passing()
+
+
+def _pending_problem(state: GameState, action: Action) -> str:
+    """While a decision is owed, only its answers are legal (DESIGN "pending")."""
+    d = state.pending[0]
+    if action.KIND in d.get("verbs", ("choose",)):
+        opts = d.get("options")
+        if opts and isinstance(action, Choose) and action.option not in opts:
+            return Reason(f"answer with one of: {', '.join(opts)}", PENDING, options=list(opts))
+        return ""
+    return Reason(f"{d['side']} must answer first: {d.get('text', d['kind'])}", PENDING)
+
+
+def unit_of(state: GameState, actor: str) -> str | None:
+    """The unit an actor names (a live model's unit, or a unit id)."""
+    m = state.models.get(actor)
+    if m is not None:
+        return None if m.removed else m.unit
+    return actor if actor in state.units() else None
+
+
+class AlternatingFlow(Flow, Alternating):
+    """Alternating activations after an initiative roll-off, one game turn a round: a
+    side activates one unit, ends its activation, and play passes (``Alternating``).
+
+    ``once``: the verbs a model may use once per activation (e.g. move, shoot); the
+    flow refuses the second with code ``already_done`` and forgets them when the
+    activation ends."""
+
+    def __init__(self, initiative: RollOff | None = None, once: Sequence[str] = ()) -> None:
+        self.initiative = initiative or RollOff()
+        self.once = tuple(once)
+
+    def setup(self, rs: Ruleset, state: GameState, ctx: Context, first: str | None) -> None:
+        self.start_round(state, self.initiative.order(state, ctx, first))
+
+    def new_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        self.start_round(state, self.initiative.order(state, ctx, None))
+
+    def turn_problem(self, rs: Ruleset, state: GameState, action: Action) -> str:
+        if isinstance(action, EndActivation) and not action.actor:
+            return "" if state.active else Reason("no side is to act", NOT_YOUR_TURN)
+        unit = unit_of(state, action.actor)
+        if unit is None:
+            return Reason(f"no model or unit '{action.actor}' on the table", NO_SUCH_MODEL)
+        side = state.units()[unit][0].side
+        if side != state.active:
+            return Reason(f"it is {state.active}'s turn, not {side}'s", NOT_YOUR_TURN)
+        cur = self.current(state)
+        if cur is not None and cur != unit:
+            return Reason(f"{cur} is activating; end its activation first", ACTIVATING)
+        if unit not in self.ready_units(state, side):
+            return Reason(f"{unit} has already activated this round", ALREADY_ACTIVATED)
+        used = self.data(state).get("used", {}).get(action.actor, ())
+        if action.KIND in self.once and action.KIND in used:
+            return Reason(f"{action.actor} has already used {action.KIND} this activation", DONE)
+        return ""
+
+    def act(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
+        unit = unit_of(state, action.actor)
+        assert unit is not None
+        if self.current(state) != unit:
+            self.begin(state, unit)
+            rs.begin_activation(state, unit, ctx)
+        if action.KIND in self.once:
+            self.data(state).setdefault("used", {}).setdefault(action.actor, []).append(action.KIND)
+        rs.resolve(state, action, ctx)
+        self.refresh(state)
+
+    def pass_on(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        unit = self.current(state)
+        if unit is None and state.active is not None:
+            unit = self.ready_units(state, state.active)[0]
+            self.begin(state, unit)
+            rs.begin_activation(state, unit, ctx)
+        if unit is not None:
+            rs.end_activation(state, unit, ctx)
+        self.data(state).pop("used", None)
+        self.finish(state)
+
+    def acting_units(self, state: GameState, side: str) -> list[str]:
+        cur = self.current(state)
+        return [cur] if cur else self.ready_units(state, side)

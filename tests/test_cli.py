@@ -112,6 +112,16 @@ def test_validate_and_points():
     assert bad.returncode == 2 and bad.stderr.startswith("error: no/such.toml")
 
 
+def test_points_asks_the_army_s_own_ruleset():
+    """A SWOMP army is priced by SWOMP's formula (SWOMP-I-POINTS), not checked as GEM's;
+    a ruleset without points says so."""
+    pts = run("points", "rulesets/swomp/armies/eldar_host.toml")
+    assert pts.returncode == 0 and "total 603 points" in pts.stdout, pts.stderr
+    umr = run("points", "rulesets/umr/armies/iron_wolves.toml")
+    assert umr.returncode == 2 and "'umr' has no points system" in umr.stderr
+    assert run("balance", "umr").returncode == 2
+
+
 def test_simulate_writes_results_and_summary(tmp_path):
     args = ("simulate", "rulesets/umr/scenarios/default.toml", "--games", "2", "--workers", "0")
     args += ("--agents", "random,random", "--turn-limit", "1", "--out", str(tmp_path))

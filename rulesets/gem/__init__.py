@@ -10,6 +10,7 @@ one place.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from engine.actions import Action
@@ -146,6 +147,18 @@ class Gem(Ruleset):
         from .scoring import score
 
         return score(state, side)
+
+    def points_report(self, path: str | Path) -> str | None:
+        """GEM-4.2: each figure priced by the point formula, the army's limits checked."""
+        from .points import points_report
+
+        return points_report(path)
+
+    def study(self, **options: Any) -> tuple[str, bool] | None:
+        """GEM's point study (GEM-4): duels across the stats against the point ratio."""
+        from .balance import run
+
+        return run(**options)
 
     def model_view(self, model: Model) -> dict[str, Any]:
         """hp and status for every figure; a vehicle adds its speed and the radius of its

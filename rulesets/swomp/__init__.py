@@ -9,6 +9,7 @@ the designer's interpretations where the rulebook is silent or unfinished.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from engine.actions import Action
@@ -79,6 +80,12 @@ class Swomp(Ruleset):
         targets (scoring.py): the measures the turn limit is decided by; with the table
         at hand, also the balance of the shots each side has on the other."""
         return scoring.score(state, side, ctx)
+
+    def points_report(self, path: str | Path) -> str | None:
+        """An army list priced by the designer's formula (SWOMP-I-POINTS, SWOMP-I-ARMY)."""
+        from .points import points_report
+
+        return points_report(path)
 
     def model_view(self, model: Model) -> dict[str, Any]:
         """HP and status for every model; a vehicle adds its speed, its locations and the

@@ -1,4 +1,5 @@
-"""Shared fixtures for engine tests: a toy game built without any scenario file."""
+"""Shared fixtures for engine tests: a game of the example_d6 ruleset (rulesets/example_d6)
+built without any scenario file."""
 
 import pytest
 
@@ -8,7 +9,6 @@ from engine.game import Game
 from engine.persistence import mark_start
 from engine.ruleset import load
 from engine.state import GameState, Model
-from tests.engine import toy  # noqa: F401  (registers the toy ruleset)
 
 
 def make_toy_game(
@@ -18,7 +18,7 @@ def make_toy_game(
     turn_limit: int = 0,
     battlefield: Battlefield | None = None,
 ) -> Game:
-    rs = load("toy")
+    rs = load("example_d6")
     models = {}
     for i in range(n):
         for side, y in (("blue", 5.0), ("red", 40.0)):
@@ -26,7 +26,7 @@ def make_toy_game(
             models[mid] = Model(
                 id=mid, side=side, unit=mid, x=10.0 + 5 * i, y=y, hp=2, max_hp=2, stats={"SK": 1}
             )
-    state = GameState(ruleset="toy", sides=["blue", "red"], models=models)
+    state = GameState(ruleset="example_d6", sides=["blue", "red"], models=models)
     if turn_limit:
         state.vars["turn_limit"] = turn_limit
     game = Game(rs, battlefield or Battlefield(), state, Dice(seed=seed))

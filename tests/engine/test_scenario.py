@@ -10,11 +10,10 @@ import pytest
 
 from engine.data import DataError
 from engine.scenario import load_scenario, new_game, result_json, run_script
-from tests.engine import toy  # noqa: F401  (registers the toy ruleset)
 
 GOOD = """
 title = "toy duel"
-ruleset = "toy"
+ruleset = "example_d6"
 seed = 3
 first = "blue"
 [[models]]
@@ -45,7 +44,7 @@ def _errors(path: Path) -> list[str]:
 
 def test_a_good_file_loads(tmp_path):
     scn = load_scenario(_write(tmp_path, GOOD))
-    assert scn.ruleset == "toy" and scn.first == "blue" and scn.sides == ["blue", "red"]
+    assert scn.ruleset == "example_d6" and scn.first == "blue" and scn.sides == ["blue", "red"]
     assert [m.id for m in scn.models] == ["a", "b"]
     assert scn.battlefield.width == 72 and scn.battlefield.depth == 48
 
@@ -75,7 +74,7 @@ def test_top_level_problems(tmp_path, extra, where, what):
 
 
 def test_unknown_ruleset(tmp_path):
-    f = _write(tmp_path, GOOD.replace('"toy"', '"chess"'))
+    f = _write(tmp_path, GOOD.replace('"example_d6"', '"chess"'))
     assert any("ruleset: unknown ruleset 'chess'" in e for e in _errors(f))
 
 

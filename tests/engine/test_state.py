@@ -19,7 +19,10 @@ def _state() -> GameState:
     )
     n = Model(id="b", side="red", unit="b", x=5.0, y=6.0)
     return GameState(
-        ruleset="toy", sides=["blue", "red"], models={"a": m, "b": n}, vars={"act": {"done": []}}
+        ruleset="example_d6",
+        sides=["blue", "red"],
+        models={"a": m, "b": n},
+        vars={"act": {"done": []}},
     )
 
 

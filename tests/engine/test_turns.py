@@ -26,7 +26,7 @@ def _state(units_blue=2, units_red=1) -> GameState:
         models[f"b{i}"] = Model(id=f"b{i}", side="blue", unit=f"b{i}", x=1, y=1)
     for i in range(units_red):
         models[f"r{i}"] = Model(id=f"r{i}", side="red", unit=f"r{i}", x=1, y=9)
-    return GameState(ruleset="toy", sides=["blue", "red"], models=models)
+    return GameState(ruleset="example_d6", sides=["blue", "red"], models=models)
 
 
 def test_alternating_passes_when_a_side_has_no_units_left():

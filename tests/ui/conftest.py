@@ -17,7 +17,6 @@ import pytest  # noqa: E402
 
 from engine.battlefield import Battlefield, TerrainFeature  # noqa: E402
 from engine.game import Game  # noqa: E402
-from tests.engine import toy  # noqa: E402,F401  (registers the toy ruleset)
 from tests.engine.conftest import make_toy_game
 
 SIZE = (1280, 800)

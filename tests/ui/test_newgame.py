@@ -10,7 +10,7 @@ from tests.ui.conftest import SIZE, choose, press, settle, step
 TOY_SCENARIO = """
 title = "Toy skirmish"
 description = "Two against two across open ground."
-ruleset = "toy"
+ruleset = "example_d6"
 seed = 3
 first = "blue"
 [[terrain]]
@@ -46,7 +46,7 @@ def test_start_screen_offers_rulesets_scenarios_and_controllers(tmp_path):
     try:
         step(app)
         ng = app.newgame
-        assert ng is not None and ng.key == "toy" and ng.path == path.resolve()
+        assert ng is not None and ng.key == "example_d6" and ng.path == path.resolve()
         assert "Toy skirmish" in ng.desc.html_text and "2 models" in ng.desc.html_text
         assert ng.controllers == {"blue": "human", "red": "human"}
         red_dd = ng._side_widgets[3]

@@ -112,7 +112,7 @@ def test_the_strip_explains_a_computer_move_and_the_log_records_it(app):
         assert "chance <b>" in html  # the odds behind the options
     assert "RED" in html and "computer, normal" in html
     decision = [e for e in app.game.log.events if e.kind == "decision"]
-    played = from_dict(app.game.history[-1].action, "toy")
+    played = from_dict(app.game.history[-1].action, "example_d6")
     assert len(decision) == 1 and decision[0].actor == played.actor
     assert decision[0].text.startswith(f"red (greedy) chose {played.describe()} (value")
     if played == top.action:  # no tie broken at random: the engine's own line

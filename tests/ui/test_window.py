@@ -289,7 +289,7 @@ def test_help_overlay_lists_the_shortcuts(battle):
 
 def test_rule_section_links_open_the_reference(app, monkeypatch):
     game = make_game()
-    ref = Reference({"TOY-2": Section("TOY-2", "Shooting", "Roll a d6, add SK; 4+ hits.")})
+    ref = Reference({"D6-3": Section("D6-3", "Shooting", "Roll a d6, add SK; 4+ hits.")})
     monkeypatch.setattr(game.ruleset, "reference", ref)
     app.start(game, {"blue": "human", "red": "human"})
     step(app)
@@ -298,11 +298,11 @@ def test_rule_section_links_open_the_reference(app, monkeypatch):
     key(app, pygame.K_1)
     game.dice.force([5])
     click(app, screen_pos(app, "r0"))
-    assert "href='rule:TOY-2'" in app.hud.log.html_text
+    assert "href='rule:D6-3'" in app.hud.log.html_text
     post(
         app,
         pygame.event.Event(
-            pygame_gui.UI_TEXT_BOX_LINK_CLICKED, link_target="rule:TOY-2", ui_element=app.hud.log
+            pygame_gui.UI_TEXT_BOX_LINK_CLICKED, link_target="rule:D6-3", ui_element=app.hud.log
         ),
     )
     assert app.hud.is_open("reference")
