@@ -188,6 +188,20 @@ class Agent(Protocol):
 Observer = Callable[[Sequence[Event]], None]
 
 
+def explain(agent: Agent, side: str) -> str | None:
+    """'red (greedy) chose b1 shoot r3: value +2.10, chance 42%; next: ...' from the
+    agent's last decision, for the log headless and the window's panel. Here, beside the
+    loop that writes it, so the engine's game and its agents import in one direction."""
+    last = getattr(agent, "last", None)
+    if not last:
+        return None
+    head, *rest = last
+    text = f"{side} ({agent.name}) chose {head.line()}"
+    if rest:
+        text += "; also weighed: " + "; ".join(o.line() for o in rest[:3])
+    return text
+
+
 def play(
     game: Game,
     agents: Mapping[str, Agent],
@@ -200,8 +214,6 @@ def play(
     Agents receive a clone with forked dice and the other sides' secrets hidden, so no
     agent can peek at the real dice or the opponent's hidden choices.
     """
-    from engine.agents import explain
-
     n = 0
     while (side := game.to_act()) is not None and n < max_actions:
         agent = agents[side]

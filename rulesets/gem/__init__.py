@@ -149,7 +149,7 @@ class Gem(Ruleset):
         return score(state, side)
 
     def points_report(self, path: str | Path) -> str | None:
-        """GEM-4.2: each figure priced by the point formula, the army's limits checked."""
+        """GEM-4: each figure priced by the point formula (GEM-4.2.2), the army's limits checked."""
         from .points import points_report
 
         return points_report(path)

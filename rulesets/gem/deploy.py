@@ -140,10 +140,7 @@ def _finish(state: GameState, ctx: Context) -> None:
             actor=side,
             rule="GEM-2.0.4",
         )
-    gg["setup_done"] = True
-    from .rules import begin_turn
-
-    begin_turn(state, ctx, list(gg["setup"]["order"]))
+    gg["setup_done"] = True  # the dispatch (rules.py) then begins turn 1's segments
 
 
 # ------------------------------------------------------------------ check and apply

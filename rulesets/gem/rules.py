@@ -226,6 +226,7 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
         from . import deploy
 
         deploy.apply(state, a, ctx)
+        _after_setup_step(state, ctx)
         skip_idle(state, ctx)
         return
     if kind in transport.VERBS:
@@ -300,6 +301,7 @@ def end_phase(state: GameState, ctx: Context) -> None:
         from . import deploy
 
         deploy.end_step(state, ctx)
+        _after_setup_step(state, ctx)
         skip_idle(state, ctx)
         return
     _advance_segment(state, ctx)
@@ -414,6 +416,15 @@ def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None
         if deploy.start(state, ctx, order):
             return  # GEM-2 "1a. Setup": the segments begin once every unit is placed
     begin_turn(state, ctx, order)
+
+
+def _after_setup_step(state: GameState, ctx: Context) -> None:
+    """GEM-2 "1a. Setup": once every unit is placed (deploy sets ``setup_done``), turn 1's
+    segments begin in the initiative order of the setup. Here and not in deploy.py, so
+    deploy never imports this dispatch (no import cycle)."""
+    gg = g(state)
+    if gg.get("setup_done") and state.phase in turn.SETUP_PHASES:
+        begin_turn(state, ctx, list(gg["setup"]["order"]))
 
 
 def begin_turn(state: GameState, ctx: Context, order: list[str]) -> None:
