@@ -336,6 +336,14 @@ def _pending_problem(state: GameState, action: Action) -> str:
     return Reason(f"{d['side']} must answer first: {d.get('text', d['kind'])}", PENDING)
 
 
+#: the past tense of the engine's verbs, for "b0 has already moved this activation"
+_PAST = {"move": "moved", "shoot": "shot", "charge": "charged", "fight": "fought", "turn": "turned"}
+
+
+def _done(kind: str) -> str:
+    return _PAST.get(kind, f"used {kind.replace('_', ' ')}")
+
+
 def unit_of(state: GameState, actor: str) -> str | None:
     """The unit an actor names (a live model's unit, or a unit id)."""
     m = state.models.get(actor)
@@ -378,7 +386,7 @@ class AlternatingFlow(Flow, Alternating):
             return Reason(f"{unit} has already activated this round", ALREADY_ACTIVATED)
         used = self.data(state).get("used", {}).get(action.actor, ())
         if action.KIND in self.once and action.KIND in used:
-            return Reason(f"{action.actor} has already used {action.KIND} this activation", DONE)
+            return Reason(f"{action.actor} has already {_done(action.KIND)} this activation", DONE)
         return ""
 
     def act(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
