@@ -8,6 +8,8 @@ goes to the defender. The preview, the AI and the rules read the same numbers he
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -65,9 +67,16 @@ def melee_damage(margin: int) -> int:
 
 
 def ram_damage(margin: int) -> int:
-    """Damage of a won ram: one point per full 5 points of margin, at least one
-    (designer's interpretation SWOMP-I-RAM: a won contest always does damage)."""
-    return max(1, margin // 5)
+    """Damage of a won ram (SWOMP "Ramming and Collisions"): "one point of damage ... for
+    every 5 points the contest was won by", so a ram won by less than 5 does none."""
+    return max(0, margin) // 5
+
+
+def ram_speed_bonus(inches: float) -> int:
+    """A ramming vehicle's speed bonus: its speed divided by ten "and rounded to the
+    nearest whole number" (SWOMP "Ramming and Collisions"; halves round up: 15" is +2).
+    Unlike the movement bonus no example contradicts the prose here (SWOMP-I-ROUND)."""
+    return int(math.floor(max(0.0, float(inches)) / 10 + 0.5))
 
 
 def speed_bonus(inches: float) -> int:

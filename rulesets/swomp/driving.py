@@ -94,13 +94,13 @@ def drive(
 
 
 def ram(state: GameState, ctx: Context, v: Model, t: Model, spd: float) -> None:
-    """The ramming contest: the vehicle's DR plus speed / 10 against the target's DR and
-    modifiers; a win does 1 damage per 5 points; a trooper who wins dives aside; two
+    """The ramming contest: the vehicle's DR plus speed / 10 (rounded to the nearest)
+    against the target's DR and modifiers; a win does 1 damage per full 5 points; a trooper who wins dives aside; two
     vehicles end touching and both test for control."""
-    att = contest.side(("DR", core.stat(v, "DR")), ("speed", contest.speed_bonus(spd)))
+    att = contest.side(("DR", core.stat(v, "DR")), ("speed", contest.ram_speed_bonus(spd)))
     if core.is_vehicle(t):
         dfn = contest.side(
-            ("DR", core.stat(t, "DR")), ("speed", contest.speed_bonus(vehicles.speed(t)))
+            ("DR", core.stat(t, "DR")), ("speed", contest.ram_speed_bonus(vehicles.speed(t)))
         )
     else:
         dfn = contest.side(
@@ -124,7 +124,7 @@ def ram(state: GameState, ctx: Context, v: Model, t: Model, spd: float) -> None:
         data={"damage": dmg},
     )
     if core.is_vehicle(t):
-        if res.won:
+        if dmg:
             vehicles.damage(state, ctx, t, dmg, None, "rammed", v.id)
         v.vars["speed"] = 0.0
         for x in (v, t):
@@ -132,7 +132,8 @@ def ram(state: GameState, ctx: Context, v: Model, t: Model, spd: float) -> None:
                 vehicles.control_test(state, ctx, x, "collision", core.stat(x, "SR"))
         return
     if res.won:
-        core.wound(state, ctx, t, dmg, f"rammed by {v.id}", R_RAM, v.id)
+        if dmg:
+            core.wound(state, ctx, t, dmg, f"rammed by {v.id}", R_RAM, v.id)
         return
     dive_aside(state, ctx, v, t)
 

@@ -56,22 +56,39 @@ def coherency_problem(state: GameState, m: Model, at: tuple[float, float]) -> st
             f'{m.id} would be {gap:.1f}" from the nearest model of {m.unit}, beyond its '
             f'{limit:g}" coherency ({R_COHERENCY})'
         )
+    ms = core.unit_models(state, m.unit)
+    after = [ghost if x.id == m.id else x for x in ms]
+    if len(groups(after, limit)) > len(groups(ms, limit)):
+        return (
+            f"{m.id} moving to ({at[0]:g}, {at[1]:g}) would split {m.unit}: every model "
+            f'must stay within {limit:g}" of the unit ({R_COHERENCY})'
+        )
     return ""
 
 
+def groups(ms: list[Model], limit: float) -> list[set[str]]:
+    """The unit's models in chains whose neighbours are within ``limit`` (base edge to
+    base edge): one group when the unit is in coherency (SWOMP "Units")."""
+    out: list[set[str]] = []
+    left = {x.id: x for x in ms}
+    while left:
+        first = next(iter(left.values()))
+        seen = {first.id}
+        frontier = [first]
+        del left[first.id]
+        while frontier:
+            a = frontier.pop()
+            for b in list(left.values()):
+                if table.distance(a, b) <= limit + 1e-6:
+                    seen.add(b.id)
+                    frontier.append(b)
+                    del left[b.id]
+        out.append(seen)
+    return out
+
+
 def in_coherency(state: GameState, unit: str, limit: float) -> bool:
-    ms = core.unit_models(state, unit)
-    if len(ms) < 2:
-        return True
-    seen = {ms[0].id}
-    frontier = [ms[0]]
-    while frontier:
-        a = frontier.pop()
-        for b in ms:
-            if b.id not in seen and table.distance(a, b) <= limit + 1e-6:
-                seen.add(b.id)
-                frontier.append(b)
-    return len(seen) == len(ms)
+    return len(groups(core.unit_models(state, unit), limit)) <= 1
 
 
 def break_need(state: GameState, unit: str) -> tuple[Model | None, int]:

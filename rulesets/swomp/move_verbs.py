@@ -17,8 +17,10 @@ from .pending import trigger_overwatch
 def check_move(state, ctx, action: Move, ms, unit) -> list[str]:
     if action.to is None and not action.path:
         return ["a move needs 'to' or 'path'"]
-    if action.mode and action.mode not in ("run", "charge"):
-        return [f"SWOMP moves have no mode '{action.mode}'"]
+    if action.mode == "charge":
+        return ["a charge is its own action, with its combat: use charge (SWOMP-CHARGE)"]
+    if action.mode and action.mode != "run":
+        return [f"SWOMP moves have no mode '{action.mode}' (only 'run')"]
     if len(ms) == 1:
         return move_problems(state, ctx, ms[0], list(action.waypoints(ms[0].pos)))
     if any(core.is_vehicle(m) for m in ms):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from engine.actions import Move
+from engine.battlefield import base_radius_in, base_size_in
 from engine.ruleset import TOO_FAR, TOO_SHORT, Context, Reason
 from engine.state import GameState, Model
 
@@ -32,7 +33,11 @@ def allowance(m: Model) -> tuple[float, str]:
     base = core.mr(m)
     if a["follow"] > 0:
         return float(a["follow"]), "follow-up move, half MR"
-    if a["shot"] or a["clearing"]:
+    if a["clearing"] and not a["shot"]:
+        # "the model may make a normal move" while clearing a jam: a heavy weapon's
+        # normal move is its MR (it does not shoot), as a trooper's after acting
+        return base, "clearing a jam: a normal move, 1 x MR"
+    if a["shot"]:
         if core.heavy(m):
             return base / 2, "heavy weapon after shooting, half MR"
         return base, "after shooting, 1 x MR"
@@ -93,6 +98,12 @@ def move_problems(
     end = pts[-1]
     if not table.on_table(ctx, end):
         r.append(f"({end[0]:g}, {end[1]:g}) is off the table")
+    foe = foe_on_path(state, m, pts)
+    if foe is not None:
+        r.append(
+            f"the move would end in base contact with {foe.id}: moving into contact is a "
+            f"charge, with its combat: use charge (SWOMP-CHARGE)"
+        )
     if (
         morale.broken(state, m.unit)
         and nearest_enemy(state, m, end) < nearest_enemy(state, m) - EPS
@@ -103,6 +114,48 @@ def move_problems(
         if why_not:
             r.append(why_not)
     return r
+
+
+def foe_on_path(state: GameState, m: Model, pts: list[tuple[float, float]]) -> Model | None:
+    """The first enemy the moving base would touch on its path (the physics service stops
+    a base at its first contact), or None. Why: "when a model moves into base-to-base
+    contact with another model, this is called charging" (SWOMP "Close Combat"), so a
+    plain move may not end there."""
+    best: tuple[float, Model] | None = None
+    rad = _reach(m)
+    foes = [
+        e
+        for e in state.live()
+        if e.side != m.side and e.id != m.id and table.distance(m, e) > melee.CONTACT
+    ]
+    run = 0.0
+    for a, b in zip(pts, pts[1:]):
+        seg = math.dist(a, b)
+        if seg < 1e-9:
+            continue
+        for e in foes:
+            t = ((e.x - a[0]) * (b[0] - a[0]) + (e.y - a[1]) * (b[1] - a[1])) / (seg * seg)
+            t = max(0.0, min(1.0, t))
+            q = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+            if math.dist(q, e.pos) > rad + _reach(e) + melee.CONTACT:
+                continue
+            ghost = Model.from_dict({**m.to_dict(), "x": q[0], "y": q[1]})
+            if table.distance(ghost, e) <= melee.CONTACT:
+                at = run + t * seg
+                if best is None or at < best[0]:
+                    best = (at, e)
+        if best is not None:
+            return best[1]
+        run += seg
+    return None
+
+
+def _reach(e: Model) -> float:
+    """Centre to farthest base edge, inches (a box's half-diagonal)."""
+    if isinstance(e.base, (tuple, list)):
+        w, d = base_size_in(e.base)
+        return math.hypot(w, d) / 2
+    return base_radius_in(e.base)
 
 
 def vehicle_move_problems(

@@ -89,9 +89,9 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
             return None
         _, hi = vehicles.speed_range(v)
         spd = hi if action.speed is None else float(action.speed)
-        a = core.stat(v, "DR") + contest.speed_bonus(spd)
+        a = core.stat(v, "DR") + contest.ram_speed_bonus(spd)
         d = core.stat(t, "DR") + (
-            contest.speed_bonus(vehicles.speed(t))
+            contest.ram_speed_bonus(vehicles.speed(t))
             if core.is_vehicle(t)
             else core.stat(t, "AR") + core.stat(t, "FR") + shooting.move_bonus(t)
         )

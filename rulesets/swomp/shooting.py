@@ -168,7 +168,7 @@ def target_problem(
         if c.size == me.size and (c.dist, c.id) < (me.dist, me.id) and c.evasion <= me.evasion:
             return (
                 f"{target.id} is not the closest {me.size} target: {c.id} is closer and "
-                f"no harder to hit ({R_TARGET})"
+                f"no harder to hit: no more cover or speed ({R_TARGET})"
             )
     return ""
 
@@ -380,6 +380,11 @@ def resolve_shot(
     if core.is_vehicle(t) and location is None and t.vars["veh"].get("exposed"):
         location = vehicles.roll_location(ctx, t, shooter.id, "hit location (exposed crew)")
         crew = location in t.vars["veh"]["exposed"] and location not in t.vars.get("crew_out", [])
+    elif core.is_vehicle(t) and location is not None:
+        # a called shot at an exposed crewman contests his DR, armour and field, as a
+        # rolled one does (SWOMP "Exposed crewmen")
+        exposed = t.vars["veh"].get("exposed", [])
+        crew = location in exposed and location not in t.vars.get("crew_out", [])
     _, cover = sighted(state, ctx, shooter, t, w)
     att = attack(shooter, w, stance, extra)
     dfn = defence(t, cover, moving=True, crew=crew)

@@ -52,9 +52,24 @@ def test_speed_bonus_truncates_as_the_examples_do():
     assert [contest.speed_bonus(x) for x in (0, 9.9, 10, 12, 18, 20, 29)] == [0, 0, 1, 1, 1, 2, 2]
 
 
-def test_ram_damage_one_per_five_at_least_one():
-    """SWOMP "Ramming": 1 damage per 5 points won; SWOMP-I-RAM: at least 1."""
-    assert [contest.ram_damage(m) for m in (0, 4, 5, 9, 10, 14, 15)] == [1, 1, 1, 1, 2, 2, 3]
+def test_ram_damage_one_per_five_none_below_five():
+    """SWOMP-RAM "one point of damage ... for every 5 points the contest was won by": a
+    ram won by less than 5 does none (audit ram_margin3: won by 3 did 1)."""
+    assert [contest.ram_damage(m) for m in (0, 4, 5, 9, 10, 14, 15)] == [0, 0, 1, 1, 2, 2, 3]
+
+
+def test_ram_speed_bonus_rounds_to_the_nearest():
+    """SWOMP-RAM: speed / 10 "rounded to the nearest whole number" (audit ram_round:
+    15" gave +1)."""
+    assert [contest.ram_speed_bonus(s) for s in (4, 5, 14, 15, 17, 24.9, 25)] == [
+        0,
+        1,
+        1,
+        2,
+        2,
+        2,
+        3,
+    ]
 
 
 def test_multiple_attackers_add_half_of_each_other_rounded_down():

@@ -197,7 +197,8 @@ def test_stopped_vehicle_gives_plus_five():
 
 
 def test_ram_a_trooper_who_dives_aside():
-    """SWOMP "Ramming": DR + speed / 10 against DR; the trooper who wins jumps aside."""
+    """SWOMP "Ramming": DR + speed / 10 (15" rounds to +2) against DR; the trooper who
+    wins jumps aside."""
     g = make(
         [
             {
@@ -213,7 +214,7 @@ def test_ram_a_trooper_who_dives_aside():
     )
     ev = do(g, Ram(actor="v", target="t", speed=15), [2, 9])
     res = kinds(ev, "resolution")[0]
-    assert "DR 9 + speed 1 + 2 = 12" in res.text and res.outcome == "miss"
+    assert "DR 9 + speed 2 + 2 = 13" in res.text and res.outcome == "miss"
     t = g.state.models["t"]
     assert abs(t.y - 24.0) > 1.5 and not t.removed
 
