@@ -9,7 +9,6 @@ goes to the defender. The preview, the AI and the rules read the same numbers he
 from __future__ import annotations
 
 import math
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction

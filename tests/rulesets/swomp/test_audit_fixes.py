@@ -3,7 +3,6 @@ against the rulebook's words: jams, called shots at crew, moves into contact, un
 coherency and the ramming contest."""
 
 from engine.actions import Move, Shoot
-
 from rulesets.swomp.actions import ClearJam, Ram
 
 from .helpers import do, kinds, make
