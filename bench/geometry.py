@@ -35,6 +35,7 @@ if str(ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
+from engine.batch import progress  # noqa: E402
 from engine.battlefield import (  # noqa: E402
     AREA_SIGHT_DEPTH,
     Battlefield,
@@ -56,6 +57,8 @@ BASE_MM = 25.0
 NAIVE_REPEATS = 3
 MATRIX_REPEATS = 9
 PREVIEW_PASSES = 3
+#: ``--quiet``: no progress bar
+QUIET = "--quiet" in sys.argv
 
 
 # --------------------------------------------------------------------------- the layout
@@ -194,12 +197,16 @@ def band(v: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- the run
 
 
-def _time(fn, repeats: int) -> tuple[float, object]:  # noqa: ANN001
+def _time(fn, repeats: int, label: str = "") -> tuple[float, object]:  # noqa: ANN001
+    """Median seconds of ``repeats`` calls and the last result; a progress bar names
+    ``label`` when given (the naive loop takes a while)."""
     times, result = [], None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
+    with progress(repeats, f"{label} run", quiet=not label or QUIET) as bar:
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            result = fn()
+            times.append(time.perf_counter() - t0)
+            bar.update()
     return statistics.median(times), result
 
 
@@ -220,7 +227,7 @@ def main() -> int:
     )
 
     geo.visible_matrix(side_a, side_b)  # warm-up (imports, caches)
-    t_naive, naive = _time(lambda: naive_matrix(bf, side_a, side_b), NAIVE_REPEATS)
+    t_naive, naive = _time(lambda: naive_matrix(bf, side_a, side_b), NAIVE_REPEATS, "naive")
     t_matrix, matrix = _time(lambda: geo.visible_matrix(side_a, side_b), MATRIX_REPEATS)
     row_times = []
     for _ in range(PREVIEW_PASSES):

@@ -59,11 +59,6 @@ def rollouts(task: tuple[str, str, int, float, int]) -> tuple[str, list[int], li
     return key, its, secs
 
 
-def quantile(xs: list[int], q: float) -> int:
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(q * len(s)))]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--budget", type=float, default=0.4, help="search seconds per decision")
@@ -109,11 +104,14 @@ def main() -> None:
             print(f"{k:8} no decisions with a choice")
             continue
         med = statistics.median(its)
+        # the stdlib's inclusive quantiles: the lowest quarter's and tenth's upper edges
+        p25 = statistics.quantiles(its, n=4, method="inclusive")[0] if len(its) > 1 else its[0]
+        p10 = statistics.quantiles(its, n=10, method="inclusive")[0] if len(its) > 1 else its[0]
         cap = caps.get(k)
         ratio = f"{med / cap:.1f}x" if cap else "-"
         print(
-            f"{k:8} {len(its):9d} {med:7.0f} {quantile(its, 0.25):5d} "
-            f"{quantile(its, 0.10):5d} {statistics.median(secs):9.3f} "
+            f"{k:8} {len(its):9d} {med:7.0f} {p25:5.0f} "
+            f"{p10:5.0f} {statistics.median(secs):9.3f} "
             f"{cap or '-':>5} {ratio:>10}"
         )
 

@@ -23,6 +23,8 @@ from typing import IO, Any
 
 #: files a run writes; ``--force`` removes exactly these
 RUN_FILES = ("run.json", "games.jsonl", "summary.json", "wins.png", "luck.png")
+#: files made from games.jsonl at the end of a run
+DERIVED = ("summary.json", "wins.png", "luck.png")
 #: what a resumed run must share with the run it finishes (``games`` may grow)
 SAME_RUN = ("ruleset", "scenario", "agents", "seed", "turn_limit")
 
@@ -106,6 +108,9 @@ def prepare(out: Path, run: dict[str, Any], force: bool, resume: bool) -> list[d
     kept: list[dict[str, Any]] = []
     if earlier and resume:
         kept = _resumable(out, run)
+        for name in DERIVED:  # made again at the end: a kill must not leave stale ones
+            if (out / name).exists() or (out / name).is_symlink():
+                (out / name).unlink()
     elif earlier and not force:
         raise OutputError(
             f"holds an earlier run ({', '.join(p.name for p in earlier)}); "

@@ -30,10 +30,12 @@ def test_folder_is_named_by_ruleset_and_scenario():
 def test_a_second_run_needs_force_or_resume(tmp_path):
     prepare(tmp_path, RUN, force=False, resume=False)
     (tmp_path / "games.jsonl").write_text('{"game": 0}\n{"game": 9}\n')
+    (tmp_path / "summary.json").write_text("{}")
     with pytest.raises(OutputError, match="--force"):
         prepare(tmp_path, RUN, force=False, resume=False)
     kept = prepare(tmp_path, RUN, force=False, resume=True)
     assert kept == [{"game": 0}]  # game 9 is not part of a 4-game run
+    assert not (tmp_path / "summary.json").exists()  # no stale summary if killed again
     with pytest.raises(OutputError, match="seed"):
         prepare(tmp_path, {**RUN, "seed": 2}, force=False, resume=True)
     assert prepare(tmp_path, {**RUN, "seed": 2}, force=True, resume=False) == []
