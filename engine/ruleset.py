@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import atexit
 import importlib
-import threading
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from engine.state import GameState, Model
 if TYPE_CHECKING:  # pragma: no cover
     from engine.geometry import Geometry
     from engine.physics import Physics
+    from engine.table import Memo, Table
 
 
 #: refusal codes the engine, the window and the agents read (``Reason.code``); a ruleset
@@ -159,29 +159,28 @@ class Outcome:
         return {"winner": self.winner, "reason": self.reason, "turns": self.turns}
 
 
-_GEOMETRY: dict[int, tuple[Battlefield, Geometry]] = {}
-_PHYSICS = threading.local()
-
-
 @atexit.register
 def _release_spaces() -> None:
     """Free cached pymunk spaces before interpreter teardown (else pymunk's finalizer
     runs after its module is gone and prints a warning)."""
-    spaces = getattr(_PHYSICS, "spaces", None)
-    if spaces:
-        spaces.clear()
     import gc
+    import sys
 
+    table = sys.modules.get("engine.table")
+    if table is not None:
+        table.release_spaces()
     gc.collect()
 
 
 class Context:
-    """Services handed to every rules call: dice, log, battlefield, geometry, physics.
+    """Services handed to every rules call: dice, log, battlefield and its table.
 
-    Geometry and physics are built lazily, so a rules test that never measures never
-    imports shapely. The terrain never changes during a game, so one Geometry serves
-    every context on the same battlefield (AI clones included); a Physics space is
-    mutable (``sync``), so there is one per battlefield *per thread* — the window's
+    ``table`` is the battlefield's measuring facade (``engine.table``): distances, arcs,
+    sight, terrain paths and the memos rules keep, made once per battlefield and kept on
+    it, so every context on the same battlefield (AI clones included) shares it and a
+    freed battlefield takes its answers with it. ``geo`` and ``physics`` are the table's
+    services, built lazily (a rules test that never measures never imports shapely); a
+    physics space is mutable, so there is one per battlefield *per thread* — the window's
     thread and the computer's thinking thread never share one.
     """
 
@@ -196,37 +195,35 @@ class Context:
         self.dice = dice
         self.log = log
         self._geo = geo
+        self._table: Table | None = None
+
+    @property
+    def table(self) -> Table:
+        t = self._table
+        if t is None:
+            from engine.table import Table
+
+            t = self._table = Table.of(self.battlefield)
+        return t
 
     @property
     def geo(self) -> Geometry:
         if self._geo is None:
-            hit = _GEOMETRY.get(id(self.battlefield))
-            if hit is None or hit[0] is not self.battlefield:
-                from engine.geometry import Geometry
-
-                if len(_GEOMETRY) > 16:
-                    _GEOMETRY.clear()
-                hit = (self.battlefield, Geometry(self.battlefield))
-                _GEOMETRY[id(self.battlefield)] = hit
-            self._geo = hit[1]
+            self._geo = self.table.geo
         return self._geo
 
     @property
     def physics(self) -> Physics:
-        cache: dict[int, tuple[Battlefield, Physics]] = getattr(_PHYSICS, "spaces", None) or {}
-        _PHYSICS.spaces = cache
-        hit = cache.get(id(self.battlefield))
-        if hit is None or hit[0] is not self.battlefield:
-            from engine.physics import Physics
+        return self.table.physics
 
-            if len(cache) > 8:
-                cache.clear()
-            hit = (self.battlefield, Physics(self.battlefield))
-            cache[id(self.battlefield)] = hit
-        return hit[1]
+    def memo(self, name: str) -> Memo:
+        """The battlefield's memo called ``name`` (``Table.memo``)."""
+        return self.table.memo(name)
 
     def fork(self, dice: Dice, log: EventLog | None = None) -> Context:
-        return Context(self.battlefield, dice, log or EventLog(), self._geo)
+        c = Context(self.battlefield, dice, log or EventLog(), self._geo)
+        c._table = self._table
+        return c
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,14 @@ from functools import lru_cache
 
 from engine import actions as act
 from engine.battlefield import base_radius_in
+from engine.polygons import polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
+from engine.table import footprint
 from rulesets.umr import attacks, combat, measure, rounds, rules, support
 from rulesets.umr.actions import Climb, Jump, Lead
 from rulesets.umr.movement import CLIMB_REACH
-from rulesets.umr.terrain import dist_to_polygon, table
+from rulesets.umr.terrain import table
 
 LIMIT = 60
 STEP = 5.0
@@ -39,65 +41,36 @@ def _toward(m: Model, p: tuple[float, float], run: float) -> tuple[float, float]
 NEAR_COVER = 1.5
 
 
-class _Cover:
-    """Terrain that hides or covers a model, with bounding boxes grown by NEAR_COVER, and
-    the cover spots found so far per position (most models stand still between two
-    candidate lists, and the terrain never changes)."""
-
-    def __init__(
-        self, bf: object, pieces: list[tuple[tuple[float, float, float, float], tuple]]
-    ) -> None:
-        self.bf = bf
-        self.pieces = pieces
-        self.spots: dict[tuple[float, float], list[tuple[float, float]]] = {}
-
-
-_COVER: dict[int, _Cover] = {}
-
-
-def _cover_of(ctx: Context) -> _Cover:
-    bf = ctx.battlefield
-    hit = _COVER.get(id(bf))
-    if hit is not None and hit.bf is bf:
-        return hit
+def _cover_pieces(ctx: Context) -> list[tuple[tuple[float, float, float, float], tuple]]:
+    """Terrain that hides or covers a model, with bounding boxes grown by NEAR_COVER."""
     out = []
-    for f in bf.terrain:
+    for (x0, y0, x1, y1), f in ctx.table.pieces():
         if f.cls in ("tall", "area", "line"):
-            xs = [p[0] for p in f.polygon]
-            ys = [p[1] for p in f.polygon]
-            box = (
-                min(xs) - NEAR_COVER,
-                min(ys) - NEAR_COVER,
-                max(xs) + NEAR_COVER,
-                max(ys) + NEAR_COVER,
-            )
+            box = (x0 - NEAR_COVER, y0 - NEAR_COVER, x1 + NEAR_COVER, y1 + NEAR_COVER)
             out.append((box, f.polygon))
-    if len(_COVER) > 64:
-        _COVER.clear()
-    hit = _COVER[id(bf)] = _Cover(bf, out)
-    return hit
+    return out
 
 
 def _cover_spots(ctx: Context, m: Model) -> list[tuple[float, float]]:
-    """Points a step away that lie next to terrain that blocks sight or gives cover."""
-    cover = _cover_of(ctx)
-    hit = cover.spots.get(m.pos)
-    if hit is not None:
-        return hit
+    """Points a step away that lie next to terrain that blocks sight or gives cover,
+    remembered per position on the table (most models stand still between two candidate
+    lists, and the terrain never changes)."""
+    pieces = ctx.memo("umr.cover").get_or("pieces", lambda: _cover_pieces(ctx))
+    return ctx.table.memo("umr.cover_spots", 4096).get_or(m.pos, lambda: _spots(m, pieces))
+
+
+def _spots(m: Model, pieces: list) -> list[tuple[float, float]]:
     out = []
     for k in range(8):
         ang = k * math.pi / 4
         p = (round(m.x + STEP * math.cos(ang), 2), round(m.y + STEP * math.sin(ang), 2))
         if any(
-            b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3] and dist_to_polygon(p, poly) < NEAR_COVER
-            for b, poly in cover.pieces
+            b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3] and polygon_distance(p, poly) < NEAR_COVER
+            for b, poly in pieces
         ):
             out.append(p)
         if len(out) == 2:
             break
-    if len(cover.spots) > 4096:
-        cover.spots.clear()
-    cover.spots[m.pos] = out
     return out
 
 
@@ -108,14 +81,13 @@ def _climbs_and_jumps(ctx: Context, m: Model, near: list[Model]) -> list[act.Act
     if float(m.vars.get("elev", 0.0)) > 0:
         return [Climb(actor=m.id, feature=m.vars.get("on", ""), to=m.pos)]
     r = base_radius_in(m.base)
-    for pc in idx.tall:
-        x0, y0, x1, y1 = pc.box
+    for (x0, y0, x1, y1), f in ctx.table.pieces(idx.readings.tall):
         if (
             x0 - 1 <= m.x <= x1 + 1
             and y0 - 1 <= m.y <= y1 + 1
-            and dist_to_polygon(m.pos, pc.feature.polygon) - r <= CLIMB_REACH
+            and polygon_distance(m.pos, f.polygon) - r <= CLIMB_REACH
         ):
-            out.append(Climb(actor=m.id, feature=pc.feature.id))
+            out.append(Climb(actor=m.id, feature=f.id))
             break
     if near:
         e = near[0]
@@ -197,10 +169,6 @@ def _candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
 #: only part of it lands before both sides move again)
 FIRE_WEIGHT = 0.4
 
-#: key -> (battlefield, value); the key holds the battlefield's id, so the entry keeps the
-#: battlefield itself and is checked with ``is`` (a reused id never answers).
-_SHOT_VALUE: dict[tuple, tuple[object, float]] = {}
-
 
 @lru_cache(maxsize=8192)
 def _expected(mod: int, defence: combat.Defence, damage: combat.Damage, hp: int) -> float:
@@ -210,11 +178,12 @@ def _expected(mod: int, defence: combat.Defence, damage: combat.Damage, hp: int)
 def _shot_value(state: GameState, ctx: Context, a: Model, b: Model, key: tuple) -> float:
     """Expected damage of ``a`` shooting ``b`` as they stand (0 with no shot), from the
     exact attack odds with the line of fire's cover and range modifiers; cached per
-    ``key`` (both models' positions, stats and health), since most models stand still
-    between two looks."""
-    entry = _SHOT_VALUE.get(key)
-    if entry is not None and entry[0] is ctx.battlefield:
-        return entry[1]
+    ``key`` (both models' positions, stats and health) on the table, since most models
+    stand still between two looks."""
+    return ctx.memo("umr.shot_value").get_or(key, lambda: _shot(state, ctx, a, b))
+
+
+def _shot(state: GameState, ctx: Context, a: Model, b: Model) -> float:
     sniper = attacks.has(a, "sniper")
     if measure.no_shot(ctx, a, b, sniper):
         v = 0.0
@@ -226,9 +195,6 @@ def _shot_value(state: GameState, ctx: Context, a: Model, b: Model, key: tuple) 
             attacks.damage_spec(a, b, True),
             b.hp,
         )
-    if len(_SHOT_VALUE) > 50_000:
-        _SHOT_VALUE.clear()
-    _SHOT_VALUE[key] = (ctx.battlefield, v)
     return v
 
 
@@ -241,9 +207,8 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     offers. A model in cover or out of sight lowers the enemy's sum; one with a clear
     shot raises its own. Models in melee neither shoot nor are shot (UMR-MELEE)."""
     free = [m for m in state.live() if not measure.foes_in_contact(state, m)]
-    bf = id(ctx.battlefield)
     # the stats, not the profile name, decide a shot (a scenario may override a profile)
-    sig = {m.id: (measure.footprint(m), m.hp, tuple(sorted(m.stats.items())), bf) for m in free}
+    sig = {m.id: (footprint(m), m.hp, tuple(sorted(m.stats.items()))) for m in free}
     total = dict.fromkeys(state.sides, 0.0)
     for a in free:
         far = not attacks.has(a, "sniper")

@@ -2,8 +2,8 @@
 line of fire (the 1/4-3/4 method and the range bands) between two models.
 
 Why a module: check(), apply(), odds() and the AI all ask these same questions; they are
-answered here once, from the geometry service (sight) and plain arithmetic (round-base
-gaps), and cached per position so that hovering and AI candidate lists stay cheap.
+answered here once in UMR's terms, from the engine's table service (``ctx.table``: base
+gaps, sight, memoised per battlefield) so that hovering and AI candidate lists stay cheap.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from engine.battlefield import MM_PER_INCH, Footprint, base_is_round
+from engine.battlefield import Footprint
+from engine.polygons import closest_point, point_in_polygon
 from engine.ruleset import NO_SIGHT, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
+from engine.table import distance, footprint
 
 T = TypeVar("T")
 
@@ -31,26 +33,9 @@ CLEAR_HIDDEN = 0.25
 COVER_HIDDEN = 0.75
 
 
-def footprint(m: Model) -> Footprint:
-    base = m.base if base_is_round(m.base) else tuple(m.base)
-    return Footprint(m.x, m.y, m.facing, base)  # type: ignore[arg-type]
-
-
 def gap(a: Model, b: Model) -> float:
     """Base edge to base edge (inches)."""
-    ba, bb = a.base, b.base
-    if not isinstance(ba, (tuple, list)) and not isinstance(bb, (tuple, list)):
-        # round bases: base_radius_in's arithmetic inlined (the AI asks this thousands of
-        # times per game), so the result is the same float
-        d = (
-            math.hypot(a.x - b.x, a.y - b.y)
-            - float(ba) / MM_PER_INCH / 2
-            - float(bb) / MM_PER_INCH / 2
-        )
-        return max(d, 0.0)
-    from engine.geometry import distance
-
-    return distance(footprint(a), footprint(b))
+    return distance(a, b)
 
 
 def same_level(a: Model, b: Model) -> bool:
@@ -190,22 +175,6 @@ class Fire:
     cover_from: tuple[str, ...] = ()
 
 
-#: (battlefield id, footprints) -> (that battlefield, answer). The entry keeps its
-#: battlefield alive and is checked with ``is``: a freed table's id reused by another
-#: must never answer for it (the bug class d6dd248 fixed for SWOMP).
-_SIGHT_CACHE: dict[tuple, tuple[object, tuple[float, float, tuple[str, ...], tuple[str, ...]]]] = {}
-
-
-def geo(ctx: Context):  # noqa: ANN201
-    """The geometry service (the engine shares one per battlefield across clones)."""
-    return ctx.geo
-
-
-def physics(ctx: Context):  # noqa: ANN201
-    """The physics service (one per battlefield and thread, re-synced before each use)."""
-    return ctx.physics
-
-
 def eye(ctx: Context, m: Model) -> Footprint:
     """Where a model sees from: its base, or, when it stands up on a wall, building or
     rocks, the nearest point on top of that feature (UMR-BALLISTIC "if a model can see its
@@ -220,8 +189,6 @@ def eye(ctx: Context, m: Model) -> Footprint:
         f = ctx.battlefield.feature(fid)
     except KeyError:
         return fp
-    from engine.polygons import point_in_polygon
-
     if point_in_polygon(m.x, m.y, f.polygon):
         return fp
     q = _nearest_inside(f.polygon, (m.x, m.y))
@@ -231,17 +198,8 @@ def eye(ctx: Context, m: Model) -> Footprint:
 def _nearest_inside(poly: Any, p: tuple[float, float], inset: float = 0.01) -> tuple[float, float]:
     """The point of the polygon's boundary nearest ``p``, moved ``inset`` inches inward
     (toward the vertices' mean), so that it lies inside the polygon."""
-    best, bq = math.inf, (p[0], p[1])
+    bq = closest_point(p, poly)
     n = len(poly)
-    for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        ll = dx * dx + dy * dy
-        t = 0.0 if ll == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ll))
-        q = (a[0] + t * dx, a[1] + t * dy)
-        d = math.dist(p, q)
-        if d < best:
-            best, bq = d, q
     cx = sum(v[0] for v in poly) / n
     cy = sum(v[1] for v in poly) / n
     d = math.dist(bq, (cx, cy))
@@ -254,48 +212,20 @@ def _nearest_inside(poly: Any, p: tuple[float, float], inset: float = 0.01) -> t
 def _sight(
     ctx: Context, a: Model, b: Model
 ) -> tuple[float, float, tuple[str, ...], tuple[str, ...]]:
-    """(visible fraction, distance, cover features, blockers), cached per positions;
-    the eye is ``eye(a)``, the distance base to base from where the models stand."""
-    fa, fb = eye(ctx, a), footprint(b)
-    bf = ctx.battlefield
-    key = (id(bf), fa, fb)
-    entry = _SIGHT_CACHE.get(key)
-    if entry is not None and entry[0] is bf:
-        return entry[1]
-    s = geo(ctx).sight(fa, fb)
+    """(visible fraction, distance, cover features, blockers) from ``eye(a)`` (memoised
+    by the table's geometry); the distance base to base from where the models stand."""
+    fa = eye(ctx, a)
+    s = ctx.table.sight(fa, b)
     dist = s.distance if fa == footprint(a) else gap(a, b)
-    hit = (s.visible, dist, s.soft_cover + s.hard_cover, s.blockers)
-    if len(_SIGHT_CACHE) > 20000:
-        _SIGHT_CACHE.clear()
-    _SIGHT_CACHE[key] = (bf, hit)
-    return hit
-
-
-_VISIBLE_CACHE: dict[tuple, tuple[object, tuple[float, float]]] = {}
+    return (s.visible, dist, s.soft_cover + s.hard_cover, s.blockers)
 
 
 def _visible(ctx: Context, a: Model, b: Model) -> tuple[float, float]:
-    """(visible fraction, distance) alone, cached per positions: the two numbers that
-    decide whether there is a shot at all. Why apart from ``_sight``: the AI asks this of
-    every shot it might offer, and leaving out the cover and blocker details makes each
-    new pair about a third cheaper. The numbers are the ones ``geo.sight`` reports (its
-    visible share is the same reference computation, its distance the same function)."""
-    fa, fb = eye(ctx, a), footprint(b)
-    bf = ctx.battlefield
-    key = (id(bf), fa, fb)
-    full = _SIGHT_CACHE.get(key)
-    if full is not None and full[0] is bf:
-        return full[1][0], full[1][1]
-    entry = _VISIBLE_CACHE.get(key)
-    if entry is not None and entry[0] is bf:
-        return entry[1]
-    from engine.geometry import distance
-
-    hit = (float(geo(ctx).visible_fraction(fa, fb)), distance(footprint(a), fb))
-    if len(_VISIBLE_CACHE) > 20000:
-        _VISIBLE_CACHE.clear()
-    _VISIBLE_CACHE[key] = (bf, hit)
-    return hit
+    """(visible fraction, distance) alone, from ``eye(a)`` (the table's memo): the two
+    numbers that decide whether there is a shot at all, cheaper than ``_sight``."""
+    fa = eye(ctx, a)
+    visible, dist = ctx.table.visible(fa, b)
+    return visible, (dist if fa == footprint(a) else gap(a, b))
 
 
 def _low_cover(ctx: Context, fid: str) -> bool:

@@ -19,20 +19,22 @@ from fractions import Fraction
 from engine.actions import Charge, Move
 from engine.battlefield import TerrainFeature
 from engine.dice import Modifier, percent
+from engine.polygons import point_in_polygon, polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
+from engine.table import footprint
 from rulesets.umr import combat, common, measure, pool
 from rulesets.umr.actions import Climb, Jump
 from rulesets.umr.attacks import deal, roll_damage
 from rulesets.umr.combat import HIT, SAVED, Defence
-from rulesets.umr.terrain import Point, TerrainIndex, dist_to_polygon, point_in_polygon, table
+from rulesets.umr.terrain import Point, TerrainIndex, table
 
 #: A base this close (inches) to a wall, building or rocks may start to climb it.
 CLIMB_REACH = 0.5
 
 
 def sync(state: GameState, ctx: Context) -> None:
-    measure.physics(ctx).sync({m.id: measure.footprint(m) for m in state.live()})
+    ctx.physics.sync({m.id: footprint(m) for m in state.live()})
 
 
 def move_mods(m: Model, rough_id: str | None) -> list[Modifier]:
@@ -254,7 +256,7 @@ def check_climb(state: GameState, a: Climb, ctx: Context) -> list[str]:
     if float(m.vars.get("elev", 0.0)) > 0 and not on_top:
         why.append(f"{m.id} is up on {m.vars.get('on')}, not on {f.id}")
     rad = _radius(m)
-    if not on_top and dist_to_polygon(m.pos, f.polygon) - rad > CLIMB_REACH:
+    if not on_top and polygon_distance(m.pos, f.polygon) - rad > CLIMB_REACH:
         why.append(
             f"{m.id} is not at the foot of {f.id}: its base must be within "
             f'{CLIMB_REACH:g}" of it to climb (UMR-CLIMBING)'
@@ -280,9 +282,9 @@ def _landing_problems(
         return [f"({to[0]:g}, {to[1]:g}) is off the table"]
     if point_in_polygon(to[0], to[1], f.polygon) or idx.tall_at(to) is not None:
         return [f"({to[0]:g}, {to[1]:g}) is not on the ground: it is inside a tall feature"]
-    if dist_to_polygon(to, f.polygon) - rad > CLIMB_REACH:
+    if polygon_distance(to, f.polygon) - rad > CLIMB_REACH:
         why.append(f'({to[0]:g}, {to[1]:g}) is not at the foot of {f.id} (within {CLIMB_REACH:g}")')
-    other = idx.first_touched([pc for pc in idx.tall if pc.feature.id != fid], [m.pos, to])
+    other = idx.tall_on([m.pos, to], skip=fid)
     if other is not None:
         why.append(f"the way over {f.id} to ({to[0]:g}, {to[1]:g}) runs into {other.id}")
     for o in state.live():
@@ -393,11 +395,11 @@ def _go(
     else:
         w = idx.walk(path, allowance)
         pts = [path[0]] + [leg.b for leg in w.legs]
-        swum, complete = w.swum, w.complete
+        swum, complete = w.extra, w.complete
     if len(pts) < 2 or math.dist(pts[0], pts[-1]) < 1e-9:
         return 0.0, 0.0, None, False
     sync(state, ctx)
-    res = measure.physics(ctx).move(m.id, pts[1:])
+    res = ctx.physics.move(m.id, pts[1:])
     m.x, m.y = res.end
     m.vars["moved"] = round(float(m.vars.get("moved", 0.0)) + res.travelled, 2)
     return (

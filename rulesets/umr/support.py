@@ -11,13 +11,14 @@ import math
 from fractions import Fraction
 
 from engine.dice import Modifier, add, die, percent, prob, shift
+from engine.polygons import polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.umr import common, measure, pool, rounds
 from rulesets.umr.abilities import DRONE, ability_of
 from rulesets.umr.actions import Lead, RpgTest
 from rulesets.umr.build import DRONE_DICE, DRONE_HEALTH, DRONES_PER_OPERATOR, RPG_STATS
-from rulesets.umr.terrain import dist_to_polygon, table
+from rulesets.umr.terrain import table
 
 # --------------------------------------------------------------------------- leader
 
@@ -189,8 +190,8 @@ def _free(state: GameState, ctx: Context, x: float, y: float, r: float) -> bool:
     if not (r <= x <= bf.width - r and r <= y <= bf.depth - r):
         return False
     idx = table(ctx)
-    for pc in idx.tall + idx.water:
-        if dist_to_polygon((x, y), pc.feature.polygon) < r + 0.05:
+    for f in idx.tall + idx.water:
+        if polygon_distance((x, y), f.polygon) < r + 0.05:
             return False
     from engine.battlefield import base_radius_in
 

@@ -121,3 +121,31 @@ def test_a_model_on_top_of_a_wall_sees_over_it():
     assert resolutions(ev)[0].outcome == "hit" and hp(g, "target") == 14
     g = game(spec("ground", "blue", 19.4, 24), spec("target", "red", 26, 24), features=w)
     assert "blocked from view" in refused(act(g, Shoot(actor="ground", target="target")))
+
+
+def test_a_freed_table_never_answers_for_a_new_one_at_its_address():
+    """UMR-BALLISTIC verdicts live on the battlefield's table: 400 tables, alternately with
+    and without a wall between the two models, each get their own answer (the id-keyed
+    caches this replaces gave 168 stale verdicts of 400 in this loop)."""
+    import gc
+
+    from engine.battlefield import Battlefield, TerrainFeature
+    from engine.dice import Dice
+    from engine.events import EventLog
+    from engine.ruleset import Context
+    from engine.state import Model
+    from rulesets.umr import measure
+
+    wall = TerrainFeature("w", "wall", ((9.0, 0.0), (11.0, 0.0), (11.0, 20.0), (9.0, 20.0)))
+    a = Model("a", "x", "a", 2.0, 10.0, base=25.0)
+    b = Model("b", "y", "b", 18.0, 10.0, base=25.0)
+    stale = 0
+    for k in range(400):
+        ctx = Context(Battlefield(terrain=(wall,) if k % 2 else ()), Dice(1), EventLog())
+        blocked = bool(measure.no_shot(ctx, a, b, sniper=False))
+        stale += blocked != bool(k % 2)
+        stale += bool(measure.line_of_fire(ctx, a, b, sniper=False).reason) != bool(k % 2)
+        del ctx
+        if k % 7 == 0:
+            gc.collect()
+    assert stale == 0
