@@ -114,15 +114,42 @@ def footprint(m: Model) -> Footprint:
     return Footprint(m.x, m.y, m.facing, tuple(b) if isinstance(b, list) else b)  # type: ignore[arg-type]
 
 
+_SHAPES: dict[str, Memo] = {}
+
+
+def shapes(name: str, limit: int = MEMO_LIMIT) -> Memo:
+    """The memo called ``name`` of answers that depend on bases and points alone, never on
+    a battlefield (two footprints' distance, an arc, a group's zone): one per process,
+    right for every table, safe across threads for the reasons a table's memo is."""
+    m = _SHAPES.get(name)
+    if m is None:
+        with _LOCK:
+            m = _SHAPES.setdefault(name, Memo(limit))
+    return m
+
+
 def distance(a: Model, b: Model) -> float:
     """Base edge to base edge (inches), 0 when touching: ``geometry.distance`` of the two
-    footprints, for rules that measure with no table at hand (who touches whom)."""
+    footprints, for rules that measure with no table at hand (who touches whom). A pair
+    with a rectangle is memoised (its exact measure is a polygon distance)."""
     ba, bb = a.base, b.base
     if not isinstance(ba, (tuple, list)) and ba == bb:
         # two round bases of one size: geometry.distance's own sum, without footprints
         r = float(ba) / MM_PER_INCH / 2
         return max(math.hypot(a.x - b.x, a.y - b.y) - r - r, 0.0)
-    return _geometry().distance(footprint(a), footprint(b))
+    fa, fb = footprint(a), footprint(b)
+    return shapes("engine.distance").get_or((fa, fb), lambda: _geometry().distance(fa, fb))
+
+
+def in_arc(shooter: Model, target: Model, arc_deg: float, offset_deg: float = 0.0) -> bool:
+    """Is any part of the target's base in the wedge of ``arc_deg`` centred on the
+    shooter's facing (turned by ``offset_deg``)? Exact (``geometry.in_arc``), memoised."""
+    if arc_deg >= 360.0:
+        return True
+    fa, fb = footprint(shooter), footprint(target)
+    return shapes("engine.arc").get_or(
+        (fa, fb, arc_deg, offset_deg), lambda: _geometry().in_arc(fa, fb, arc_deg, offset_deg)
+    )
 
 
 class Table:
@@ -217,14 +244,8 @@ class Table:
         self._pieces.clear()
 
     # ------------------------------------------------------------------ models
-    def distance(self, a: Model, b: Model) -> float:
-        """Base edge to base edge (inches), 0 when touching (``distance``; a pair with a
-        rectangular base is memoised, its exact measure being a polygon distance)."""
-        ba, bb = a.base, b.base
-        if not isinstance(ba, (tuple, list)) and not isinstance(bb, (tuple, list)):
-            return distance(a, b)
-        fa, fb = footprint(a), footprint(b)
-        return self.memo("engine.distance").get_or((fa, fb), lambda: _geometry().distance(fa, fb))
+    distance = staticmethod(distance)
+    in_arc = staticmethod(in_arc)
 
     def distance_point(self, m: Model, p: Point) -> float:
         """Edge of a base to a point (0 on or inside the base)."""
@@ -238,18 +259,6 @@ class Table:
             return 0.0
         r = math.degrees(math.atan2(dy, dx)) % 360.0
         return 0.0 if r >= 360.0 else r + 0.0
-
-    def in_arc(
-        self, shooter: Model, target: Model, arc_deg: float, offset_deg: float = 0.0
-    ) -> bool:
-        """Is any part of the target's base in the wedge of ``arc_deg`` centred on the
-        shooter's facing (turned by ``offset_deg``)? Exact (``geometry.in_arc``)."""
-        if arc_deg >= 360.0:
-            return True
-        fa, fb = footprint(shooter), footprint(target)
-        return self.memo("engine.arc").get_or(
-            (fa, fb, arc_deg, offset_deg), lambda: _geometry().in_arc(fa, fb, arc_deg, offset_deg)
-        )
 
     def zone_of(self, target: Footprint | Model, attacker: Footprint | Model) -> str:
         """The target's zone ("front", "flank", "rear") the attacker's whole base is in,

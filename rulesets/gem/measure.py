@@ -20,12 +20,10 @@ Everything is in inches; distances are base edge to base edge (SCENARIO_FORMAT.m
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from engine import geometry
+from engine import geometry, polygons
 from engine.battlefield import (
     MM_PER_INCH,
     TERRAIN_CLASSES,
@@ -38,6 +36,9 @@ from engine.battlefield import (
 )
 from engine.ruleset import Context
 from engine.state import Model
+from engine.table import Memo, Table, footprint, shapes
+from engine.table import distance as table_distance
+from engine.table import in_arc as table_in_arc
 
 Point = tuple[float, float]
 MM = MM_PER_INCH
@@ -53,54 +54,19 @@ _HAIR_MM = 1e-6
 #: plain arithmetic used to skip it (the hair is 2e-8 in, float error far less): a
 #: comparison this close to its limit is left to the service (see ``segment_within``).
 _SLACK = 1e-6
-#: Entries a memo keeps before it starts afresh (a few megabytes at most).
-_MEMO_MAX = 20_000
 
 
-# ------------------------------------------------------------------ memos
 # Why memos: ``check`` is asked about every option the AI weighs, and again when the
 # chosen one is applied in each clone, so the same measurements (a base against a base,
-# a path against the terrain) come up over and over. Every memo below holds a pure
-# function of plain values (footprints, points, the frozen battlefield), so its answer
-# is the very float or list the service gave the first time.
-_DIST: dict[tuple[Footprint, Footprint], float] = {}
-_ARC: dict[tuple[Footprint, Footprint, float], bool] = {}
-_ZONE: dict[tuple[Any, ...], str] = {}
-_AHEAD: dict[tuple[Any, ...], bool] = {}
-_BF: dict[int, tuple[Battlefield, dict[Hashable, Any]]] = {}
+# a path against the terrain) come up over and over. They live in the engine's table
+# service: ``memo(bf)`` per battlefield (terrain answers), ``shapes(name)`` for answers
+# about bases alone; each holds a pure function of its key, so its answer is the very
+# float or list the service gave the first time.
 
 
-def _remember(memo: dict, key: Hashable, value: Any) -> Any:
-    if len(memo) >= _MEMO_MAX:
-        memo.clear()
-    memo[key] = value
-    return value
-
-
-def _bf_memo(bf: Battlefield) -> dict[Hashable, Any]:
-    """The memo of one battlefield, found by identity: hashing a frozen battlefield walks
-    every terrain polygon, which cost more than most questions asked about it."""
-    hit = _BF.get(id(bf))
-    if hit is None or hit[0] is not bf:
-        if len(_BF) > 16:
-            _BF.clear()
-        hit = _BF[id(bf)] = (bf, {})
-    return hit[1]
-
-
-_RADIUS: dict[Any, float] = {}
-
-
-def radius_in(base: float | tuple[float, float]) -> float:
-    """``base_radius_in`` (the bounding circle), memoised: a game has a handful of base
-    sizes, and the cheap tests that spare the services ask it of every figure."""
-    try:
-        hit = _RADIUS.get(base)
-    except TypeError:  # a base given as a list
-        return base_radius_in(base)
-    if hit is None:
-        hit = _RADIUS[base] = base_radius_in(base)
-    return hit
+def memo(bf: Battlefield) -> Memo:
+    """GEM's terrain memo of one battlefield (kept by the battlefield's table)."""
+    return Table.of(bf).memo("gem.terrain")
 
 
 def _fps_key(models: Iterable[Model]) -> tuple[Footprint, ...] | None:
@@ -114,9 +80,7 @@ def _fps_key(models: Iterable[Model]) -> tuple[Footprint, ...] | None:
 
 
 # ------------------------------------------------------------------ bases and segments
-def fp(m: Model) -> Footprint:
-    """The model's base as the geometry service's footprint."""
-    return Footprint(m.x, m.y, m.facing, m.base)
+fp = footprint
 
 
 def segment_fp(a: Point, b: Point) -> Footprint:
@@ -131,28 +95,7 @@ def segment_fp(a: Point, b: Point) -> Footprint:
     return Footprint(mid[0], mid[1], geometry.bearing(a, b), (_HAIR_MM, max(length * MM, _HAIR_MM)))
 
 
-def distance(a: Model, b: Model) -> float:
-    """Base edge to base edge, 0 when touching or overlapping (memoised: see _DIST)."""
-    fa, fb = fp(a), fp(b)
-    key = (fa, fb)
-    try:
-        hit = _DIST.get(key)
-    except TypeError:  # a base given as a list
-        return geometry.distance(fa, fb)
-    if hit is None:
-        hit = _remember(_DIST, key, geometry.distance(fa, fb))
-    return hit
-
-
-def _centre_to_segment(p: Point, a: Point, b: Point) -> float:
-    """Plain distance from a point to the segment a-b (for bounds only, see below)."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    px, py = p[0] - a[0], p[1] - a[1]
-    ll = dx * dx + dy * dy
-    if ll > 0.0:
-        t = min(1.0, max(0.0, (px * dx + py * dy) / ll))
-        px, py = px - t * dx, py - t * dy
-    return math.hypot(px, py)
+distance = table_distance
 
 
 def segment_within(m: Model, a: Point, b: Point, limit: float) -> bool:
@@ -166,7 +109,7 @@ def segment_within(m: Model, a: Point, b: Point, limit: float) -> bool:
     less its radius). Only when the limit falls within ``_SLACK`` of those bounds is the
     exact measure taken, so the answer is always the exact measure's.
     """
-    d = _centre_to_segment(m.pos, a, b)
+    d = polygons.point_segment_distance(m.pos, a, b)
     if base_is_round(m.base):
         r = base_size_in(m.base)[0] / 2
         lo = hi = max(d - r, 0.0)
@@ -184,7 +127,7 @@ def point_within(p: Point, a: Point, b: Point, limit: float) -> bool:
     """``point_segment_distance(p, a, b) < limit``, by plain arithmetic unless within
     ``_SLACK`` of the limit (why: see ``segment_within``; a block's sweep asks it of every
     figure on the table for every leg)."""
-    d = _centre_to_segment(p, a, b)
+    d = polygons.point_segment_distance(p, a, b)
     if d + _SLACK < limit:
         return True
     if d - _SLACK >= limit:
@@ -278,10 +221,7 @@ def zone_of(targets: Sequence[Model], attackers: Sequence[Model], facing: float)
     tk, ak = _fps_key(targets), _fps_key(attackers)
     key = None if tk is None or ak is None else (tk, ak, facing)
     if key is not None:
-        hit = _ZONE.get(key)
-        if hit is None:
-            hit = _remember(_ZONE, key, _zone_of(targets, attackers, facing))
-        return hit
+        return shapes("gem.zone").get_or(key, lambda: _zone_of(targets, attackers, facing))
     return _zone_of(targets, attackers, facing)
 
 
@@ -298,30 +238,9 @@ def _zone_of(targets: Sequence[Model], attackers: Sequence[Model], facing: float
     return "none"
 
 
-def bearing(a: Point, b: Point) -> float:
-    """Direction from a to b in degrees counter-clockwise from east."""
-    return geometry.bearing(a, b)
-
-
-def angle_diff(a: float, b: float) -> float:
-    """Smallest absolute difference of two directions in degrees."""
-    d = (a - b) % 360.0
-    return min(d, 360.0 - d)
-
-
-def in_arc(shooter: Model, target: Model, arc_deg: float) -> bool:
-    """GEM-2.2.2: is any part of the target's base inside the arc centred on the facing?"""
-    if arc_deg >= 360.0:
-        return True  # the service's own first answer, without building footprints
-    a, b = fp(shooter), fp(target)
-    key = (a, b, arc_deg)
-    try:
-        hit = _ARC.get(key)
-    except TypeError:
-        return geometry.in_arc(a, b, arc_deg)
-    if hit is None:
-        hit = _remember(_ARC, key, geometry.in_arc(a, b, arc_deg))
-    return hit
+bearing = Table.bearing
+angle_diff = polygons.angle_diff
+in_arc = table_in_arc
 
 
 def straight_ahead(front: Sequence[Model], facing: float, target: Model) -> bool:
@@ -330,15 +249,15 @@ def straight_ahead(front: Sequence[Model], facing: float, target: Model) -> bool
 
     Memoised on the footprints: a block's volley asks it once per front-rank figure."""
     fps = _fps_key([*front, target])
-    key = None if fps is None else (fps, facing)
-    hit = None if key is None else _AHEAD.get(key)
-    if hit is not None:
-        return hit
+    if fps is None:
+        return _straight_ahead(front, facing, target)
+    return shapes("gem.ahead").get_or((fps, facing), lambda: _straight_ahead(front, facing, target))
+
+
+def _straight_ahead(front: Sequence[Model], facing: float, target: Model) -> bool:
     if geometry.zone_of(band_fp(front, facing), fp(target)) != "front":
-        ok = False
-    else:
-        ok = geometry.overlaps(_corridor(front, facing), fp(target), tol=1e-9)
-    return ok if key is None else _remember(_AHEAD, key, ok)
+        return False
+    return geometry.overlaps(_corridor(front, facing), fp(target), tol=1e-9)
 
 
 def _corridor(front: Sequence[Model], facing: float) -> Footprint:
@@ -364,64 +283,29 @@ def width_across(target: Model, frm: Point) -> float:
 
 # ------------------------------------------------------------------ terrain
 def features(bf: Battlefield, kinds: Iterable[str]) -> list[TerrainFeature]:
-    ks = frozenset(kinds)
-    memo = _bf_memo(bf)
-    key = ("features", ks)
-    hit = memo.get(key)
-    if hit is None:
-        hit = _remember(memo, key, [f for f in bf.terrain if f.kind in ks])
-    return list(hit)
+    return [f for _, f in Table.of(bf).pieces(kinds)]
 
 
 def _kinds(bf: Battlefield) -> dict[str, str]:
     """Feature id -> kind (the battlefield is frozen for the whole game)."""
-    memo = _bf_memo(bf)
-    hit = memo.get("kinds")
-    if hit is None:
-        hit = memo["kinds"] = {f.id: f.kind for f in bf.terrain}
-    return hit
+    return memo(bf).get_or("kinds", lambda: {f.id: f.kind for f in bf.terrain})
 
 
-#: Slack (inches) on the box tests below: a box this near a feature's counts as touching.
-_BOX_SLACK = 1e-9
-
-
-def _clear_of(
+def clear_of(
     bf: Battlefield, ks: frozenset[str] | None, x0: float, y0: float, x1: float, y1: float
 ) -> bool:
-    """Is the box (x0, y0)-(x1, y1) apart from the bounding box of every feature of
-    ``ks`` (every feature for None)? Then nothing inside the box can touch, cross or lie in
-    one of them, and the service need not be asked (its answer would be "none").
-
-    Why: most paths and bases on most tables are nowhere near the terrain a question is
-    about, and each question about a new path cost a shapely query."""
-    memo = _bf_memo(bf)
-    key = ("boxes", ks)
-    boxes = memo.get(key)
-    if boxes is None:
-        boxes = []
-        for f in bf.terrain:
-            if (ks is None or f.kind in ks) and f.polygon:
-                xs, ys = [float(p[0]) for p in f.polygon], [float(p[1]) for p in f.polygon]
-                boxes.append((min(xs), min(ys), max(xs), max(ys)))
-        _remember(memo, key, boxes)
-    s = _BOX_SLACK
-    return all(
-        bx0 > x1 + s or bx1 < x0 - s or by0 > y1 + s or by1 < y0 - s for bx0, by0, bx1, by1 in boxes
-    )
+    """Is the box (x0, y0)-(x1, y1) apart from every feature of ``ks``? Then the service
+    need not be asked (its answer would be "none"): most paths and bases on most tables
+    are nowhere near the terrain a question is about."""
+    return Table.of(bf).clear_of(ks, (x0, y0, x1, y1))
 
 
-def _any_of(bf: Battlefield, ks: frozenset[str] | set[str] | None) -> bool:
+def any_of(bf: Battlefield, ks: frozenset[str] | set[str] | None) -> bool:
     """Is there any feature of these kinds? (Spares the service a question it would
     answer with nothing: most moves on most tables meet no obstacle.)"""
     if ks is None:
         return True
-    memo = _bf_memo(bf)
-    key = ("any", frozenset(ks))
-    hit = memo.get(key)
-    if hit is None:
-        hit = _remember(memo, key, any(k in ks for k in _kinds(bf).values()))
-    return hit
+    return bool(Table.of(bf).pieces(ks))
 
 
 def _kinds_memo(
@@ -429,23 +313,14 @@ def _kinds_memo(
 ) -> list[str]:
     """The ids ``find`` gives, kept to ``kinds``, remembered per battlefield under
     ``key`` (an unhashable key, a point or base given as a list, is just not kept)."""
-    memo = _bf_memo(bf)
-    try:
-        hit = memo.get(key)
-    except TypeError:
-        hit, key = None, None
-    if hit is None:
-        kind = _kinds(bf)
-        hit = [i for i in find() if ks is None or kind[i] in ks]
-        if key is not None:
-            _remember(memo, key, hit)
-    return list(hit)
+    kind = _kinds(bf)
+    return list(memo(bf).get_or(key, lambda: [i for i in find() if ks is None or kind[i] in ks]))
 
 
 def features_at(bf: Battlefield, p: Point, kinds: Iterable[str] | None = None) -> list[str]:
     """Ids of the features (of ``kinds``) containing the point, boundary included."""
     ks = frozenset(kinds) if kinds is not None else None
-    if not _any_of(bf, ks) or _clear_of(bf, ks, p[0], p[1], p[0], p[1]):
+    if not any_of(bf, ks) or clear_of(bf, ks, p[0], p[1], p[0], p[1]):
         return []
     return _kinds_memo(bf, ("at", p, ks), ks, lambda: geometry.features_at(p, bf))
 
@@ -453,10 +328,10 @@ def features_at(bf: Battlefield, p: Point, kinds: Iterable[str] | None = None) -
 def features_under(bf: Battlefield, f: Footprint, kinds: Iterable[str] | None = None) -> list[str]:
     """Ids of the features (of ``kinds``) a base overlaps (touching is not overlapping)."""
     ks = frozenset(kinds) if kinds is not None else None
-    if not _any_of(bf, ks):
+    if not any_of(bf, ks):
         return []
     r = base_radius_in(f.base)  # the base lies within this of its centre
-    if _clear_of(bf, ks, f.x - r, f.y - r, f.x + r, f.y + r):
+    if clear_of(bf, ks, f.x - r, f.y - r, f.x + r, f.y + r):
         return []
     return _kinds_memo(bf, ("under", f, ks), ks, lambda: geometry.features_under(f, bf))
 
@@ -476,24 +351,16 @@ def path_in(bf: Battlefield, path: Sequence[Point], kinds: Iterable[str]) -> flo
     service reports for it is the stretch itself (see ``_union_on_leg``).
     """
     ks = frozenset(kinds)
-    if not _any_of(bf, ks):
+    if not any_of(bf, ks):
         return 0.0
-    memo = _bf_memo(bf)
-    try:
-        key: Hashable = ("in", tuple(path), ks)
-        hit = memo.get(key)
-    except TypeError:  # points given as lists
-        return _path_in(bf, path, ks)
-    if hit is None:
-        hit = _remember(memo, key, _path_in(bf, path, ks))
-    return hit
+    return memo(bf).get_or(("in", tuple(path), ks), lambda: _path_in(bf, path, ks))
 
 
 def _path_in(bf: Battlefield, path: Sequence[Point], ks: frozenset[str]) -> float:
     pieces = {f.id: f for f in features(bf, ks)}
     total = 0.0
     for p, q in zip(path, path[1:]):
-        if _clear_of(bf, ks, min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1])):
+        if clear_of(bf, ks, min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1])):
             continue  # no piece near the leg: it adds nothing
         inside = geometry.path_terrain_lengths([p, q], bf)
         hit = [pieces[i] for i, v in inside.items() if i in pieces and v > 1e-12]
@@ -512,7 +379,7 @@ def _union_on_leg(bf: Battlefield, p: Point, q: Point, hit: list[TerrainFeature]
     for f in hit:
         ring = list(f.polygon)
         for a, b in zip(ring, ring[1:] + ring[:1]):
-            ts.update(_cuts(p, q, a, b))
+            ts.update(polygons.cuts(p, q, a, b))
     cuts = sorted(t for t in ts if 0.0 <= t <= 1.0)
     leg = math.dist(p, q)
     ids = [f.id for f in hit]
@@ -527,45 +394,19 @@ def _union_on_leg(bf: Battlefield, p: Point, q: Point, hit: list[TerrainFeature]
     return out
 
 
-def _cuts(p: Point, q: Point, a: Point, b: Point) -> list[float]:
-    """Where along p-q (0 at p, 1 at q) the segment a-b meets it: its crossing, or the
-    ends of a shared stretch when the two lie on one line."""
-    rx, ry = q[0] - p[0], q[1] - p[1]
-    sx, sy = b[0] - a[0], b[1] - a[1]
-    den = rx * sy - ry * sx
-    wx, wy = a[0] - p[0], a[1] - p[1]
-    rr = rx * rx + ry * ry
-    if rr < 1e-18:
-        return []
-    if abs(den) < 1e-12 * max(1.0, rr):
-        if abs(wx * ry - wy * rx) > 1e-9 * math.sqrt(rr):
-            return []  # parallel, apart
-        return [(wx * rx + wy * ry) / rr, ((b[0] - p[0]) * rx + (b[1] - p[1]) * ry) / rr]
-    t = (wx * sy - wy * sx) / den
-    u = (wx * ry - wy * rx) / den
-    return [t] if -1e-12 <= u <= 1 + 1e-12 else []
-
-
 def crossed(bf: Battlefield, path: Sequence[Point], kinds: Iterable[str]) -> list[str]:
     """Ids of the features of ``kinds`` whose inside the path crosses or enters."""
     ks = frozenset(kinds)
-    if not _any_of(bf, ks):
+    if not any_of(bf, ks):
         return []
     try:
         xs, ys = [float(p[0]) for p in path], [float(p[1]) for p in path]
-        if xs and _clear_of(bf, ks, min(xs), min(ys), max(xs), max(ys)):
+        if xs and clear_of(bf, ks, min(xs), min(ys), max(xs), max(ys)):
             return []
     except (TypeError, ValueError):
         pass  # let the service judge what it makes of such a path
-    memo = _bf_memo(bf)
-    try:
-        key: Hashable = ("cross", tuple(path), ks)
-        hit = memo.get(key)
-    except TypeError:  # points given as lists
-        return geometry.crossings(path, bf, set(ks))
-    if hit is None:
-        hit = _remember(memo, key, geometry.crossings(path, bf, set(ks)))
-    return list(hit)
+    key = ("cross", tuple(path), ks)
+    return list(memo(bf).get_or(key, lambda: geometry.crossings(path, bf, set(ks))))
 
 
 def elevation_at(ctx: Context, p: Point) -> float:
@@ -585,22 +426,6 @@ class Sight:
     fraction: float = 1.0
 
 
-_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _seen(geo: geometry.Geometry, a: Footprint, b: Footprint) -> geometry.Sight:
-    """The service's sight, memoised per battlefield: the terrain never changes in a game,
-    and ``check``, the odds and the AI's candidates ask about the same pairs again."""
-    memo = _CACHE.setdefault(geo, {})
-    key = (a, b)
-    hit = memo.get(key)
-    if hit is None:
-        if len(memo) > 20_000:
-            memo.clear()
-        hit = memo[key] = geo.sight(a, b)
-    return hit
-
-
 def sight(
     ctx: Context, shooter: Model, target: Model, soft: Iterable[str], hard: Iterable[str]
 ) -> Sight:
@@ -617,7 +442,7 @@ def sight(
     bf = ctx.battlefield
     kind = _kinds(bf)
     soft_k, hard_k = set(soft), set(hard)
-    s = _seen(ctx.geo, fp(shooter), fp(target))
+    s = ctx.table.sight(shooter, target)
     under = features_under(bf, fp(target))
     houses = [i for i in under if kind[i] == "building"]
     frac = s.visible

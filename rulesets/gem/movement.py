@@ -15,7 +15,8 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.battlefield import Battlefield, Footprint, base_size_in
+from engine.battlefield import Battlefield, Footprint, base_radius_in, base_size_in
+from engine.polygons import point_segment_distance
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
@@ -93,9 +94,9 @@ def _all_on_road(bf: Battlefield, path: list[Point]) -> bool:
     """GEM-2.1.1: does every leg of the path run along a road (within 0.05")? Memoised
     per table like ``price``: it depends on the path and the terrain alone."""
     roads = _kinds_of("road")
-    if not measure._any_of(bf, roads):
+    if not measure.any_of(bf, roads):
         return False  # no road on this table
-    memo = measure._bf_memo(bf)
+    memo = measure.memo(bf)
     try:
         key: Hashable = ("road", tuple(path))
         hit = memo.get(key)
@@ -111,7 +112,7 @@ def _all_on_road(bf: Battlefield, path: list[Point]) -> bool:
             )
         )
         if key is not None:
-            measure._remember(memo, key, hit)
+            memo.put(key, hit)
     return hit
 
 
@@ -122,14 +123,14 @@ def price(ctx: Context, path: list[Point], m: Model | None = None) -> tuple[floa
 
     The price depends on the path and the (frozen) terrain only, so it is memoised per
     battlefield: the AI prices the same moves again in every clone it applies them in."""
-    memo = measure._bf_memo(ctx.battlefield)
+    memo = measure.memo(ctx.battlefield)
     try:
         key: Hashable = ("price", tuple(path))
         hit = memo.get(key)
     except TypeError:  # points given as lists
         return _price(ctx, path)
     if hit is None:
-        hit = measure._remember(memo, key, _price(ctx, path))
+        hit = memo.put(key, _price(ctx, path))
     cost, lines, on = hit
     return cost, list(lines), on
 
@@ -166,12 +167,8 @@ def _phys(ctx: Context, state: GameState, lift: set[str] = frozenset()):  # type
     The signature is plain (id, x, y, facing, base) tuples, compared as the footprints
     were; building footprints for every figure on every check cost more than the check.
     """
-    ph = ctx.physics
     sig = tuple((m.id, m.x, m.y, m.facing, m.base) for m in live_models(state) if m.id not in lift)
-    if getattr(ph, "_gem_sig", None) != sig:
-        ph.sync({k: Footprint(x, y, f, b) for k, x, y, f, b in sig})
-        ph._gem_sig = sig  # type: ignore[attr-defined]
-    return ph
+    return ctx.table.synced(sig, lambda: {k: Footprint(x, y, f, b) for k, x, y, f, b in sig})
 
 
 #: How far (inches) beyond the mover's bounding circle another base may stand from its
@@ -195,21 +192,21 @@ def _move(ctx: Context, state: GameState, mover: str, path: list[Point]) -> Move
     m = state.models[mover]
     try:
         pts = [(m.x, m.y), *((float(p[0]), float(p[1])) for p in path)]
-        reach = measure.radius_in(m.base) + _MOVE_REACH
+        reach = base_radius_in(m.base) + _MOVE_REACH
         x0, x1 = min(p[0] for p in pts) - reach, max(p[0] for p in pts) + reach
         y0, y1 = min(p[1] for p in pts) - reach, max(p[1] for p in pts) + reach
         legs = list(zip(pts, pts[1:]))
         near = []
         for o, r in _bases_in_box(state, mover, x0, y0, x1, y1):
-            if any(measure._centre_to_segment(o.pos, a, b) <= reach + r for a, b in legs):
+            if any(point_segment_distance(o.pos, a, b) <= reach + r for a, b in legs):
                 near.append((o.id, o.x, o.y, o.facing, o.base))
         key: Hashable = ("move", mover, m.x, m.y, m.facing, m.base, tuple(pts), tuple(near))
-        memo = measure._bf_memo(ctx.battlefield)
+        memo = measure.memo(ctx.battlefield)
         hit = memo.get(key)
     except TypeError:  # a base or points given as lists
         return _phys(ctx, state).move(mover, path)
     if hit is None:
-        hit = measure._remember(memo, key, _phys(ctx, state).move(mover, path))
+        hit = memo.put(key, _phys(ctx, state).move(mover, path))
     return hit  # frozen: safe to hand out again
 
 
@@ -243,14 +240,14 @@ def _bases_in_box(
     memo = roster_memo(state)
     rmax = memo.get("rmax")
     if rmax is None:
-        rmax = memo["rmax"] = max((measure.radius_in(o.base) for o in roster(state)), default=0.0)
+        rmax = memo["rmax"] = max((base_radius_in(o.base) for o in roster(state)), default=0.0)
     for o in roster(state):
         if o.removed or o.id == skip:
             continue
         x, y = o.x, o.y
         if x + rmax < x0 or x - rmax > x1 or y + rmax < y0 or y - rmax > y1:
             continue
-        r = measure.radius_in(o.base)
+        r = base_radius_in(o.base)
         if x + r < x0 or x - r > x1 or y + r < y0 or y - r > y1:
             continue
         yield o, r
@@ -269,24 +266,24 @@ def _surely_clear(ctx: Context, state: GameState, m: Model, path: list[Point]) -
     Anything nearer is left to the service, so the answer is always the service's.
     """
     bf = ctx.battlefield
-    memo = measure._bf_memo(bf)
+    memo = measure.memo(bf)
     impassable = memo.get("physics impassable")
     if impassable is None:  # what the service stops at: the same for every space it makes
         impassable = memo["physics impassable"] = frozenset(ctx.physics.impassable_kinds)
     pts = [(m.x, m.y), *((float(p[0]), float(p[1])) for p in path)]
-    reach = measure.radius_in(m.base) + _CLEAR_MARGIN
+    reach = base_radius_in(m.base) + _CLEAR_MARGIN
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     x0, y0, x1, y1 = min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach
     if x0 <= 0.0 or y0 <= 0.0 or x1 >= bf.width or y1 >= bf.depth:
         return False
-    if not measure._clear_of(bf, impassable, x0, y0, x1, y1):
+    if not measure.clear_of(bf, impassable, x0, y0, x1, y1):
         return False
     legs = list(zip(pts, pts[1:]))
     for o, r in _bases_in_box(state, m.id, x0, y0, x1, y1):
         lim = r + reach
         pos = o.pos
         for a, b in legs:
-            if measure._centre_to_segment(pos, a, b) <= lim and (
+            if point_segment_distance(pos, a, b) <= lim and (
                 _swept_gap(m, a, b, o) <= _CLEAR_MARGIN
             ):
                 return False
@@ -542,7 +539,7 @@ def plan_block(
         )
     bf = ctx.battlefield
     imp = terrain("impassable")
-    any_imp = measure._any_of(bf, _kinds_of("impassable"))  # none on most tables: skip
+    any_imp = measure.any_of(bf, _kinds_of("impassable"))  # none on most tables: skip
     for m, (x, y) in blocks.place(state, unit, path[-1], facing):
         if not bf.on_table(x, y):
             p.problems.append(f"{m.id} would leave the table at ({x:.1f}, {y:.1f})")

@@ -280,7 +280,7 @@ def exit_spots(
         ph.sync(bodies)
         got = ph.place_in_contact_poses(v.id, [f.id for f in figs], {f.id: to for f in figs})
     finally:
-        ph._gem_sig = None  # type: ignore[attr-defined]
+        ctx.table.unsync()
         _phys(ctx, state)
     return {k: (p[0], p[1], (p[2] + 180.0) % 360.0) for k, p in got.items()}
 

@@ -14,7 +14,8 @@ import math
 import random
 
 from engine import geometry
-from engine.battlefield import Battlefield, Footprint
+from engine.battlefield import Battlefield, Footprint, base_radius_in
+from engine.polygons import point_segment_distance
 from engine.state import Model
 from rulesets.gem import blocks, gstate, measure, movement
 
@@ -128,13 +129,13 @@ def test_moves_the_shortcuts_vouch_for_are_the_physics_services():
                 vouched += 1
                 assert fresh.complete
             pts = [m.pos, *path]
-            reach = measure.radius_in(m.base) + movement._MOVE_REACH + 1.0
+            reach = base_radius_in(m.base) + movement._MOVE_REACH + 1.0
             far = [
                 f
                 for f in gstate.live_models(st)
                 if f is not m
-                and min(measure._centre_to_segment(f.pos, a, b) for a, b in zip(pts, pts[1:]))
-                > reach + measure.radius_in(f.base)
+                and min(point_segment_distance(f.pos, a, b) for a, b in zip(pts, pts[1:]))
+                > reach + base_radius_in(f.base)
             ]
             for f in far:
                 f.x, f.y = f.x + 0.3, f.y - 0.3
