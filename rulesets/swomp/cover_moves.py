@@ -15,10 +15,10 @@ import math
 
 from engine.actions import Move
 from engine.battlefield import base_radius_in
+from engine.polygons import closest_point
 from engine.ruleset import Context
 from engine.state import Model
 
-from . import table
 from .catalog import TERRAIN
 
 #: a model this close (base edge to the piece) with the piece toward the enemy is covered
@@ -39,7 +39,8 @@ def pieces(ctx: Context) -> list[Piece]:
     """(centroid, polygon) of every terrain piece that gives soft or hard cover (the
     polygons are the table's, cached per battlefield)."""
     out: list[Piece] = []
-    for _, poly in table.polygons(ctx, COVER_KINDS):
+    for _, f in ctx.table.pieces(COVER_KINDS):
+        poly = f.polygon
         if poly:
             out.append(
                 ((sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly)), poly)
@@ -50,7 +51,7 @@ def pieces(ctx: Context) -> list[Piece]:
 def covered(p: Point, radius: float, foe: Point, cover: list[Piece]) -> bool:
     """Is a base at p, of this radius, snug against a piece that lies toward the foe?"""
     for _, poly in cover:
-        q = table.closest_point(p, poly)
+        q = closest_point(p, poly)
         gap = math.dist(p, q) - radius
         if gap > SNUG:
             continue

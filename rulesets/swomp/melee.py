@@ -16,6 +16,7 @@ from engine.battlefield import Footprint
 from engine.dice import percent
 from engine.ruleset import Context, Odds
 from engine.state import GameState, Model
+from engine.table import footprint
 
 from . import contest, core, table, vehicle_cc, vehicles
 
@@ -325,7 +326,7 @@ def strike(state: GameState, ctx: Context, group: dict) -> None:
 
 
 def sync(state: GameState, ctx: Context) -> None:
-    ctx.physics.sync({m.id: table.fp(m) for m in state.live()})
+    ctx.physics.sync({m.id: footprint(m) for m in state.live()})
 
 
 def put(

@@ -167,7 +167,7 @@ def retreat_problems(state: GameState, ctx: Context, action: Retreat, m: Model) 
     d = math.dist(m.pos, action.to)
     if d > lim + EPS:
         return [f'a retreat moves up to {lim:g}" (half MR), not {d:.2f}" ({melee.R_RETREAT})']
-    if not table.on_table(ctx, action.to):
+    if not ctx.battlefield.on_table(*action.to):
         return ["off the table"]
     return []
 

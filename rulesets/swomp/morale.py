@@ -7,6 +7,7 @@ charges or rallies, and every casualty may trigger a test.
 
 from __future__ import annotations
 
+from engine.battlefield import base_radius_in
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
@@ -167,7 +168,7 @@ def rally_problems(state: GameState, ctx: Context, unit: str) -> list[str]:
     for m in ms:
         if m.vars.get("cover") in ("soft", "hard"):
             continue
-        if not soft_or_hard & set(table.features_near(ctx, m, 1.0)):
+        if not soft_or_hard & set(ctx.table.near(m.pos, base_radius_in(m.base) + 1.0)):
             out.append(f"{m.id} is not in cover ({R_RALLY})")
             break
     if info.get("fired_on") or info.get("under_fire"):

@@ -96,7 +96,7 @@ def move_problems(
             )
         )
     end = pts[-1]
-    if not table.on_table(ctx, end):
+    if not ctx.battlefield.on_table(*end):
         r.append(f"({end[0]:g}, {end[1]:g}) is off the table")
     foe = foe_on_path(state, m, pts)
     if foe is not None:
@@ -181,7 +181,7 @@ def vehicle_move_problems(
                 least=lo,
             )
         )
-    if not table.on_table(ctx, pts[-1]):
+    if not ctx.battlefield.on_table(*pts[-1]):
         r.append(f"({pts[-1][0]:g}, {pts[-1][1]:g}) is off the table")
     return r
 

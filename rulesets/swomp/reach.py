@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from engine.battlefield import base_radius_in
 from engine.ruleset import Context
 from engine.state import GameState, Model
+from engine.table import footprint
 
 from . import table
 from .catalog import TERRAIN
@@ -56,7 +57,7 @@ def short_by(gap: float) -> str:
 
 
 def sync(state: GameState, ctx: Context) -> None:
-    ctx.physics.sync({m.id: table.fp(m) for m in state.live()})
+    ctx.physics.sync({m.id: footprint(m) for m in state.live()})
 
 
 def contact_spot(

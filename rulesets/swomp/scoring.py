@@ -37,13 +37,12 @@ less base radii.
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from functools import lru_cache
 
-from engine.battlefield import base_radius_in
 from engine.ruleset import Context
 from engine.state import GameState, Model
+from engine.table import distance
 
 from . import contest, core, melee, morale, reactions, shooting, table, victory
 
@@ -66,11 +65,6 @@ def lost_value(state: GameState, side: str) -> float:
         if info.get("broken") and ms and ms[0].side == side:
             value += BROKEN_SHARE * int(info.get("points", 0))
     return value
-
-
-def gap(a: Model, b: Model) -> float:
-    """Base edge to base edge, near enough for a heuristic (round bases assumed)."""
-    return max(0.0, math.dist(a.pos, b.pos) - base_radius_in(a.base) - base_radius_in(b.base))
 
 
 def reach(m: Model) -> float:
@@ -99,14 +93,14 @@ def position(state: GameState, side: str) -> float:
     for m in state.live(side):
         if core.engaged(m) or morale.broken(state, m.unit):
             continue
-        d = min(gap(m, e) for e in foes)
+        d = min(distance(m, e) for e in foes)
         rng = reach(m)
         if rng > 0:
             value += IN_RANGE * max(0.0, 1.0 - max(0.0, d - rng) / APPROACH_SPAN)
             if d > rng and m.vars.get("overwatch"):
                 value += IDLE_WATCH
         lim = core.mr(m) if core.heavy(m) else 2 * core.mr(m)
-        if any(gap(m, e) <= lim and fights_better(m, e) for e in foes):
+        if any(distance(m, e) <= lim and fights_better(m, e) for e in foes):
             value += CHARGE_REACH
     return value
 
@@ -122,7 +116,7 @@ def shot_value(w: Model, t: Model) -> float:
     overwatch shot (cover unseen: the score has no table)."""
     best = 0.0
     jammed = w.vars.get("jammed", [])
-    d = gap(w, t)
+    d = distance(w, t)
     for wpn in core.ranged(w):
         if wpn["name"] in jammed or d > float(wpn.get("range", 0)):
             continue
@@ -240,11 +234,6 @@ def best_shot(state: GameState, ctx: Context, m: Model) -> float:
     return best
 
 
-#: firepower answers by table state; each keeps its battlefield, so the id in the key
-#: cannot be reused by another table while the entry lives
-_FIRE: dict[tuple, tuple[object, dict[str, float]]] = {}
-
-
 def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     """Per side, the sum over its models free to shoot of ``best_shot``.
 
@@ -254,10 +243,10 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     the enemy's can see it, pays for it over every activation to come, not only the
     one answer a search looks at; a unit in cover or out of sight lowers the enemy's
     sum, a kill of a heavy weapon lowers it most. Sight comes from the engine's shared
-    sight cache, and whole answers are kept per table as it stands (a shot that misses
+    sight cache, and whole answers are kept in the table's memo as it stands (a shot that misses
     leaves it as it was, so most samples of a search cost one lookup)."""
     broken = {u for u in {m.unit for m in state.models.values()} if morale.broken(state, u)}
-    key = (id(ctx.battlefield), frozenset(broken)) + tuple(
+    key = (frozenset(broken),) + tuple(
         (
             m.id,
             m.x,
@@ -272,17 +261,15 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
         )
         for m in state.models.values()
     )
-    hit = _FIRE.get(key)
-    if hit is not None and hit[0] is ctx.battlefield:
-        return hit[1]
+    return ctx.table.memo("swomp.fire", 20_000).get_or(key, lambda: _firepower(state, ctx, broken))
+
+
+def _firepower(state: GameState, ctx: Context, broken: set[str]) -> dict[str, float]:
     total = dict.fromkeys(state.sides, 0.0)
     for m in state.live():
         if core.engaged(m) or core.is_vehicle(m) or m.unit in broken:
             continue
         total[m.side] = total.get(m.side, 0.0) + best_shot(state, ctx, m)
-    if len(_FIRE) > 20_000:
-        _FIRE.clear()
-    _FIRE[key] = (ctx.battlefield, total)
     return total
 
 

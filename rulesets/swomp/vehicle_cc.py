@@ -20,10 +20,10 @@ from typing import Any
 
 from engine.ruleset import Context
 from engine.state import GameState, Model
+from engine.table import footprint as fp
 
 from . import core, hatch
 from .hatch import crew_out, crewman_out
-from .table import fp
 
 R_VEH_CC = "SWOMP-VEH-CC"
 R_CREW = hatch.R_CREW

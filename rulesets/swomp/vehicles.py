@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from engine.polygons import angle_diff
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
@@ -79,7 +80,7 @@ def heading_change(facing: float, pts: list[tuple[float, float]]) -> float:
         if math.dist(a, b) < 1e-9:
             continue
         nh = table.bearing(a, b)
-        total += table.angle_off(h, nh)
+        total += angle_diff(nh, h)
         h = nh
     return total
 

@@ -95,7 +95,7 @@ def test_an_advance_turns_the_narrowest_arc_to_a_sighted_enemy():
     assert forward and all(a.facing == face for a in forward)
     # the lead is the lascannon (ids in order): 1 x MR, and the 2" it may move and fire
     lead = g.state.models["lc"]
-    assert sorted(round(table.centre_distance(lead.pos, a.to), 1) for a in forward) == [2.0, 4.0]
+    assert sorted(round(math.dist(lead.pos, a.to), 1) for a in forward) == [2.0, 4.0]
     assert all(rules.check(g.state, a, g.ctx).ok for a in moves)
     assert choices.aim(g.state, g.ctx, [g.state.models["s"]]) is None  # 90 degree arc
 
