@@ -132,3 +132,22 @@ def angle_diff(a: float, b: float) -> float:
     """Smallest absolute difference of two directions in degrees, 0..180."""
     d = (a - b) % 360.0
     return min(d, 360.0 - d)
+
+
+def lerp(a: Point, b: Point, k: float) -> Point:
+    """The point a fraction ``k`` of the way from a to b."""
+    return (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k)
+
+
+def path_prefix(pts: Sequence[Point], length: float) -> list[Point]:
+    """The start of the path ``pts`` that is ``length`` inches long (straight measure)."""
+    out = [tuple(pts[0])]
+    left = length
+    for a, b in zip(pts, pts[1:]):
+        seg = math.dist(a, b)
+        if seg >= left - 1e-9:
+            out.append(lerp(a, b, left / seg) if seg > 0 else tuple(b))
+            return out
+        out.append(tuple(b))
+        left -= seg
+    return out

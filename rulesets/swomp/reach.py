@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.battlefield import base_radius_in
+from engine.polygons import lerp, path_prefix
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import footprint
@@ -113,10 +114,6 @@ def reach(
     return Reach(spot, pts, cost)
 
 
-def lerp(a: Point, b: Point, k: float) -> Point:
-    return (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k)
-
-
 def within(ctx: Context, pts: Sequence[Point], budget: float) -> list[Point]:
     """The start of the path ``pts`` that costs at most ``budget`` inches (difficult
     ground double, as ``table.path_cost`` counts it): how far a charger that cannot
@@ -143,15 +140,4 @@ def within(ctx: Context, pts: Sequence[Point], budget: float) -> list[Point]:
     return out
 
 
-def prefix(pts: Sequence[Point], length: float) -> list[Point]:
-    """The start of the path ``pts`` that is ``length`` inches long (straight measure)."""
-    out = [tuple(pts[0])]
-    left = length
-    for a, b in zip(pts, pts[1:]):
-        seg = math.dist(a, b)
-        if seg >= left - 1e-9:
-            out.append(lerp(a, b, left / seg) if seg > 0 else tuple(b))
-            return out
-        out.append(tuple(b))
-        left -= seg
-    return out
+prefix = path_prefix

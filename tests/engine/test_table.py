@@ -204,3 +204,7 @@ def test_segment_and_polygon_helpers():
     assert polygons.crossing((0.0, 0.0), (2.0, 0.0), (0.0, 1.0), (2.0, 1.0)) is None
     assert polygons.cuts((0.0, 0.0), (2.0, 0.0), (1.0, 0.0), (3.0, 0.0)) == [0.5, 1.5]
     assert polygons.box_of(sq) == (0.0, 0.0, 2.0, 2.0)
+    assert polygons.lerp((0.0, 0.0), (2.0, 4.0), 0.25) == (0.5, 1.0)
+    path = [(0.0, 0.0), (3.0, 0.0), (3.0, 4.0)]
+    assert polygons.path_prefix(path, 5.0) == [(0.0, 0.0), (3.0, 0.0), (3.0, 2.0)]
+    assert polygons.path_prefix(path, 9.0) == path
