@@ -49,16 +49,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 0
     print(f"{scn.title} ({scn.ruleset}, seed {scn.seed})")
     current = object()
-    for e in game.log.events:
-        if e.action != current:
-            current = e.action
-            if e.action is None:
+    for ev in game.log.events:
+        if ev.action != current:
+            current = ev.action
+            if ev.action is None:
                 print("-- setup")
             else:
-                action, _ = scn.actions[e.action]
-                print(f"-- action {e.action}: {action.describe()}")
-        tag = "REFUSED: " if e.kind == "refused" else ""
-        print(f"  {tag}{e.text}")
+                action, _ = scn.actions[ev.action]
+                print(f"-- action {ev.action}: {action.describe()}")
+        tag = "REFUSED: " if ev.kind == "refused" else ""
+        print(f"  {tag}{ev.text}")
     print("-- models")
     for mid, m in result_json(game)["models"].items():
         state = "removed" if m["removed"] else f"hp {m['hp']}"

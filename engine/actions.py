@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 Point = tuple[float, float]
 
 #: (ruleset key or "" for shared verbs, kind) -> class
 _REGISTRY: dict[tuple[str, str], type[Action]] = {}
+_A = TypeVar("_A", bound="type[Action]")
 
 
 class ActionError(ValueError):
@@ -34,7 +36,7 @@ class Action:
         d: dict[str, Any] = {"do": self.KIND}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
-            if v == f.default or (f.default_factory is not dataclasses.MISSING and not v):  # type: ignore[misc]
+            if v == f.default or (f.default_factory is not dataclasses.MISSING and not v):
                 continue
             d[f.name] = _plain(v)
         return d
@@ -61,7 +63,7 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def action(kind: str, ruleset: str = ""):
+def action(kind: str, ruleset: str = "") -> Callable[[_A], _A]:
     """Class decorator: register ``cls`` under ``kind``.
 
     A ruleset's own verbs pass ``ruleset=<key>`` so two rulebooks may each have a
@@ -69,7 +71,7 @@ def action(kind: str, ruleset: str = ""):
     Registering a different class under a taken name is an error, not a silent swap.
     """
 
-    def deco(cls: type[Action]) -> type[Action]:
+    def deco(cls: _A) -> _A:
         cls.KIND = kind
         old = _REGISTRY.get((ruleset, kind))
         if old is not None and old.__qualname__ != cls.__qualname__:

@@ -8,7 +8,7 @@ and its terrain") lives in one place that imports nothing but the standard libra
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 Point = tuple[float, float]
 MM_PER_INCH = 25.4
@@ -102,14 +102,18 @@ class TerrainFeature:
     def cls(self) -> str:
         return TERRAIN_CLASSES[self.kind]
 
-    def to_dict(self) -> dict:
-        d: dict = {"id": self.id, "kind": self.kind, "polygon": [list(p) for p in self.polygon]}
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "polygon": [list(p) for p in self.polygon],
+        }
         if self.height:
             d["height"] = self.height
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> TerrainFeature:
+    def from_dict(cls, d: dict[str, Any]) -> TerrainFeature:
         return cls(
             id=str(d["id"]),
             kind=str(d["kind"]),
@@ -136,7 +140,7 @@ class Battlefield:
     def on_table(self, x: float, y: float) -> bool:
         return 0.0 <= x <= self.width and 0.0 <= y <= self.depth
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "width": self.width,
             "depth": self.depth,
@@ -145,7 +149,7 @@ class Battlefield:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> Battlefield:
+    def from_dict(cls, d: dict[str, Any]) -> Battlefield:
         return cls(
             width=float(d["width"]),
             depth=float(d["depth"]),

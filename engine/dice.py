@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 _MASK = (1 << 64) - 1
 
@@ -53,7 +54,7 @@ class Modifier:
         ref = f" ({self.rule})" if self.rule else ""
         return f"{self.reason} {sign}{abs(self.value)}{ref}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"value": self.value, "reason": self.reason, "rule": self.rule}
 
 
@@ -81,7 +82,19 @@ class Roll:
         return sum(self.faces) + sum(m.value for m in self.modifiers)
 
     def explain(self) -> str:
-        """One sentence: '<purpose>: d6 rolled 4, +1 aimed (UMR 3) = 5, needs 4+: success (50%)'."""
+        """The sentence the log shows: the faces, each modifier with its rule, the modified
+        total, what was needed, the result and the chance worked out before the roll.
+
+        >>> from fractions import Fraction
+        >>> Roll("to hit", 6, (5,), (Modifier(1, "SK", "DUEL-2"),), need="4+",
+        ...      result="hit", chance=Fraction(2, 3)).explain()
+        'to hit: d6 rolled 5; SK +1 (DUEL-2) = 6; needs 4+: hit (chance 67%)'
+
+        Several dice are named ``nd6``; a roll without modifiers shows no total:
+
+        >>> Roll("damage", 6, (3, 6), result=9).explain()
+        'damage: 2d6 rolled 3, 6: 9'
+        """
         dice = f"{len(self.faces)}d{self.sides}" if len(self.faces) != 1 else f"d{self.sides}"
         parts = [f"{self.purpose}: {dice} rolled {', '.join(map(str, self.faces))}"]
         if self.modifiers:
@@ -95,7 +108,7 @@ class Roll:
             s += f" (chance {percent(self.chance)})"
         return s
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "purpose": self.purpose,
             "sides": self.sides,
@@ -111,7 +124,11 @@ class Roll:
 
 
 def percent(p: Fraction | float) -> str:
-    """A chance as a short percentage: 0.5 -> '50%', 1/36 -> '2.8%'."""
+    """A chance as a short percentage: whole numbers plain, one decimal near 0 and 100.
+
+    >>> percent(0.5), percent(Fraction(1, 36)), percent(Fraction(35, 36))
+    ('50%', '2.8%', '97.2%')
+    """
     v = float(p) * 100
     if v == 0 or v == 100 or abs(v - round(v)) < 1e-9:
         return f"{round(v)}%"
@@ -124,6 +141,26 @@ class Dice:
 
     ``on_roll`` observers receive every :class:`Roll` (the event log, the window's
     animation). ``consumed`` lists every face handed out, for saves and replays.
+
+    >>> dice = Dice(seed=7)
+    >>> dice.force([6, 1])
+    >>> dice.face(6), dice.face(6)
+    (6, 1)
+    >>> r = dice.roll(6, "to hit", modifiers=[Modifier(-1, "cover", "UMR-BALLISTIC")])
+    >>> r.forced, r.total == r.faces[0] - 1, len(dice.consumed)
+    (False, True, 3)
+
+    A seed gives the same faces on every machine and Python version (replays rely on
+    it); a face the die does not have cannot be forced:
+
+    >>> stream = Dice(seed=1)
+    >>> [stream.face(6) for _ in range(8)]
+    [3, 1, 4, 1, 1, 3, 2, 3]
+    >>> dice.force([7])
+    >>> dice.face(6)
+    Traceback (most recent call last):
+    ...
+    engine.dice.ForcedDieError: forced die 7 is not a face of a d6
     """
 
     seed: int = 0
@@ -224,12 +261,12 @@ class Dice:
             h = _splitmix64(h ^ ch)[1]
         return Dice(seed=h ^ (self.counter * 0x9E3779B97F4A7C15 & _MASK))
 
-    def get_state(self) -> dict:
+    def get_state(self) -> dict[str, Any]:
         """The stream's position (the forced queue is not part of it)."""
         return {"seed": self.seed, "counter": self.counter, "state": self._state}
 
     @classmethod
-    def from_state(cls, d: Mapping) -> Dice:
+    def from_state(cls, d: Mapping[str, Any]) -> Dice:
         dice = cls(seed=int(d["seed"]))
         dice.counter = int(d["counter"])
         dice._state = int(d["state"])
@@ -271,7 +308,12 @@ def shift(a: Mapping[int, Fraction], k: int) -> Dist:
 
 
 def dice_sum(n: int, sides: int) -> Dist:
-    """Distribution of the sum of ``n`` d``sides``."""
+    """Distribution of the sum of ``n`` d``sides``.
+
+    >>> two = dice_sum(2, 6)
+    >>> two[7], prob(two, lambda t: t >= 10), expected(two)
+    (Fraction(1, 6), Fraction(1, 6), Fraction(7, 1))
+    """
     out: Dist = {0: Fraction(1)}
     for _ in range(n):
         out = add(out, die(sides))
@@ -288,20 +330,35 @@ def mix(parts: Iterable[tuple[Fraction, Mapping[int, Fraction]]]) -> Dist:
 
 
 def chain(first: Mapping[int, Fraction], then: Callable[[int], Mapping[int, Fraction]]) -> Dist:
-    """Compose: for each value of ``first``, the distribution ``then(value)``."""
+    """Compose: for each value of ``first``, the distribution ``then(value)``.
+
+    Roll a d2 for how many d2 to roll, then add those up:
+
+    >>> chain(die(2), lambda n: dice_sum(n, 2))
+    {1: Fraction(1, 4), 2: Fraction(3, 8), 3: Fraction(1, 4), 4: Fraction(1, 8)}
+    """
     return mix((p, then(x)) for x, p in first.items())
 
 
 def prob(d: Mapping[int, Fraction], pred: Callable[[int], bool]) -> Fraction:
+    """The chance that a value of ``d`` satisfies ``pred`` (needing 4+ on a d6: 1/2)."""
     return sum((p for x, p in d.items() if pred(x)), Fraction(0))
 
 
 def expected(d: Mapping[int, Fraction]) -> Fraction:
+    """The mean of ``d``, exactly."""
     return sum((x * p for x, p in d.items()), Fraction(0))
 
 
 def p_beats(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> Fraction:
-    """P(A > B) for independent A and B (ties lose, as a defender wins ties)."""
+    """P(A > B) for independent A and B (ties lose, as a defender wins ties).
+
+    Two d10 in a contest: the attacker wins 45 times in 100, the 10 ties go to the
+    defender.
+
+    >>> p_beats(die(10), die(10))
+    Fraction(9, 20)
+    """
     total = Fraction(0)
     for x, px in a.items():
         for y, py in b.items():

@@ -3,19 +3,21 @@ only the Game/Ruleset interface (candidates, check, odds, score)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.agents.greedy import GreedyAgent
 from engine.agents.random_agent import RandomAgent
 from engine.agents.search import SearchAgent
 from engine.game import explain
 
+__all__ = ["AGENTS", "LEVELS", "GreedyAgent", "RandomAgent", "SearchAgent", "explain", "make"]
+
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "search": SearchAgent}
 #: difficulty levels offered by the new-game screen
 LEVELS = {"easy": "random", "normal": "greedy", "hard": "search"}
 
-__all__ = ["AGENTS", "LEVELS", "GreedyAgent", "RandomAgent", "SearchAgent", "explain", "make"]
 
-
-def make(name: str, seed: int = 0, **options):
+def make(name: str, seed: int = 0, **options: Any) -> Any:
     """An agent by name ("random", "greedy", "search") or level ("easy", "normal", "hard")."""
     name = LEVELS.get(name, name)
     try:

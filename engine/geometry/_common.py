@@ -7,6 +7,7 @@ same tolerances; keeping them in one place keeps the modules agreeing to the las
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -94,6 +95,7 @@ def _norm_deg(deg: float) -> float:
 Num = float | np.ndarray
 
 
-def _cross(ax: Num, ay: Num, bx: Num, by: Num) -> Num:
-    """z of the cross product (a x b), for floats and arrays alike."""
+def _cross(ax: Num, ay: Num, bx: Num, by: Num) -> Any:
+    """z of the cross product (a x b), for floats and arrays alike (a float for floats,
+    an array for arrays: ``Any``, as numpy's operators are typed)."""
     return ax * by - ay * bx

@@ -92,6 +92,16 @@ def in_arc(
     offset_deg`` with its apex at the shooter's centre. True when any part of the target's
     base is in the (closed) wedge, or with ``whole`` when all of it is. Round targets are
     exact discs; rectangles are tested as polygons. ``arc_deg >= 360`` is always True.
+
+    A gun facing east with a 90-degree arc; a base whose centre is just outside the
+    arc's 45-degree edge is partly in it, not wholly; one behind the gun is not in it:
+
+    >>> from engine.battlefield import Footprint
+    >>> gun, edge = Footprint(0, 0, 0, 25.4), Footprint(10, 10.5, 0, 25.4)
+    >>> in_arc(gun, edge, 90), in_arc(gun, edge, 90, whole=True)
+    (True, False)
+    >>> in_arc(gun, Footprint(-10, 0, 0, 25.4), 90)
+    False
     """
     if arc_deg >= 360.0:
         return True

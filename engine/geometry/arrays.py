@@ -102,7 +102,7 @@ def _expand(counts: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndar
     return rep, item
 
 
-def _segment_dist2(px: Num, py: Num, ax: Num, ay: Num, bx: Num, by: Num) -> Num:
+def _segment_dist2(px: Num, py: Num, ax: Num, ay: Num, bx: Num, by: Num) -> np.ndarray:
     """Squared distance from points p to segments ab (arrays broadcast)."""
     dx, dy = bx - ax, by - ay
     l2 = dx * dx + dy * dy

@@ -203,6 +203,15 @@ def distance(a: Footprint, b: Footprint) -> float:
     Round-round is the exact centre distance minus both radii; round-rectangle is the
     exact distance from the circle's centre to the rectangle minus the radius; two
     rectangles go through shapely (exact for polygons). Symmetric by construction.
+
+    Two round bases 1" across (25.4 mm), centres 3" apart, are 2" apart edge to edge; a
+    2" x 1" rectangle facing north is measured from its nearest edge:
+
+    >>> from engine.battlefield import Footprint
+    >>> distance(Footprint(0, 0, 0, 25.4), Footprint(3, 0, 0, 25.4))
+    2.0
+    >>> distance(Footprint(0, 0, 0, 25.4), Footprint(3, 0, 90, (50.8, 25.4)))
+    1.5
     """
     a, b = _sorted_pair(a, b)
     ra, rb = base_is_round(a.base), base_is_round(b.base)
@@ -252,6 +261,12 @@ def _penetration(a: Footprint, b: Footprint) -> float:
 
 
 def overlaps(a: Footprint, b: Footprint, tol: float = 1e-6) -> bool:
-    """True when two bases overlap by more than ``tol`` inches (touching is not overlap)."""
+    """True when two bases overlap by more than ``tol`` inches (touching is not overlap).
+
+    >>> from engine.battlefield import Footprint
+    >>> a = Footprint(0, 0, 0, 25.4)
+    >>> overlaps(a, Footprint(0.9, 0, 0, 25.4)), overlaps(a, Footprint(1.0, 0, 0, 25.4))
+    (True, False)
+    """
     a, b = _sorted_pair(a, b)
     return _penetration(a, b) > tol

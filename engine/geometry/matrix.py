@@ -69,14 +69,16 @@ class _Matrix(_SightTables):
     def _targets(self, tgs: list[Footprint]) -> _Targets:
         """Target arrays, cached: the hover preview asks about the same enemies every frame."""
         key = tuple(tgs)
+        hit: _Targets | None
         try:
             hit = self._tcache.get(key)
+            cacheable = True
         except TypeError:  # a base given as a list: unhashable, so not cached
-            key, hit = None, None
+            hit, cacheable = None, False
         if hit is None:
             hit = _target_arrays(tgs)
             hit.lev = self._elev_np(hit.C)
-            if key is not None:
+            if cacheable:
                 if len(self._tcache) >= 8:
                     self._tcache.pop(next(iter(self._tcache)))
                 self._tcache[key] = hit
@@ -118,6 +120,7 @@ class _Matrix(_SightTables):
             info = None
             if nb:
                 candB = cand[:, :, :nb]
+                assert T.lev is not None  # set by _targets
                 candB &= self._blk_active(E, T.C, self._elev_np(E), T.lev)
                 if candB.any():
                     info = self._tall_pass(E, T, candB, vis)

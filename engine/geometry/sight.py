@@ -79,7 +79,7 @@ class Geometry(_Matrix):
     ) -> list[int]:
         """Blockers (indices into the blocker list) casting shadow for this pair whose
         polygon meets the sight cone (convex hull of the eye and the target)."""
-        out = []
+        out: list[int] = []
         if not self._nb:
             return out
         hit = shapely.intersects(self._blk_geoms, cone)
@@ -206,6 +206,23 @@ class Geometry(_Matrix):
         filter, the window's hover, each clone of a search), and terrain never changes.
         A pair with no sight-relevant terrain anywhere near the line and the target's
         base answers at once without the exact computation.
+
+        A wall whose bottom edge lies on the line from the eye to the target's centre
+        hides exactly the northern half of the target's base: in cover, not invisible.
+
+        >>> from engine.battlefield import Battlefield, Footprint, TerrainFeature
+        >>> wall = TerrainFeature("wall", "wall", ((5, 0), (5.5, 0), (5.5, 5), (5, 5)))
+        >>> geo = Geometry(Battlefield(24, 24, (wall,)))
+        >>> eye, target = Footprint(0, 0, 0, 25.4), Footprint(10, 0, 0, 25.4)
+        >>> geo.sight(eye, target)
+        Sight(visible=0.5, blockers=('wall',), soft_cover=(), hard_cover=('wall',), distance=9.0)
+
+        The fast matrix gives the same fractions for many pairs at once (here the same
+        target, one wholly behind the wall, and one in the open):
+
+        >>> others = [target, Footprint(10, 3, 0, 25.4), Footprint(10, -3, 0, 25.4)]
+        >>> geo.visible_matrix([eye], others).tolist()
+        [[0.5, 0.0, 1.0]]
         """
         key = (observer, target, observer_height, target_height)
         hit = self._sight_cache.get(key)

@@ -48,7 +48,7 @@ class _SightTables:
         self._tcache: dict[tuple[Footprint, ...], _Targets] = {}
         # per target base: cone vertices, sample points, ground elevation (see _target_parts)
         self._pcache: dict[Footprint, tuple[np.ndarray, np.ndarray | None, float]] = {}
-        self._sight_cache: dict[tuple, Sight] = {}
+        self._sight_cache: dict[tuple[object, ...], Sight] = {}
         # terrain that can matter to a shot: blocks sight, hides, or gives cover
         self._sight_relevant = np.array(
             [f.cls in ("tall", "area", "elevation", "line") for f in feats], dtype=bool
@@ -93,13 +93,13 @@ class _SightTables:
         constrained triangulation) as padded inward half-planes, so the length of a
         segment inside a polygon is a sum of Cyrus-Beck clips in numpy."""
         normals, offsets, owner, pc, pr = [], [], [], [], []
-        self._area_diam = []
+        diameters: list[float] = []
         for ai, fi in enumerate(self._area):
             g = self._idx.geoms[fi]
             hull = shapely.convex_hull(g)
             allp = shapely.get_coordinates(g)
             diam = float(np.sqrt(((allp[:, None] - allp[None]) ** 2).sum(-1)).max())
-            self._area_diam.append(diam)
+            diameters.append(diam)
             convex = (
                 isinstance(g, shapely.Polygon)
                 and not list(g.interiors)
@@ -140,7 +140,7 @@ class _SightTables:
         self._pc = np.array(pc, dtype=float).reshape(-1, 2)
         self._pr = np.array(pr, dtype=float) * (1 + 1e-9) + 1e-9
         self._area_pieces = [np.flatnonzero(self._p_owner == ai) for ai in range(len(self._area))]
-        self._area_diam = np.asarray(self._area_diam, dtype=float)
+        self._area_diam = np.asarray(diameters, dtype=float)
         # Only features no wider than the sight depth can make the diameter bound useful.
         self._area_small = bool(
             self._area_diam.size and self._area_diam.min() <= AREA_SIGHT_DEPTH + _DEPTH_EPS

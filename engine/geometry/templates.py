@@ -107,6 +107,14 @@ def template_hits(
     by edges for rectangles, vectorized with numpy. Shares are rounded to 4 decimals; a
     base the template merely touches is included with the minimum share 0.0001 (DESIGN:
     a base touched by a template is under it).
+
+    A 2" template centred on one 1" base, touching the next, missing the third:
+
+    >>> from engine.battlefield import Footprint
+    >>> bases = {"a": Footprint(0, 0, 0, 25.4), "b": Footprint(1.5, 0, 0, 25.4),
+    ...          "c": Footprint(3, 0, 0, 25.4)}
+    >>> template_hits((0, 0), 1.0, bases)
+    {'a': 1.0, 'b': 0.0001}
     """
     ids = list(targets)
     if not ids:
@@ -142,6 +150,11 @@ def scatter(origin: Point, line_of_fire_deg: float, clock: int, distance_in: flo
 
     12 o'clock points along the line of fire (away from the shooter), 3 o'clock is 90
     degrees clockwise from it, 6 o'clock back towards the shooter, 9 o'clock to the left.
+
+    Fired east (0 degrees): 12 o'clock lands further east, 3 o'clock to the south.
+
+    >>> scatter((0, 0), 0, 12, 3), scatter((0, 0), 0, 3, 2)
+    ((3.0, 0.0), (0.0, -2.0))
     """
     if not 1 <= int(clock) <= 12:
         raise ValueError(f"clock must be 1..12, got {clock}")

@@ -45,6 +45,15 @@ def zone_of(target: Footprint, attacker: Footprint) -> str:
 
     The lines count as inside within ``ZONE_TOL`` so that an attacker in base contact with
     the target's front edge is in its front zone (DESIGN: GEM draws the zones so).
+
+    A target facing north; attackers in base contact at its front, beside it, behind it,
+    and one straddling the line of its front edge:
+
+    >>> from engine.battlefield import Footprint
+    >>> target = Footprint(10, 10, 90, 25.4)
+    >>> spots = [(10, 11), (11.2, 10), (10, 8.9), (10, 10.9)]
+    >>> [zone_of(target, Footprint(x, y, 0, 25.4)) for x, y in spots]
+    ['front', 'flank', 'rear', 'none']
     """
     ux, uy, h = _zone_frame(target)
     if base_is_round(attacker.base):

@@ -141,7 +141,7 @@ def _interp(p0: Pose, p1: Pose, t: float) -> Pose:
     )
 
 
-def _base_key(base: float | tuple[float, float]) -> tuple:
+def _base_key(base: float | tuple[float, float]) -> tuple[str, float] | tuple[str, float, float]:
     if base_is_round(base):
         return ("round", float(base))  # type: ignore[arg-type]
     w, d = base  # type: ignore[misc]

@@ -35,7 +35,7 @@ class _Charges(_Moves):
         tshape: pymunk.Shape,
         base: float | tuple[float, float],
         origin: Point,
-        exclude: set,
+        exclude: set[pymunk.Shape],
         placed: dict[str, tuple[Pose, pymunk.Shape]],
     ) -> tuple[Pose, dict[str, Pose]] | None:
         """Nearest clear pose to origin with the base in contact with the target.
@@ -72,7 +72,7 @@ class _Charges(_Moves):
         self,
         tshape: pymunk.Shape,
         base: float | tuple[float, float],
-        exclude: set,
+        exclude: set[pymunk.Shape],
         placed: dict[str, tuple[Pose, pymunk.Shape]],
     ) -> list[tuple[float, float, float]]:
         """(x, y, squared limit) per other base: a cheap pre-filter. A spot whose centre
@@ -95,7 +95,11 @@ class _Charges(_Moves):
         return solid
 
     def _charger_ok(
-        self, tshape: pymunk.Shape, base: float | tuple[float, float], pose: Pose, exclude: set
+        self,
+        tshape: pymunk.Shape,
+        base: float | tuple[float, float],
+        pose: Pose,
+        exclude: set[pymunk.Shape],
     ) -> bool:
         """A charger's pose is clear of everything and within tolerance of the target."""
         if not self._on_table(pose[0], pose[1]) or not self._clear(base, pose, exclude):
@@ -109,7 +113,7 @@ class _Charges(_Moves):
         base: float | tuple[float, float],
         pose: Pose,
         hits: list[pymunk.Shape],
-        exclude: set,
+        exclude: set[pymunk.Shape],
         placed: dict[str, tuple[Pose, pymunk.Shape]],
     ) -> dict[str, Pose] | None:
         """Make room at pose by moving the (at most two) placed chargers it grazes one grid
@@ -142,7 +146,7 @@ class _Charges(_Moves):
         moved: set[pymunk.Shape],
         tfp: Footprint,
         tshape: pymunk.Shape,
-        exclude: set,
+        exclude: set[pymunk.Shape],
         placed: dict[str, tuple[Pose, pymunk.Shape]],
         budget: list[int],
     ) -> dict[str, Pose] | None:

@@ -31,7 +31,7 @@ class _Moves(_Space):
     """Moving and sweeping for :class:`engine.physics.Physics`."""
 
     def _first_hit_circle(
-        self, a: Point, b: Point, r: float, exclude: set
+        self, a: Point, b: Point, r: float, exclude: set[pymunk.Shape]
     ) -> tuple[float, pymunk.Shape] | None:
         """Earliest contact of a disc of radius r moving from a to b: (alpha, shape).
 
@@ -119,7 +119,9 @@ class _Moves(_Space):
         travelled = covered + min(length, max(0.0, along))
         return MoveResult((end[0], end[1]), _r2(travelled), blocker, contact is None)
 
-    def _first_contact_round(self, r: float, pts: Sequence[Point], exclude: set) -> _Contact | None:
+    def _first_contact_round(
+        self, r: float, pts: Sequence[Point], exclude: set[pymunk.Shape]
+    ) -> _Contact | None:
         """First contact of a round base along the polyline pts, leg by leg, exactly."""
         for i in range(1, len(pts)):
             hit = self._first_hit_circle(pts[i - 1], pts[i], r, exclude)
@@ -128,7 +130,12 @@ class _Moves(_Space):
         return None
 
     def _advance(
-        self, base: float | tuple[float, float], p0: Pose, p1: Pose, rate: float, exclude: set
+        self,
+        base: float | tuple[float, float],
+        p0: Pose,
+        p1: Pose,
+        rate: float,
+        exclude: set[pymunk.Shape],
     ) -> tuple[float, list[pymunk.Shape]] | None:
         """Conservative advancement from a clear p0 towards p1; (t, hits) of first contact.
 
@@ -164,7 +171,7 @@ class _Moves(_Space):
             return lo, hits
 
     def _sweep_core(
-        self, base: float | tuple[float, float], poses: Sequence[Pose], exclude: set
+        self, base: float | tuple[float, float], poses: Sequence[Pose], exclude: set[pymunk.Shape]
     ) -> _Contact | None:
         reach = 0.0 if base_is_round(base) else base_radius_in(base)
         for i in range(1, len(poses)):
@@ -183,7 +190,7 @@ class _Moves(_Space):
         base: float | tuple[float, float],
         poses: Sequence[Pose],
         contact: _Contact,
-        exclude: set,
+        exclude: set[pymunk.Shape],
         need_touch: bool = True,
     ) -> tuple[Pose, float]:
         """Settle the pose at a contact, backing off along its leg if rounding needs it."""

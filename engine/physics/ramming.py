@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import pymunk
 
@@ -37,7 +38,7 @@ class _Ramming(_Charges):
         speed: float,
         heading: float,
         masses: Mapping[str, float] | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """A rammer driving at ``speed`` (in/s) along ``heading`` for one second.
 
         The first contact is found by a sweep (not by stepping), then a short fixed-step

@@ -47,7 +47,7 @@ class _Space:
         self._impassable: list[tuple[str, tuple[Point, ...]]] = []
         self._bodies: dict[str, Footprint] = {}
         self._model_shapes: dict[str, pymunk.Shape] = {}
-        self._probes: dict[tuple, tuple[pymunk.Body, pymunk.Shape]] = {}
+        self._probes: dict[tuple[object, ...], tuple[pymunk.Body, pymunk.Shape]] = {}
         static = self._space.static_body
         # Impassable polygons become their boundary segments: pymunk polygons are convex
         # hulls, and walls or buildings often are not. A base can only get inside one by
@@ -161,10 +161,14 @@ class _Space:
         ]
         return self._sorted_tags(hits)
 
-    def _clear(self, base: float | tuple[float, float], pose: Pose, exclude: set) -> bool:
+    def _clear(
+        self, base: float | tuple[float, float], pose: Pose, exclude: set[pymunk.Shape]
+    ) -> bool:
         return not self._blockers(self._probe(base, pose), exclude)
 
-    def _touching(self, base: float | tuple[float, float], pose: Pose, exclude: set) -> bool:
+    def _touching(
+        self, base: float | tuple[float, float], pose: Pose, exclude: set[pymunk.Shape]
+    ) -> bool:
         return bool(self._blockers(self._probe(base, pose, CONTACT_TOLERANCE), exclude))
 
     def _inside_impassable(self, x: float, y: float) -> str | None:
@@ -176,7 +180,9 @@ class _Space:
     def _on_table(self, x: float, y: float) -> bool:
         return self.battlefield.on_table(x, y) and self._inside_impassable(x, y) is None
 
-    def _tolerated(self, base: float | tuple[float, float], pose: Pose, exclude: set) -> set:
+    def _tolerated(
+        self, base: float | tuple[float, float], pose: Pose, exclude: set[pymunk.Shape]
+    ) -> set[pymunk.Shape]:
         """What a base already overlaps where it starts: it may move out of it freely."""
         return set(self._blockers(self._probe(base, pose, -_START_OVERLAP), exclude))
 
@@ -197,7 +203,7 @@ class _Space:
         self,
         base: float | tuple[float, float],
         exact: Pose,
-        exclude: set,
+        exclude: set[pymunk.Shape],
         need_touch: bool,
         back: Callable[[float], Pose],
     ) -> tuple[Pose, float]:

@@ -396,8 +396,10 @@ def test_ram_pushes_target_and_is_deterministic() -> None:
     assert first["impact_speed"] == pytest.approx(6.0, abs=0.01)
     assert first["contact"][0] == pytest.approx(14.0 - R25, abs=0.02)
     assert first["target_end"][0] > 14.0  # pushed the way the tank was going
-    tank_end = Footprint(*first["rammer_end"], VEHICLE)
-    target_end = Footprint(*first["target_end"], 25)
+    tx, ty, tf = first["rammer_end"]
+    mx, my, mf = first["target_end"]
+    tank_end = Footprint(tx, ty, tf, VEHICLE)
+    target_end = Footprint(mx, my, mf, 25)
     assert gap(tank_end, target_end) >= 0.0
     missed = ph.ram("tank", "m", speed=6.0, heading=90.0)
     assert missed["impact_speed"] == 0.0 and missed["contact"] is None

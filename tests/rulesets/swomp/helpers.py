@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import Action
@@ -45,7 +46,7 @@ def make(
     return game
 
 
-def do(game: Game, action: Action, dice: list[int] = (), exact: bool = True) -> list[Event]:
+def do(game: Game, action: Action, dice: Sequence[int] = (), exact: bool = True) -> list[Event]:
     """Apply with forced dice; by default every forced die must be used."""
     game.dice.force(list(dice))
     events = game.apply(action)
@@ -59,7 +60,7 @@ def kinds(events: list[Event], kind: str) -> list[Event]:
     return [e for e in events if e.kind == kind]
 
 
-def attack(game: Game, action: Action, dice: list[int] = (), exact: bool = True) -> list[Event]:
+def attack(game: Game, action: Action, dice: Sequence[int] = (), exact: bool = True) -> list[Event]:
     """A charge or fight whose defenders stand (decline the -2 retreat, SWOMP "Retreating
     from close combat"); the forced dice then go to the contests as before."""
     from engine.actions import Choose
