@@ -1,5 +1,5 @@
 """GEM — the Generic Miniatures game (Shawn P. Garbett, 1993), rulebook
-shared/seeds/000_ac6e90e504dc9bba.txt.
+seed 000_ac6e90e504dc9bba.txt.
 
 Why this class is thin: each of GEM's rules lives in the module named after it
 (movement, missile, melee, morale, magic, vehicles, transport, points, blocks, cards,
@@ -42,7 +42,7 @@ def read_options(state: GameState) -> dict[str, bool]:
 class Gem(Ruleset):
     key = "gem"
     title = "GEM: Generic Miniatures"
-    rulebook = "shared/seeds/000_ac6e90e504dc9bba.txt"
+    rulebook = "GEM — Generic Miniature game (Shawn P. Garbett, 1993)"
     max_die = 20
     stat_keys = build.STAT_KEYS
     model_keys = build.MODEL_KEYS

@@ -1,5 +1,5 @@
 """SWOMP — the contest-based miniatures rules by its two authors (rulebook:
-shared/seeds/004_b239a5584a12b7d3.txt).
+seed 004_b239a5584a12b7d3.txt).
 
 Every attack is a contest of two d10 rolls added to two values; a 1 always loses, a 10
 always wins, ties go to the defender. Sides alternate unit actions after a d10
@@ -25,7 +25,7 @@ from .catalog import CATALOG
 class Swomp(Ruleset):
     key = "swomp"
     title = "SWOMP"
-    rulebook = "shared/seeds/004_b239a5584a12b7d3.txt"
+    rulebook = "SWOMP — d10 contest system for 25–28 mm sci-fi"
     max_die = 10
     stat_keys = build.STAT_KEYS
     model_keys = build.MODEL_KEYS

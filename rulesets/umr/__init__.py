@@ -1,5 +1,5 @@
 """Universal Miniatures Rules ("Everything you need, and nothing you don't", Franz
-Braatz), rulebook /work/shared/seeds/002_3aa5b3ce80a45d83.txt: squads of characters built
+Braatz), rulebook seed 002_3aa5b3ce80a45d83.txt: squads of characters built
 from personality points and one special ability, two action dice each, every action one
 d6 roll against another.
 
@@ -27,7 +27,7 @@ __all__ = ["UMR", "Climb", "Jump", "Lead", "RpgTest"]
 class UMR(Ruleset):
     key = "umr"
     title = "Universal Miniatures Rules"
-    rulebook = "seeds/002_3aa5b3ce80a45d83.txt"
+    rulebook = "Universal Miniatures Rules"
     max_die = 6
     stat_keys = build.STAT_KEYS
     model_keys = ()

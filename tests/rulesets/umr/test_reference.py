@@ -1,6 +1,11 @@
 """The rules reference (rulesets/umr/reference.toml): every section the code or a test
 cites exists, every test names the rulebook section it checks, and the paraphrases are
-in our own words (no run of eight words copied from the rulebook)."""
+in our own words (no run of eight words copied from the rulebook).
+
+The rulebook's text is not ours to copy into the repository, so the paraphrase test reads
+it from the project's seeds folder beside the checkout (``../shared/seeds``); where that
+folder is absent the test is skipped and says so, never passed in silence. It is the one
+test that reads outside the repository."""
 
 from __future__ import annotations
 
@@ -9,12 +14,14 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from tests.rulesets.umr.helpers import RS
 
 ROOT = Path(__file__).resolve().parents[3]
 CODE = ROOT / "rulesets" / "umr"
 TESTS = ROOT / "tests" / "rulesets" / "umr"
-BOOK = Path("/work/shared/seeds/002_3aa5b3ce80a45d83.txt")
+BOOK = ROOT.parent / "shared" / "seeds" / "002_3aa5b3ce80a45d83.txt"
 ID = re.compile(r"UMR-[A-Z0-9]+(?:-[A-Z0-9]+)*")
 
 
@@ -58,7 +65,7 @@ def test_paraphrases_are_our_own_words():
     """UMR-I-POINTS ... the reference paraphrases; it never copies the rulebook's sentences
     (tables of numbers aside)."""
     if not BOOK.exists():
-        return
+        pytest.skip(f"the UMR rulebook is not beside the checkout ({BOOK}): nothing to compare")
     book = _words(BOOK.read_text(encoding="utf-8"))
     n = 8
     grams = {tuple(book[i : i + n]) for i in range(len(book) - n + 1)}
