@@ -22,7 +22,7 @@ FUNCTION_LIMIT = 80
 #: module -> its line count today
 MODULES_OVER = {
     "engine/ui/app.py": 1331,
-    "engine/ui/controls.py": 632,
+    "engine/ui/controls.py": 656,
     "engine/ui/draw.py": 1045,
     "engine/ui/hud.py": 615,
     "rulesets/gem/measure.py": 666,
