@@ -1,17 +1,15 @@
 """Build small GEM games in code (no scenario file): models from specs, a battlefield,
-turn 1 set up with the given side first, and a jump to any segment."""
+turn 1 set up with the given side first (by :mod:`engine.testing`), and a jump to any
+segment."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine.actions import EndPhase
-from engine.battlefield import Battlefield, TerrainFeature
-from engine.dice import Dice
+from engine.battlefield import TerrainFeature
 from engine.game import Game
-from engine.persistence import mark_start
-from engine.ruleset import load
-from engine.state import GameState
+from engine.testing import make_game
 
 
 def model(mid: str, side: str, x: float, y: float, facing: float = 0.0, **kw: Any) -> dict:
@@ -66,24 +64,17 @@ def make(
     force: list[int] | None = None,
 ) -> Game:
     """A game set up for turn 1; ``force`` = dice the setup itself must roll (initiative
-    when ``first`` is None, the roll for table edges when deployment is on)."""
-    rs = load("gem")
-    models = {}
-    for s in specs:
-        m, probs = rs.build_model(s)
-        assert m is not None, probs
-        models[m.id] = m
-    sides: list[str] = []
-    for s in specs:
-        if s["side"] not in sides:
-            sides.append(s["side"])
-    state = GameState(ruleset="gem", sides=sides, models=models, vars=dict(vars_ or {}))
-    dice = Dice(seed=seed)
-    dice.force(list(force or []))
-    game = Game(rs, Battlefield(72.0, 48.0, tuple(terrain_)), state, dice)
-    rs.setup(state, game.ctx, first)
-    mark_start(game)
-    return game
+    when ``first`` is None, the roll for table edges when deployment is on). See
+    :func:`engine.testing.make_game`."""
+    return make_game(
+        "gem",
+        specs,
+        terrain=terrain_,
+        first=first,
+        seed=seed,
+        vars=vars_,
+        setup_dice=force or [],
+    )
 
 
 def goto(game: Game, phase: str, side: str | None = None) -> None:

@@ -1,4 +1,5 @@
-"""Build SWOMP games straight from model specs (no scenario file) for forced-dice tests."""
+"""Build SWOMP games straight from model specs (no scenario file) for forced-dice tests:
+the SWOMP words for :mod:`engine.testing`, which does the work."""
 
 from __future__ import annotations
 
@@ -6,54 +7,40 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import Action
-from engine.battlefield import Battlefield, TerrainFeature
-from engine.dice import Dice
+from engine.battlefield import TerrainFeature
 from engine.events import Event
 from engine.game import Game
-from engine.ruleset import load
-from engine.state import GameState
+from engine.testing import apply, make_game
 
 
 def make(
     models: list[dict[str, Any]],
     first: str | None = "blue",
-    terrain: tuple = (),
+    terrain: tuple[tuple[str, Any], ...] = (),
     seed: int = 1,
     turn_limit: int = 0,
     options: dict[str, Any] | None = None,
 ) -> Game:
-    rs = load("swomp")
-    built = {}
-    sides: list[str] = []
-    for spec in models:
-        m, probs = rs.build_model({"facing": 0.0, "base": 25.0, **spec})
-        assert not probs, probs
-        assert m is not None
-        built[m.id] = m
-        if m.side not in sides:
-            sides.append(m.side)
+    """A SWOMP game from model specs (25 mm bases facing east unless given) and terrain
+    as (kind, polygon) pairs; see :func:`engine.testing.make_game`."""
     feats = tuple(
         TerrainFeature(f"t{i}", kind, tuple(map(tuple, poly)))
         for i, (kind, poly) in enumerate(terrain)
     )
-    state = GameState(ruleset="swomp", sides=sides, models=built)
-    if turn_limit:
-        state.vars["turn_limit"] = turn_limit
-    if options:
-        state.vars["options"] = dict(options)
-    game = Game(rs, Battlefield(72.0, 48.0, feats), state, Dice(seed=seed))
-    rs.setup(state, game.ctx, first)
-    return game
+    return make_game(
+        "swomp",
+        [{"facing": 0.0, "base": 25.0, **spec} for spec in models],
+        terrain=feats,
+        first=first,
+        seed=seed,
+        turn_limit=turn_limit,
+        vars={"options": dict(options)} if options else None,
+    )
 
 
 def do(game: Game, action: Action, dice: Sequence[int] = (), exact: bool = True) -> list[Event]:
     """Apply with forced dice; by default every forced die must be used."""
-    game.dice.force(list(dice))
-    events = game.apply(action)
-    if exact:
-        assert game.dice.forced == [], f"unused forced dice {game.dice.forced}"
-    game.dice.forced = []
-    return events
+    return apply(game, action, dice, exact=exact)
 
 
 def kinds(events: list[Event], kind: str) -> list[Event]:

@@ -1,4 +1,5 @@
-"""Build small UMR games in memory and act in them with forced dice.
+"""Build small UMR games in memory and act in them with forced dice (the UMR words for
+:mod:`engine.testing`, which does the work).
 
 Why no files: most rule tests need two or three models on an open table; writing the
 scenario inline keeps each test's setup next to its assertions. Golden tests use files.
@@ -9,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.battlefield import Battlefield, TerrainFeature
+from engine.battlefield import TerrainFeature
 from engine.events import Event
 from engine.game import Game
 from engine.ruleset import load
-from engine.scenario import Scenario, new_game
+from engine.testing import apply, make_game
 
 RS = load("umr")
 
@@ -46,32 +47,23 @@ def game(
     turn_limit: int = 0,
     table: tuple[float, float] = (72.0, 48.0),
 ) -> Game:
-    models = []
-    for s in specs:
-        m, probs = RS.build_model(s)
-        assert not probs, probs
-        assert m is not None
-        models.append(m)
-    assert not RS.check_army(models), RS.check_army(models)
-    scn = Scenario(
-        path="test",
-        title="test",
-        ruleset="umr",
-        seed=seed,
-        battlefield=Battlefield(table[0], table[1], features),
-        models=models,
+    """A UMR game from model specs (see :func:`engine.testing.make_game`); the army
+    rules apply, as in a scenario file."""
+    return make_game(
+        "umr",
+        specs,
+        terrain=features,
         first=first,
+        seed=seed,
         turn_limit=turn_limit,
+        table=table,
+        check_army=True,
     )
-    return new_game(scn)
 
 
 def act(g: Game, action: Action, dice: list[int] | tuple[int, ...] = ()) -> list[Event]:
     """Apply ``action`` with exactly these forced dice (all of them must be used)."""
-    g.dice.force(list(dice))
-    events = g.apply(action)
-    assert not g.dice.forced, f"unused forced dice {g.dice.forced}: {[e.text for e in events]}"
-    return events
+    return apply(g, action, dice)
 
 
 def refused(events: list[Event]) -> str:
