@@ -9,8 +9,7 @@ and the median decision time of each agent (the baseline is the random agent's).
 Each ruleset plays its ``mirror.toml``: a map that is the same after a half turn about
 the table's centre, and two identical armies set out the same way on opposite edges,
 so neither side starts better off, played to the scenario's own turn limit (UMR 6
-rounds; SWOMP 10, its heavy weapons firing from the first; GEM 8 turns, its forces 29"
-apart so the hoplites meet). Each seed is played twice with the agents' sides
+rounds, SWOMP 10, GEM 8 turns; why those: docs/decisions/0004-mirror-battles.md). Each seed is played twice with the agents' sides
 swapped; the "pairs" columns count the seeds whose
 two games the first agent won both of, those the second won both of, those one *side*
 won both of, and the rest (split or drawn). Read the side count against "side if

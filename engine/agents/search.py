@@ -23,13 +23,10 @@ What keeps the estimates sharp at a small budget is variance reduction, measured
   rolled itself (common random numbers).
 - The prior is taken on common dice too, ``prior_samples`` of each candidate.
 
-Before them one option's value varied by +-20 points between two searches of the same
-position, as much as the gap between the options, and the search won 53-58% of SWOMP
-mirror games against greedy; with them (rollouts capped at 12) it won 66% of 200, a
-figure the 0.4 s clock did not repeat over 400 six-round games (58.5%). The rollout
-policy costs one candidate list per step (scoring every candidate there cost ten times
-as much and measured no stronger). No ruleset-specific code: attacks are told from moves by
-``Odds.measures``.
+Without them one option's value varied by as much as the gap between the options. The
+rollout policy costs one candidate list per step. What was measured, with and without
+each of these, is in docs/decisions/0001-search-variance-reduction.md. No
+ruleset-specific code: attacks are told from moves by ``Odds.measures``.
 
 ``max_iterations`` caps the rollouts so a run can be repeated whatever the machine's
 load; the prior still stops at half the clock budget, so give a generous ``budget``
@@ -177,9 +174,8 @@ class SearchAgent:
         on separate dice often rank a worse shot first). Actions that roll no dice need
         one sample. Samples stop at half the budget, keeping the rest for the rollouts,
         but never before ``min_prior``: the prior is each option's own value, and on a
-        busy machine a costly decision (many candidates) once got 3 to 10 samples, which
-        left the 0.4 s hard level only even with greedy in UMR (51 of 100 mirror games);
-        with the floor of 12 it won 68 of the same 100, and 133 of 200 in all."""
+        busy machine a costly decision (many candidates) once got 3 to 10 samples, a
+        ranking of noise (docs/decisions/0002-search-prior-floor.md has the numbers)."""
         base = self.dice.face(1 << 30)
         half = time.perf_counter() + (deadline - time.perf_counter()) / 2
         totals = [0.0] * len(roots)

@@ -28,8 +28,7 @@ does: each side's models' best exact shot as they stand (sight, cover, range and
 closest-target rule measured), at ``FIRE_WEIGHT``. Why: a unit left as the enemy's
 closest target in the open pays over every activation to come, not only in the one
 answer a search plays out, and a kill of a heavy weapon is worth more than its points.
-Measured on the mirror (bench/ai_strength.py): greedy over random 196 of 200 with it
-(194 without); search over greedy at 6 rounds 58 of 100, no change beyond the noise.
+What it measured: docs/decisions/0003-swomp-firepower-score.md.
 Sight comes from the engine's shared cache and whole answers are memoised per table,
 so it costs about 0.3 ms a score; everything else is arithmetic on centre distances
 less base radii.
