@@ -368,17 +368,20 @@ class Ruleset:
         """The side whose decision it is (a pending decision's side first), or None once
         the game is over."""
         if self.turns is not None:
-            return self.turns.to_act(state)
+            side: str | None = self.turns.to_act(state)
+            return side
         return None if state.over else state.active
 
     def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
-        return self._flow().check(self, state, action, ctx)
+        verdict: Legality = self._flow().check(self, state, action, ctx)
+        return verdict
 
     def apply(self, state: GameState, action: Action, ctx: Context) -> None:
         self._flow().apply(self, state, action, ctx)
 
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
-        return self._flow().candidates(self, state, side, ctx)
+        actions: list[Action] = self._flow().candidates(self, state, side, ctx)
+        return actions
 
     def _flow(self) -> Any:
         if self.turns is None:
@@ -476,7 +479,8 @@ class Ruleset:
 
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         """The 'end activation / end phase' a player would click to move play on."""
-        return self._flow().advance(self, state, ctx)
+        step: Action | None = self._flow().advance(self, state, ctx)
+        return step
 
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         """How far ``actor`` (a model id) may move now in ``mode`` (inches), as the rules

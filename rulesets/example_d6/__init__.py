@@ -54,6 +54,7 @@ class ExampleD6(Ruleset):
             m.x, m.y = action.waypoints(m.pos)[-1]
             ctx.log.emit("move", f"{m.id} moves to ({m.x:g}, {m.y:g})", actor=m.id, rule="D6-2")
             return
+        assert isinstance(action, Shoot)  # the only other verb (check refused the rest)
         t, sk = state.models[action.target], int(m.stat("SK"))
         r = ctx.dice.roll(6, "to hit", modifiers=[Modifier(sk, "SK", "D6-3")] if sk else [],
                           need="4+", chance=to_hit(sk), actor=m.id, rule="D6-3",
