@@ -9,6 +9,8 @@ screens. Playing frame by frame is ``Referee``'s part, keeping the panels curren
 
 from __future__ import annotations
 
+import itertools
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +34,8 @@ from engine.ui.texts import WAITING_HTML, legend_surface
 if TYPE_CHECKING:  # pragma: no cover
     from engine.ui.app import App
 
+#: numbers the games of this window, so two started in one second keep two autosaves
+_GAMES = itertools.count(1)
 ZOOM_STEP = 2  # levels per wheel notch (each level is 2^(1/12), about 6%)
 
 
@@ -80,6 +84,9 @@ class BattleScreen(Referee, Panels):
         self.decision = WAITING_HTML
         self._left_down = False
         self._pan_from: tuple[int, int] | None = None
+        stem = Path(str(game.scenario.get("path", "game"))).stem or "game"
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        self.autosave_name = f"autosave-{stem}-{stamp}-{next(_GAMES)}.json"
         self.controller = Controller(self)
         self.controller.on_change = self._hud_dirty
         self._check_handover()

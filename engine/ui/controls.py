@@ -543,13 +543,15 @@ class Controller(Moving):
         g = self.game
         return self._memo(("advance",), lambda: g.ruleset.advance(g.state, g.ctx))
 
-    def odds_card(self, action: Action, anchor: Point) -> OddsCard | None:
-        o = self.odds(action)
+    def odds_card(self, action: Action, anchor: Point) -> OddsCard:
+        """The card beside a hovered target: the odds of a legal action, the rules'
+        reason instead of odds for a refused one, never an empty box."""
         leg = self.check(action)
+        if not leg.ok:
+            return OddsCard(anchor, action.describe(), None, lines=[leg.reason or "not allowed"])
+        o = self.odds(action)
         if o is None:
-            if not leg.ok:
-                return OddsCard(anchor, action.describe(), None, lines=[leg.reason])
-            return None
+            return OddsCard(anchor, action.describe(), None, lines=["certain: no dice rolled"])
         dist = sorted((int(k), float(v)) for k, v in (o.dist or {}).items())
         return OddsCard(
             anchor,
@@ -558,6 +560,7 @@ class Controller(Moving):
             dist[:12],
             None if o.expected is None else float(o.expected),
             list(o.lines),
+            refused=False,
         )
 
 

@@ -550,6 +550,8 @@ class Renderer:
         self._layer: pygame.Surface | None = None
         self._layer_key: tuple | None = None
         self._sprites: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        #: where the last odds card was drawn (tests check it stands beside its target)
+        self.card_rect: pygame.Rect | None = None
 
     # public entry point ------------------------------------------------------------------
     def render(self, surf: pygame.Surface, view: TableView, ov: Overlays, cam: Camera) -> None:
@@ -911,14 +913,30 @@ class Renderer:
 
     def _odds(self, surf: pygame.Surface, cam: Camera, card: OddsCard) -> None:
         sx, sy = cam.to_screen(*card.anchor)
-        w, h = 210, 74 + (56 if card.dist else 0)
+        title = _wrap(card.title, 34)[:2]
+        words = _wrap(card.lines[0], 36)[:4] if card.chance is None and card.lines else []
+        top = 6 + 16 * len(title)
+        h = (
+            top
+            + (68 if card.chance is not None else 8 + 16 * len(words))
+            + (56 if card.dist else 0)
+        )
+        w = 230
         vx, vy, vw, vh = cam.view
-        x = min(max(vx + 4, sx + 26), vx + vw - w - 4)
+        # beside the target, never over it: right of it, else left of it
+        x = sx + 30 if sx + 30 + w <= vx + vw - 4 else sx - 30 - w
+        x = max(vx + 4, x)
         y = min(max(vy + 4, sy - h / 2), vy + vh - h - 4)
-        box = pygame.Rect(int(x), int(y), w, h)
+        box = pygame.Rect(int(x), int(y), w, int(h))
+        self.card_rect = box.copy()
         pygame.gfxdraw.box(surf, box, (22, 26, 34, 226))
         pygame.draw.rect(surf, (110, 120, 140), box, 1, border_radius=3)
-        self._label(surf, card.title[:34], (box.x + 8, box.y + 6), style.INK, 17, None, False)
+        for k, line in enumerate(title):
+            self._label(surf, line, (box.x + 8, box.y + 6 + 16 * k), style.INK, 17, None, False)
+        colour = style.BAD if card.refused else (180, 186, 196)
+        for k, line in enumerate(words):
+            self._label(surf, line, (box.x + 8, box.y + top + 4 + 16 * k), colour, 16, None, False)
+        box = pygame.Rect(box.x, box.y + top - 22, box.w, box.h - (top - 22))  # odds below
         if card.chance is not None:
             pct = card.chance * 100
             txt = f"{pct:.0f}%" if 10 <= pct <= 90 or pct in (0, 100) else f"{pct:.1f}%"

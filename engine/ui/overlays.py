@@ -87,6 +87,8 @@ class OddsCard:
     dist: list[tuple[int, float]] = field(default_factory=list)
     expected: float | None = None
     lines: list[str] = field(default_factory=list)
+    #: True when the card shows the rules' refusal (``lines``) instead of odds
+    refused: bool = True
 
 
 @dataclass

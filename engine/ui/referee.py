@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine import persistence
 from engine.actions import Action, EndTurn
+from engine.ruleset import Ruleset
 from engine.ui import hud as hudmod
 from engine.ui.agents import AiJob, HumanAgent
 from engine.ui.hud import esc
@@ -21,6 +22,8 @@ from engine.ui.style import side_colours
 from engine.ui.texts import decision_html, summary_html
 
 DICE_SECONDS = 0.9
+#: autosaves kept in the saves folder (one per game, the newest)
+AUTOSAVES = 5
 TWEEN_SECONDS = 0.25
 
 
@@ -134,15 +137,22 @@ class Referee:
         self._check_handover()
 
     def _autosave(self) -> None:
-        if self.game is None:
-            return
+        """Save the game to its own autosave file (one per game, named by scenario and
+        start time) and keep only the newest ``AUTOSAVES`` of them."""
         try:
-            persistence.save(self.game, self.saves / "autosave.json")
+            self.saves.mkdir(parents=True, exist_ok=True)
+            persistence.save(self.game, self.saves / self.autosave_name)
+            old = sorted(self.saves.glob("autosave-*.json"), key=lambda p: p.stat().st_mtime)
+            for p in old[:-AUTOSAVES]:
+                p.unlink()
         except OSError as e:
             self.app.notify(f"autosave failed: {e}", good=False)
 
     def _check_handover(self) -> None:
-        """In hotseat, ask the next player to take the mouse when the side to act changes."""
+        """In hotseat, ask the next player to take the mouse when the side to act changes,
+        where the rules keep secrets from the other side (GEM's spell power and plans).
+        Why not always: UMR alternates sides every activation and hides nothing, so a
+        notice each time only costs a click; the status bar names the side to act."""
         b, g = self, self.game
         if b is None or g is None:
             return
@@ -150,7 +160,13 @@ class Referee:
         humans = [s for s, who in b.controllers.items() if who == "human"]
         if side is None:
             return
-        if b.controllers.get(side) == "human" and len(humans) > 1 and side != b.last_side:
+        secrets = type(g.ruleset).redact is not Ruleset.redact
+        if (
+            secrets
+            and b.controllers.get(side) == "human"
+            and len(humans) > 1
+            and side != b.last_side
+        ):
             b.awaiting = side
             self._open_handover(side)
         if b.controllers.get(side) == "human" and not b.awaiting:

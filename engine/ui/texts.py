@@ -78,6 +78,29 @@ def decision_html(
     return "<br>".join(lines)
 
 
+#: how a weapon's keys read on the card ('range 24"', 'arc 90°'); others read "key value"
+_WEAPON_UNITS = {"range": '"', "arc": "\u00b0", "blast": '"', "radius": '"', "scatter": '"'}
+
+
+def weapon_text(w: dict[str, Any]) -> str:
+    """A weapon's line as a player reads it: 'range 24", arc 90°, 2 shots, heavy' — a
+    flag is named when set and left out when not (never "heavy False")."""
+    bits = []
+    for k, val in w.items():
+        if k == "name" or val is None or val == "":
+            continue
+        word = k.replace("_", " ")
+        if isinstance(val, bool):
+            if val:
+                bits.append(word)
+            continue
+        if isinstance(val, (int, float)):
+            bits.append(f"{word} {val:g}{_WEAPON_UNITS.get(k, '')}")
+            continue
+        bits.append(f"{word} {val}")
+    return ", ".join(bits)
+
+
 def card_html(g: Game, m: Any) -> str:
     """The selected model's card: side, unit, hit points, status, stats and weapons."""
     colour = hexc(side_colours(g.state.sides)[m.side])
@@ -100,17 +123,19 @@ def card_html(g: Game, m: Any) -> str:
                 life += f" \u00b7 {esc(k)} {esc(val)}"
     lines.append(life)
     if m.stats:
+        order = list(g.ruleset.stat_keys)
+        keys = sorted(m.stats, key=lambda k: (order.index(k) if k in order else len(order), k))
         lines.append(
             "<font color='#c8ccd4'>"
             + esc(
                 "  ".join(
-                    f"{k} {val}" for k, val in m.stats.items() if not isinstance(val, (dict, list))
+                    f"{k} {m.stats[k]}" for k in keys if not isinstance(m.stats[k], (dict, list))
                 )
             )
             + "</font>"
         )
     for w in m.weapons[:5]:
-        keys = ", ".join(f"{k} {val}" for k, val in w.items() if k != "name")
+        keys = weapon_text(w)
         lines.append(
             f"<font color='#8fc8e0'>{esc(w.get('name', '?'))}</font>"
             f" <font color='#9aa3b2'>{esc(keys)}</font>"

@@ -72,7 +72,10 @@ def test_enter_starts_a_hotseat_game(tmp_path):
             pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
         )
         step(app)
-        assert app.game is not None and app.battle.awaiting == "blue"
+        assert app.game is not None and app.battle.controllers == {
+            "blue": "human",
+            "red": "human",
+        }  # hotseat (the toy rules keep no secrets, so no hand-over notice)
     finally:
         app.close()
 

@@ -83,7 +83,7 @@ def test_default_scenario_plays_in_the_window(app, key_):
             key(app, pygame.K_SPACE)
         settle(app, 0.2)
     assert app.game.state.turn != turn or app.game.state.over
-    assert (app.saves / "autosave.json").exists()
+    assert list(app.saves.glob("autosave-default-*.json"))
 
 
 @pytest.mark.parametrize("key_", _defaults())

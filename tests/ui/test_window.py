@@ -8,6 +8,7 @@ import math
 
 import pygame
 import pygame_gui
+import pytest
 
 from engine.actions import Shoot
 from engine.ruleset import Reference, Section
@@ -37,7 +38,23 @@ def along(a, b, n: int = 12) -> list[tuple[int, int]]:
     ]
 
 
-def test_hand_over_notice_opens_for_the_first_hotseat_player(app):
+@pytest.fixture
+def secrets(monkeypatch):
+    """The toy rules keeping a secret from the other side (as GEM keeps spell power)."""
+    rules = type(make_game().ruleset)
+    monkeypatch.setattr(rules, "redact", lambda self, state, viewer: state)
+
+
+def test_no_hand_over_where_the_rules_keep_no_secrets(app):
+    """Like UMR, the toy rules hide nothing: sides alternate without a notice each time."""
+    app.start(make_game(), {"blue": "human", "red": "human"})
+    step(app)
+    assert not app.battle.awaiting and app.battle.human_to_act()
+    press(app, app.hud.b_next)
+    assert app.game.to_act() == "red" and not app.battle.awaiting
+
+
+def test_hand_over_notice_opens_for_the_first_hotseat_player(app, secrets):
     app.start(make_game(), {"blue": "human", "red": "human"})
     step(app)
     assert app.battle.awaiting == "blue" and app.hud.is_open("handover")
@@ -223,12 +240,14 @@ def test_end_turn_autosaves(battle, tmp_path):
     assert app.game.state.turn == 1
     key(app, pygame.K_END)
     assert app.game.state.turn == 2
-    assert (tmp_path / "saves" / "autosave.json").exists()
+    assert len(list((tmp_path / "saves").glob("autosave-toy-*.json"))) == 1
     assert "turn 2" in app.hud.log.html_text
 
 
-def test_end_activation_button_and_hand_over(battle):
-    app = battle
+def test_end_activation_button_and_hand_over(app, secrets):
+    app.start(make_game(), {"blue": "human", "red": "human"})
+    step(app)
+    key(app, pygame.K_RETURN)
     assert "End activation" in app.hud.b_next.text
     press(app, app.hud.b_next)
     assert app.game.to_act() == "red"

@@ -1,0 +1,64 @@
+"""What the window tells the player (issue 23 items 3, 4, 6, 7): the target card beside
+the target with the refusal instead of odds, readable weapon lines, save notices and a
+save that fails without losing the game."""
+
+from __future__ import annotations
+
+import pygame
+
+from engine.ui.texts import weapon_text
+from tests.ui.conftest import click, key, move_mouse, press, screen_pos, settle
+
+
+def test_a_refused_target_shows_the_reason_beside_it_not_odds(battle):
+    app = battle
+    g = app.game
+    click(app, screen_pos(app, "b0"))
+    key(app, pygame.K_1)  # shoot
+    mode = app.controller.mode
+    assert mode is not None
+    # a first shot, then the same shooter again: the toy rules refuse a second shot
+    click(app, screen_pos(app, "r0"))
+    settle(app, 1.0)
+    click(app, screen_pos(app, "b0"))
+    app.controller.set_mode(mode)  # the rules offer no second shot; aim it anyway
+    t = next(m.id for m in g.state.live("red"))
+    move_mouse(app, screen_pos(app, t))
+    ov = app.battle.overlays()
+    card = ov.odds
+    assert card is not None and card.refused and card.chance is None
+    assert "already shot" in card.lines[0]
+    assert g.check(app.controller.target_action(t)).reason == card.lines[0]
+    # drawn beside the target, never over it, with the reason in red
+    app.battle.draw(app.screen)
+    box = app.battle.renderer.card_rect
+    tx, ty = screen_pos(app, t)
+    assert not box.inflate(16, 0).collidepoint(tx, ty)
+    reds = sum(
+        1
+        for x in range(box.left, box.right, 2)
+        for y in range(box.top, box.bottom, 2)
+        if app.screen.get_at((x, y))[0] > 200 and app.screen.get_at((x, y))[1] < 160
+    )
+    assert reds > 10
+
+
+def test_weapon_lines_read_as_words():
+    w = {"name": "boltgun", "range": 24, "arc": 90, "shots": 1, "heavy": False, "spear": True}
+    assert weapon_text(w) == 'range 24", arc 90\u00b0, shots 1, spear'
+
+
+def test_saving_shows_a_notice_and_a_failed_save_loses_nothing(battle, tmp_path):
+    app = battle
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    press(app, app.hud.dialog[1].ok_button)
+    assert app.notice is not None and app.notice[0].startswith("saved to") and app.notice[1]
+    before = app.game.state.checksum()
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    assert not app.battle.save(blocked / "game.json")  # its folder is a file
+    settle(app, 0.1)
+    assert app.hud.is_open("message") and app.game.state.checksum() == before
+    assert app.notice is not None and not app.notice[1]
+    key(app, pygame.K_ESCAPE)
+    assert app.notice is None  # a notice stays until the next input
