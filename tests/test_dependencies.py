@@ -96,3 +96,19 @@ def test_run_does_not_load_pygame(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.stdout.strip().endswith("False"), out.stdout + out.stderr
+
+
+def test_nothing_reads_outside_the_repository():
+    """The repository explains and tests itself: no Python file names the project's
+    shared folder beside the checkout, except the one test that compares our UMR
+    paraphrases with the rulebook's own text (not ours to copy), which skips, saying
+    why, when the rulebook is absent."""
+    allowed = {"tests/rulesets/umr/test_reference.py"}
+    needle = "shared" + "/"
+    found = [
+        path.relative_to(ROOT).as_posix()
+        for path in _files()
+        if needle in path.read_text(encoding="utf-8")
+        and path.relative_to(ROOT).as_posix() not in allowed
+    ]
+    assert not found, found

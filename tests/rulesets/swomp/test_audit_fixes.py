@@ -1,4 +1,4 @@
-"""The SWOMP audit's defects (../shared/audit/swomp.md), each played with forced dice
+"""The SWOMP audit's defects (the project audit's swomp.md), each played with forced dice
 against the rulebook's words: jams, called shots at crew, moves into contact, unit
 coherency and the ramming contest."""
 
