@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.actions import Action, Choose, EndActivation
+from engine.actions import Action, Choose, EndActivation, EndPhase
 from engine.dice import Dice, Modifier
 from engine.events import EventLog
 from engine.ruleset import (
@@ -414,3 +414,54 @@ class AlternatingFlow(Flow, Alternating):
     def acting_units(self, state: GameState, side: str) -> list[str]:
         cur = self.current(state)
         return [cur] if cur else self.ready_units(state, side)
+
+
+class PhasedFlow(Flow, Phased):
+    """Phased turns: the turn's phases in order, and in each phase the sides in the
+    turn's initiative order (``Phased``); ``EndPhase`` hands the phase to the next side,
+    then the next phase; after the last, the turn ends. ``state.phase`` names the phase,
+    which the rules read in ``problems``. ``once``: verbs a model may use once a phase."""
+
+    passing = EndPhase
+
+    def __init__(
+        self, phases: Sequence[str], initiative: RollOff | None = None, once: Sequence[str] = ()
+    ) -> None:
+        Phased.__init__(self, phases)
+        self.initiative = initiative or RollOff()
+        self.once = tuple(once)
+
+    def setup(self, rs: Ruleset, state: GameState, ctx: Context, first: str | None) -> None:
+        self.start_turn(state, self.initiative.order(state, ctx, first))
+
+    def new_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        self.start_turn(state, self.initiative.order(state, ctx, None))
+
+    def turn_problem(self, rs: Ruleset, state: GameState, action: Action) -> str:
+        if isinstance(action, EndPhase):
+            return "" if state.active else Reason("no side is to act", NOT_YOUR_TURN)
+        unit = unit_of(state, action.actor)
+        if unit is None:
+            return Reason(f"no model or unit '{action.actor}' on the table", NO_SUCH_MODEL)
+        side = state.units()[unit][0].side
+        if side != state.active:
+            return Reason(
+                f"it is {state.active}'s {state.phase} phase, not {side}'s", NOT_YOUR_TURN
+            )
+        used = state.vars[self.KEY].get("used", {}).get(action.actor, ())
+        if action.KIND in self.once and action.KIND in used:
+            return Reason(f"{action.actor} has already {_done(action.KIND)} this phase", DONE)
+        return ""
+
+    def act(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
+        if action.KIND in self.once:
+            used = state.vars[self.KEY].setdefault("used", {})
+            used.setdefault(action.actor, []).append(action.KIND)
+        rs.resolve(state, action, ctx)
+
+    def pass_on(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        state.vars[self.KEY].pop("used", None)
+        self.next(state)
+
+    def acting_units(self, state: GameState, side: str) -> list[str]:
+        return list(state.units(side))

@@ -60,6 +60,15 @@ class Swomp(Ruleset):
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state, ctx)
 
+    turns = flow.TURNS
+
+    def at_turn_limit(self, state: GameState, ctx: Context) -> None:
+        """SWOMP-I-VICTORY: casualties, then damage, units broken, ground taken."""
+        from .victory import finish_on_points
+
+        limit = int(state.vars.get("turn_limit", 0) or 0)
+        finish_on_points(state, ctx, f"turn limit ({limit}) reached")
+
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         """A trooper's move this action (SWOMP "Actions": 2 x MR moving only, 1 x MR
         with a shot...); a vehicle's farthest move at its speed and acceleration."""

@@ -11,16 +11,27 @@ deployment (deploy.py).
 
 from __future__ import annotations
 
-from engine.ruleset import Context
+from engine.ruleset import Context, Ruleset, load
 from engine.state import GameState, Model
-from engine.turns import Alternating, roll_off
+from engine.turns import AlternatingFlow, roll_off
 
 from . import core, deploy, driving, morale, reactions, vehicles
-from .victory import check_over, finish_on_points, record_home
-
-TURNS = Alternating()
+from .victory import check_over, record_home
 
 R_ROUND = "SWOMP-ROUND"
+
+
+class Rounds(AlternatingFlow):
+    """SWOMP "Game Sequence" on the engine's turn structure: the engine ends a round and
+    applies the turn limit (``Swomp.at_turn_limit``); a new round is announced and
+    initiative rolled again."""
+
+    def new_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        ctx.log.emit("turn", f"round {state.turn} begins", rule=R_ROUND)
+        new_round(state, ctx)
+
+
+TURNS = Rounds()
 
 
 def setup(state: GameState, ctx: Context, first: str | None) -> None:
@@ -134,10 +145,5 @@ def after_action(state: GameState, ctx: Context) -> None:
 
 
 def end_round(state: GameState, ctx: Context) -> None:
-    limit = int(state.vars.get("turn_limit", 0) or 0)
-    if limit and state.turn >= limit:
-        finish_on_points(state, ctx, f"turn limit ({limit}) reached")
-        return
-    state.turn += 1
-    ctx.log.emit("turn", f"round {state.turn} begins", rule=R_ROUND)
-    new_round(state, ctx)
+    """Every unit has acted: the engine's round end (turn limit, else a new round)."""
+    TURNS.end_round(load("swomp"), state, ctx)

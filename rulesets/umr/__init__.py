@@ -57,6 +57,13 @@ class UMR(Ruleset):
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state)
 
+    turns = rounds.TURNS
+
+    def at_turn_limit(self, state: GameState, ctx: Context) -> None:
+        """UMR-I-TURN-LIMIT: most remaining health wins."""
+        limit = int(state.vars.get("turn_limit", 0) or 0)
+        rounds.by_health(state, f"the turn limit of {limit} rounds was reached")
+
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         """None: a UMR move is declared first and rolled after (UMR-MOVEMENT: an action
         die of inches, plus a personality's MOVE), so no allowance is known while the move is drawn."""

@@ -7,12 +7,26 @@ action rules only call ``begin``, ``finish`` and ``remove`` and never touch the 
 
 from __future__ import annotations
 
-from engine.ruleset import Context
+from engine.ruleset import Context, Ruleset, load
 from engine.state import GameState, Model
-from engine.turns import Alternating, roll_off
+from engine.turns import AlternatingFlow, roll_off
 from rulesets.umr import measure, pool
 
-TURNS = Alternating()
+
+class Rounds(AlternatingFlow):
+    """UMR-ROUND on the engine's turn structure: the engine ends a round and applies the
+    turn limit (``Umr.at_turn_limit``); a new round clears each model's per-round records
+    and rolls initiative again (UMR's own log of it)."""
+
+    def new_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        for m in state.models.values():
+            m.vars["used"] = []
+            m.vars["granted"] = 0
+            m.vars.pop("gifts", None)
+        _start_round(state, ctx)
+
+
+TURNS = Rounds()
 
 
 def start_game(state: GameState, ctx: Context, first: str | None) -> None:
@@ -91,16 +105,8 @@ def finish(state: GameState, ctx: Context) -> None:
 
 
 def end_round(state: GameState, ctx: Context) -> None:
-    limit = int(state.vars.get("turn_limit", 0) or 0)
-    if limit and state.turn >= limit:
-        by_health(state, f"the turn limit of {limit} rounds was reached")
-        return
-    state.turn += 1
-    for m in state.models.values():
-        m.vars["used"] = []
-        m.vars["granted"] = 0
-        m.vars.pop("gifts", None)
-    _start_round(state, ctx)
+    """Every unit has acted: the engine's round end (turn limit, else a new round)."""
+    TURNS.end_round(load("umr"), state, ctx)
 
 
 def health(state: GameState, side: str) -> int:

@@ -1,10 +1,12 @@
-"""The base Ruleset's pending decisions: a decision owed hands play to the side that
-answers it, only its answers are legal, and play resumes where it was."""
+"""The base Ruleset's flow beyond example_d6's alternating activations: pending decisions
+(a decision owed hands play to the side that answers it, only its answers are legal,
+play resumes where it was) and phased turns."""
 
 from __future__ import annotations
 
-from engine.actions import Choose, EndActivation, Move, Shoot
-from engine.ruleset import PENDING
+from engine.actions import Choose, EndActivation, EndPhase, Move, Shoot
+from engine.ruleset import NOT_YOUR_TURN, PENDING
+from engine.turns import DONE, PhasedFlow, RollOff
 from rulesets.example_d6 import ExampleD6
 from tests.engine.conftest import make_toy_game
 
@@ -39,3 +41,42 @@ def test_a_pending_decision_is_answered_by_its_side_then_play_resumes():
     assert g.state.models["r0"].y == y + 1.0 and not g.state.pending
     assert g.to_act() == "blue" and g.check(EndActivation()).ok
     assert "pending" not in g.state.to_dict()  # an empty queue is not saved
+
+
+class Phases(ExampleD6):
+    """Example d6 in two phases: everyone moves, then everyone shoots."""
+
+    #: example d6 declares an alternating flow; this one is phased
+    turns = PhasedFlow(("movement", "shooting"), RollOff(6), once=("move", "shoot"))  # type: ignore[assignment]
+
+    def problems(self, state, action, ctx):
+        if action.KIND != {"movement": "move", "shooting": "shoot"}[state.phase]:
+            return [f"no {action.KIND} in the {state.phase} phase"]
+        return super().problems(state, action, ctx)
+
+
+def test_a_phased_turn_plays_each_phase_side_by_side_then_the_next_turn():
+    g = make_toy_game(turn_limit=2)
+    g.ruleset = rs = Phases()
+    rs.setup(g.state, g.ctx, "blue")
+    assert (g.state.phase, g.to_act()) == ("movement", "blue")
+    assert not g.check(Shoot(actor="b0", target="r0")).ok
+    g.apply(Move(actor="b0", to=(10.0, 8.0)))
+    g.apply(Move(actor="b1", to=(15.0, 8.0)))
+    assert g.check(Move(actor="b0", to=(10.0, 9.0))).codes == (DONE,)
+    g.apply(EndPhase())
+    assert (g.state.phase, g.to_act()) == ("movement", "red")
+    assert g.check(Move(actor="b0", to=(10.0, 9.0))).codes == (NOT_YOUR_TURN,)
+    g.apply(EndPhase())
+    assert (g.state.phase, g.to_act()) == ("shooting", "blue")
+    assert EndPhase() in rs.candidates(g.state, "blue", g.ctx)
+    for _ in range(2):
+        g.apply(EndPhase())
+    assert (g.state.turn, g.state.phase, g.to_act()) == (
+        2,
+        "movement",
+        g.state.vars["phased"]["order"][0],
+    )
+    for _ in range(4):
+        g.apply(EndPhase())
+    assert g.outcome().reason == "turn limit" and g.state.turn == 2
