@@ -158,13 +158,17 @@ def stream(client: Any, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]
             client.cancel(list(pending))
 
 
-def progress(total: int, unit: str, quiet: bool = False, initial: int = 0) -> tqdm:
+def progress(
+    total: int | None, unit: str, quiet: bool = False, initial: int = 0, delay: float = 0.0
+) -> tqdm:
     """A tqdm bar on stderr (count, rate, elapsed, time left), silent with ``quiet`` or
-    when stdout is not a terminal (a pipe or a file gets only the results)."""
+    when stdout is not a terminal (a pipe or a file gets only the results). ``delay``:
+    seconds before it shows, so a short job prints nothing."""
     return tqdm(
         total=total,
         initial=initial,
         unit=unit,
+        delay=delay,
         disable=quiet or not sys.stdout.isatty(),
         dynamic_ncols=True,
         smoothing=0.1,

@@ -188,3 +188,14 @@ def test_simulate_is_reproducible_from_the_seed(tmp_path):
         rows = [json.loads(x) for x in (d / "games.jsonl").read_text().splitlines()]
         outs.append(sorted((r["game"], r["winner"], r["actions"]) for r in rows))
     assert outs[0] == outs[1]
+
+
+def test_balance_runs_the_gem_point_study(tmp_path):
+    out = run(
+        "balance", "gem", "--pairs", "2", "--duels", "1", "--workers", "0", "--out", str(tmp_path)
+    )
+    assert out.returncode == 0, out.stderr
+    assert "best fit k" in out.stdout and out.stderr == ""
+    assert (tmp_path / "gem.png").read_bytes()[:4] == b"\x89PNG"
+    bad = run("balance", "nope")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: balance:")
