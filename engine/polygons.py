@@ -141,13 +141,13 @@ def lerp(a: Point, b: Point, k: float) -> Point:
 
 def path_prefix(pts: Sequence[Point], length: float) -> list[Point]:
     """The start of the path ``pts`` that is ``length`` inches long (straight measure)."""
-    out = [tuple(pts[0])]
+    out: list[Point] = [(pts[0][0], pts[0][1])]
     left = length
     for a, b in zip(pts, pts[1:]):
         seg = math.dist(a, b)
         if seg >= left - 1e-9:
-            out.append(lerp(a, b, left / seg) if seg > 0 else tuple(b))
+            out.append(lerp(a, b, left / seg) if seg > 0 else (b[0], b[1]))
             return out
-        out.append(tuple(b))
+        out.append((b[0], b[1]))
         left -= seg
     return out
