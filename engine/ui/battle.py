@@ -20,6 +20,7 @@ from engine import persistence
 from engine.actions import Action, EndTurn
 from engine.agents import make as make_agent
 from engine.game import Game
+from engine.ui import choices
 from engine.ui.agents import AiJob, HumanAgent, controller_of
 from engine.ui.camera import Camera
 from engine.ui.controls import Controller
@@ -140,10 +141,7 @@ class BattleScreen(Referee, Panels):
         hud.bind(hud.b_save, self.ask_save)
         hud.bind(hud.b_load, self.ask_load)
         hud.bind(hud.b_help, self.open_help)
-        hud.bind(
-            hud.b_menu,
-            lambda: self.app.open_new_game(str(self.game.scenario.get("path", "")) or None),
-        )
+        hud.bind(hud.b_menu, self.ask_new_game)
         return hud
 
     # --- the session protocol the controls use ---------------------------------------------------
@@ -362,9 +360,38 @@ class BattleScreen(Referee, Panels):
         if a is not None:
             self.submit(a)
 
+    def left_to_do(self) -> int:
+        """How many actions the rules still offer the side to act, beyond moving play on
+        (why End turn asks first: a stray End once threw away whole turns)."""
+        acts = choices.SIDE_ACTS
+        return sum(1 for a in self.game.candidates() if a.KIND not in acts)
+
     def end_turn(self) -> None:
-        if self.game is not None and self.human_to_act():
+        if not self.human_to_act():
+            return
+        n = self.left_to_do()
+        if n == 0:
             self.submit(EndTurn())
+            return
+        self.hud.open_confirm(
+            "End the turn?",
+            f"Your side still has {n} action{'s' if n != 1 else ''} it could take this turn.",
+            "End turn",
+            lambda: (self.hud.close("confirm"), self.submit(EndTurn())),
+        )
+
+    def ask_new_game(self) -> None:
+        """Back to the start screen; a game under way is only left after a yes."""
+        path = str(self.game.scenario.get("path", "")) or None
+        if self.game.state.over or not self.game.history:
+            self.app.open_new_game(path)
+            return
+        self.hud.open_confirm(
+            "Leave this game?",
+            "The game under way is left (its last autosave stays in saves/).",
+            "New game",
+            lambda: self.app.open_new_game(path),
+        )
 
     def toggle_pause(self) -> None:
         """Hold or release the computer. Why hold rather than cancel a decision already

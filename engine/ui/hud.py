@@ -514,6 +514,16 @@ class Hud:
             [("Keep looking", lambda: self.close("summary")), ("New game", on_new)],
         )
 
+    def open_confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], None]) -> None:
+        """Ask before something that throws play away; "Keep playing" closes."""
+        self._window(
+            "confirm",
+            title,
+            (440, 200),
+            esc(text),
+            [("Keep playing", lambda: self.close("confirm")), (yes, on_yes)],
+        )
+
     def open_message(self, title: str, text: str) -> None:
         self._window(
             "message", title, (460, 220), esc(text), [("OK", lambda: self.close("message"))]
@@ -587,6 +597,7 @@ class Hud:
         return (
             self.is_open("handover")
             or self.is_open("summary")
+            or self.is_open("confirm")
             or (self.dialog is not None and self.dialog[1].alive())
         )
 

@@ -239,6 +239,11 @@ def test_leaving_a_game_does_not_wait_for_a_thinking_computer(app):
         assert slow.started.wait(timeout=10.0)
         thread = app.battle.job.thread
         press(app, app.hud.b_menu)  # back to the start screen while it still thinks
+        assert app.hud.is_open("confirm")  # a game under way: asked first
+        press(
+            app,
+            next(b for b in app.hud.buttons if b.text == "New game" and b is not app.hud.b_menu),
+        )
         assert app.newgame is not None and app.battle is None
         assert thread.is_alive()  # left to finish on its own, not waited for
         step(app, 5)

@@ -239,6 +239,11 @@ def test_end_turn_autosaves(battle, tmp_path):
     app = battle
     assert app.game.state.turn == 1
     key(app, pygame.K_END)
+    assert app.hud.is_open("confirm") and app.game.state.turn == 1  # actions remain: asked
+    press(app, next(b for b in app.hud.buttons if b.text == "Keep playing"))
+    assert not app.hud.is_open("confirm") and app.game.state.turn == 1
+    key(app, pygame.K_END)
+    press(app, next(b for b in app.hud.buttons if b.text == "End turn" and b is not app.hud.b_turn))
     assert app.game.state.turn == 2
     assert len(list((tmp_path / "saves").glob("autosave-toy-*.json"))) == 1
     assert "turn 2" in app.hud.log.html_text
