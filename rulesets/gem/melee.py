@@ -264,6 +264,9 @@ def fight_problems(state: GameState, unit: str, actor: str, t: Model) -> list[st
     out = []
     if t.removed:
         return [f"{t.id} is no longer on the table"]
+    own = state.models.get(actor)
+    if t.unit == unit or (own is not None and own.side == t.side):
+        return [f"{t.id} is not an enemy: a unit fights the foes it is in melee with (GEM-2.3)"]
     if engagement(state, unit, t.unit) is None:
         out.append(f"{unit} is not in a melee with {t.unit}")
     fighter = (
@@ -341,11 +344,20 @@ def overrun(state: GameState, ctx: Context, unit: str, o: Model) -> bool:
         data={"hits": hits},
     )
     w = melee_weapon(o)
+    from .magic import off_bonus
+
+    # the strike back is hand-to-hand: spells and disorganization count (GEM-2.4.5: a
+    # disorganized unit fights at half its OFF "for all hand-to-hand weapons")
+    off_back = max(1, min(10, int(w.get("OFF", o.stat("OFF", 1))) + off_bonus(state, o.unit)))
+    notes = []
+    if disorganized(o):
+        off_back = max(1, off_back // 2)
+        notes.append(Modifier(0, f"disorganized: OFF halved to {off_back}", "GEM-2.4.5"))
     back = Attack(
-        int(w.get("OFF", o.stat("OFF", 1))),
+        off_back,
         def_value(lead, ""),
         int(w.get("ATT", o.stat("ATT", 1))),
-        (),
+        tuple(notes),
         f"{o.id} strikes back at {unit}",
     )
     apply_hits(state, ctx, o, hits, off=a.off, rule="GEM-2.1.5")

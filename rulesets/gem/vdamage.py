@@ -151,20 +151,22 @@ def destroy(state: GameState, ctx: Context, m: Model, off: int, why: str) -> Non
 def sudden_deceleration(
     state: GameState, ctx: Context, m: Model, new_max: float, off: int = 5
 ) -> None:
-    """GEM-3.4: last turn's speed less ACC; if still above the new maximum (GEM-I-DECEL)
-    the vehicle lurches on that far beyond it, spins to a d12 clock facing, and rolls a d6
-    per inch (5+: another damage roll on the tables)."""
-    excess = float(m.vars.get("speed", 0)) - float(m.stat("ACC", 0)) - new_max
+    """GEM-3.4 "Sudden deceleration": last turn's speed less ACC; "if the result is zero or
+    less" the vehicle slows safely, otherwise it skids that far straight on, spins to a
+    d12 clock facing and rolls a d6 per inch (5+: another damage roll on the tables).
+    The skid is a physics sweep: it stops at the first base or terrain it meets (the
+    table leaves the motion to the table, never a teleport through other figures)."""
+    last = float(m.vars.get("speed", 0))
+    if new_max >= last:
+        return
+    excess = last - float(m.stat("ACC", 0))
     if excess <= 0:
         return
     dist = int(math.ceil(excess))
     clock = ctx.dice.roll(
         12, f"{m.id} sudden deceleration: new facing (clock)", actor=m.id, rule="GEM-3.4"
     )
-    nx = m.x + dist * math.cos(math.radians(m.facing))
-    ny = m.y + dist * math.sin(math.radians(m.facing))
-    m.x = round(min(max(nx, 0.5), ctx.battlefield.width - 0.5), 3)
-    m.y = round(min(max(ny, 0.5), ctx.battlefield.depth - 0.5), 3)
+    hit = _skid(state, ctx, m, dist)
     m.facing = (m.facing - (clock.total % 12) * 30.0) % 360.0
     m.vars["speed"] = new_max
     from .driving import carry
@@ -172,7 +174,8 @@ def sudden_deceleration(
     carry(state, m)
     ctx.log.emit(
         "status",
-        f"{m.id} cannot slow safely: skids {dist}\" and spins to {clock.total} o'clock (GEM-3.4)",
+        f'{m.id} cannot slow safely: skids {dist}"{hit} and spins to {clock.total} '
+        f"o'clock (GEM-3.4)",
         actor=m.id,
         rule="GEM-3.4",
         rolls=list(clock.faces),
@@ -182,6 +185,20 @@ def sudden_deceleration(
             return
         if d6_check(ctx, m, f"{m.id} skid inch {i + 1}", 5, "GEM-3.4", "damage", "safe"):
             damage_roll(state, ctx, m, off)
+
+
+def _skid(state: GameState, ctx: Context, m: Model, dist: float) -> str:
+    """Sweep the vehicle ``dist`` inches straight on with the physics service (fixed
+    steps, no wall clock); it stops clear of the first base, terrain or table edge it
+    meets. Returns ", stopped by X" or ""."""
+    from .movement import _phys
+
+    h = math.radians(m.facing)
+    x1 = min(max(m.x + dist * math.cos(h), 0.0), ctx.battlefield.width)
+    y1 = min(max(m.y + dist * math.sin(h), 0.0), ctx.battlefield.depth)
+    res = _phys(ctx, state).sweep(m.id, [(m.x, m.y, m.facing), (x1, y1, m.facing)])
+    m.x, m.y = round(float(res.pose[0]), 3), round(float(res.pose[1]), 3)
+    return f", stopped by {res.hit}" if res.hit else ""
 
 
 def start_of_turn(state: GameState, ctx: Context, m: Model) -> None:
