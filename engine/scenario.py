@@ -38,7 +38,10 @@ TOP_KEYS = (
     "turn_limit",
     "objectives",
     "options",
+    "conditions",
 )
+#: the light and weather a scenario may set (SCENARIO_FORMAT.md; inter_arma reads them)
+CONDITIONS = ("day", "rain", "fog", "night")
 MODEL_KEYS = (
     "id",
     "side",
@@ -85,6 +88,7 @@ class Scenario:
     turn_limit: int = 0
     objectives: list[dict[str, Any]] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
+    conditions: str = ""
 
     @property
     def sides(self) -> list[str]:
@@ -324,6 +328,9 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
         chk.add("first", f"'{first}' is not a side of this scenario (sides: {', '.join(sides)})")
     turn_limit = chk.integer(data, "turn_limit", "turn_limit", default=0) or 0
     options = chk.table(data, "options", "options", default={}) or {}
+    conditions = chk.string(data, "conditions", "conditions", default="") or ""
+    if conditions and conditions not in CONDITIONS:
+        chk.add("conditions", f"'{conditions}' is not one of {', '.join(CONDITIONS)}")
 
     script: list[tuple[act.Action, list[int]]] = []
     model_ids = {m.id for m in models} | seen
@@ -394,6 +401,7 @@ def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
         turn_limit=turn_limit,
         objectives=list(data.get("objectives", []) or []),
         options=options,
+        conditions=conditions,
     )
 
 
@@ -411,6 +419,8 @@ def new_game(scn: Scenario) -> Game:
         state.vars["objectives"] = scn.objectives
     if scn.options:
         state.vars["options"] = dict(scn.options)
+    if scn.conditions:
+        state.vars["conditions"] = scn.conditions
     game = Game(ruleset, scn.battlefield, state, Dice(seed=scn.seed))
     game.scenario = {"path": scn.path, "raw": scn.raw}
     game.log.action = None

@@ -1,0 +1,90 @@
+"""The computer's options and its reading of a position (candidates, score).
+
+Why few options: each figure gets a walk and a run towards its nearest enemy (and a
+crawl for skirmishers), its shots at the three nearest enemies, and its clashes; the
+search agents then choose by the exact odds and the score.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine import actions as act
+from engine.ruleset import Context
+from engine.state import GameState, Model
+from rulesets.inter_arma import measure, melee, movement, rules
+from rulesets.inter_arma import tables as T
+from rulesets.inter_arma.build import ranged_weapons
+
+VALUE = {"commander": 2.0, "elite": 1.3, "regular": 1.0, "conscript": 0.8}
+
+
+def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
+    foes = [e for e in state.live() if e.side != m.side]
+    return sorted(foes, key=lambda e: (math.dist(m.pos, e.pos), e.id))[:k]
+
+
+def _towards(m: Model, e: Model, inches: float) -> tuple[float, float]:
+    d = math.dist(m.pos, e.pos)
+    k = min(1.0, inches / d) if d else 0.0
+    return (round(m.x + (e.x - m.x) * k, 2), round(m.y + (e.y - m.y) * k, 2))
+
+
+def _moves(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
+    out: list[act.Action] = []
+    foe = nearest(state, m)
+    if not foe:
+        return out
+    for mode in ("walk", "run", "crawl"):
+        probe = act.Move(actor=m.id, to=(m.x, m.y), mode=mode)
+        if movement.base_cm(m, mode) is None:
+            continue
+        allow, _ = movement.allowance_cm(state, ctx, m, mode, [m.pos, foe[0].pos])
+        if allow <= 0:
+            continue
+        to = _towards(m, foe[0], max(0.0, T.inches(allow) - 0.05))
+        mv = act.Move(actor=m.id, to=to, mode=mode)
+        if probe and not movement.check(state, ctx, mv) and not rules.check(state, mv, ctx):
+            out.append(mv)
+    return out
+
+
+def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
+    if state.over or state.active != side:
+        return []
+    out: list[act.Action] = []
+    for m in state.live(side):
+        if "wounded" in m.status:
+            continue
+        if state.phase == "movement":
+            out += _moves(state, ctx, m)
+        elif state.phase == "ranged" and ranged_weapons(m):
+            for e in nearest(state, m, 3):
+                s = act.Shoot(actor=m.id, target=e.id)
+                if not rules.check(state, s, ctx):
+                    out.append(s)
+        elif state.phase == "melee":
+            for e in measure.enemies_in_contact(state, m):
+                f = act.Fight(actor=m.id, target=e.id)
+                if not melee.check(state, ctx, f):
+                    out.append(f)
+    out.append(act.EndPhase())
+    return out
+
+
+def score(state: GameState, side: str, ctx: Context | None = None) -> float:
+    """Own fighting strength minus the enemy's (class-weighted, wounded at a tenth), and a
+    little for closing in, so greedy play advances instead of waiting."""
+    total = 0.0
+    for m in state.models.values():
+        if m.removed:
+            continue
+        v = VALUE.get(str(m.stats.get("class")), 1.0) * (0.1 if "wounded" in m.status else 1.0)
+        total += v if m.side == side else -v
+    own = [m for m in state.live(side) if "wounded" not in m.status]
+    near = 0.0
+    for m in own:
+        foe = nearest(state, m)
+        if foe:
+            near += min(1.0, 12.0 / max(1.0, math.dist(m.pos, foe[0].pos)))
+    return total + 0.02 * near

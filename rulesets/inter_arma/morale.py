@@ -1,0 +1,148 @@
+"""Army morale (IA-MORALE): 2d6 for the whole warband in critical situations, with the
+casualty modifiers, and its four results.
+
+Why a threshold: the text tests "in critical situations (high losses etc.)" without a
+number; we call a turn critical for a side when it lost a figure that turn and its
+losses have reached a third of its strength (IA-I-CRITICAL).
+"""
+
+from __future__ import annotations
+
+from engine.dice import Modifier, dice_sum, prob
+from engine.ruleset import Context
+from engine.state import GameState, Model
+from rulesets.inter_arma import measure
+
+
+def down(m: Model) -> bool:
+    return m.removed or "wounded" in m.status
+
+
+def lost(state: GameState, side: str) -> list[Model]:
+    return [
+        m for m in state.models.values() if m.side == side and down(m) and "fled" not in m.status
+    ]
+
+
+def modifiers(state: GameState, side: str) -> list[Modifier]:
+    """IA-MORALE a): +1 per 2 enemy down, \u22121 per 3 own down, \u00b11 for commanders killed."""
+    mods = []
+    enemy = [m for s in state.sides if s != side for m in lost(state, s)]
+    own = lost(state, side)
+    if len(enemy) // 2:
+        mods.append(Modifier(len(enemy) // 2, f"{len(enemy)} enemy killed or wounded", "IA-MORALE"))
+    if len(own) // 3:
+        mods.append(Modifier(-(len(own) // 3), f"{len(own)} own killed or wounded", "IA-MORALE"))
+    if any(m.removed and m.stats.get("class") == "commander" for m in enemy):
+        mods.append(Modifier(1, "enemy commander killed", "IA-MORALE"))
+    if any(m.removed and m.stats.get("class") == "commander" for m in own):
+        mods.append(Modifier(-1, "own commander killed", "IA-MORALE"))
+    return mods
+
+
+def critical(state: GameState, side: str) -> bool:
+    seen = state.vars.setdefault("morale_seen", {})
+    n = len(lost(state, side))
+    total = len([m for m in state.models.values() if m.side == side])
+    was = int(seen.get(side, 0))
+    seen[side] = n
+    return n > was and 3 * n >= total
+
+
+def verdict(total: int) -> str:
+    return (
+        "retreat"
+        if total <= 4
+        else "initiative lost"
+        if total <= 8
+        else "regular"
+        if total <= 11
+        else "inspired"
+    )
+
+
+def end_of_turn(state: GameState, ctx: Context) -> None:
+    """IA-MORALE: each side in a critical situation tests; results applied at once."""
+    lose_init = []
+    for side in list(state.sides):
+        if state.over or not critical(state, side):
+            continue
+        mods = modifiers(state, side)
+        k = sum(x.value for x in mods)
+        ch = prob(dice_sum(2, 6), lambda t, k=k: t + k >= 9)
+        r = ctx.dice.roll(6, f"{side} army morale", n=2, modifiers=mods, need="9+ to act regularly", chance=ch,
+                          actor=side, rule="IA-MORALE", result=lambda tot, f: verdict(tot))  # fmt: skip
+        ctx.log.emit(
+            "morale",
+            r.explain(),
+            actor=side,
+            rule="IA-MORALE",
+            chance=float(ch),
+            rolls=list(r.faces),
+            outcome=str(r.result),
+        )
+        if r.result == "retreat":
+            retreat(state, ctx, side)
+        elif r.result == "initiative lost":
+            lose_init.append(side)
+        elif r.result == "inspired":
+            state.vars.setdefault("inspired", []).append(side)
+    order = state.vars["ia"]["order"]
+    if lose_init and len(lose_init) < len(order):
+        state.vars["ia"]["order"] = [s for s in order if s not in lose_init] + [
+            s for s in order if s in lose_init
+        ]
+        ctx.log.emit(
+            "initiative",
+            f"{', '.join(lose_init)} lose the initiative next turn (IA-MORALE 5-8)",
+            rule="IA-MORALE",
+        )
+
+
+def retreat(state: GameState, ctx: Context, side: str) -> None:
+    """IA-MORALE 0-4: the warband runs; a commander rolls a d6 for each soldier it sees,
+    3+ holds it, at most twice per commander. Those who run leave the table (IA-I-RETREAT)."""
+    chiefs = [
+        c
+        for c in state.live(side)
+        if c.stats.get("class") == "commander" and "wounded" not in c.status
+    ]
+    for m in state.live(side):
+        if "wounded" in m.status or m in chiefs:
+            continue
+        held = False
+        for c in chiefs:
+            used = int(c.vars.get("holds", 0))
+            if used >= 2 or measure.sees(state, ctx, c, m):
+                continue
+            r = ctx.dice.roll(
+                6,
+                f"{c.id} holds {m.id}",
+                need="3+",
+                actor=c.id,
+                rule="IA-MORALE",
+                result=lambda t, f: "holds" if t >= 3 else "runs",
+            )
+            ctx.log.emit(
+                "morale",
+                r.explain(),
+                actor=c.id,
+                target=m.id,
+                rule="IA-MORALE",
+                rolls=list(r.faces),
+                outcome=str(r.result),
+            )
+            if r.result == "holds":
+                c.vars["holds"] = used + 1
+                held = True
+            break
+        if not held:
+            m.removed = True
+            m.set_status("fled")
+            ctx.log.emit(
+                "removed",
+                f"{m.id} runs from the field (IA-MORALE 0-4)",
+                actor=m.id,
+                rule="IA-MORALE",
+                outcome="fled",
+            )

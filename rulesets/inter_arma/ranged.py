@@ -1,0 +1,152 @@
+"""Ranged combat (IA-RANGED, IA-JAVELIN): bands in cm, the to-hit roll, then the saves.
+
+Why the plan is built once: ``check``, ``apply`` and ``odds`` all need the same band and
+modifiers, and the player must read the same numbers in the refusal, the log and the
+preview.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from engine.actions import Shoot
+from engine.dice import Modifier
+from engine.ruleset import OUT_OF_RANGE, Context, Odds, Reason
+from engine.state import GameState, Model
+from rulesets.inter_arma import combat, measure
+from rulesets.inter_arma import tables as T
+from rulesets.inter_arma.build import mounted, ranged_weapons
+
+
+@dataclass
+class Plan:
+    """One shot as the rules see it: band, need, modifiers, reasons it is refused."""
+
+    weapon: dict[str, Any] | None = None
+    band: str = ""
+    distance: float = 0.0
+    need: int = 7
+    mods: list[Modifier] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def pick_weapon(m: Model, name: str) -> dict[str, Any] | None:
+    ws = ranged_weapons(m)
+    if name:
+        ws = [
+            w
+            for w in ws
+            if str(w.get("name", "")).lower() == name.lower() or w["kind"] == name.lower()
+        ]
+    usable = [w for w in ws if w["kind"] != "javelin" or int(m.vars.get("javelins", 0)) > 0]
+    return (usable or ws or [None])[0]
+
+
+def band_of(w: dict[str, Any], d_cm: float, bonus: float) -> str:
+    """IA-RANGED: the first band whose limit (plus a height bonus) reaches ``d_cm``."""
+    for name, lim in zip(("short", "medium", "long"), T.RANGES[w["kind"]], strict=True):
+        if lim is not None and d_cm <= lim + bonus + 1e-9:
+            return name
+    return ""
+
+
+def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
+    m, t = state.models[a.actor], state.models.get(a.target)
+    p = Plan()
+    if t is None or t.removed or t.side == m.side:
+        p.problems.append(f"{a.target} is not an enemy figure on the table")
+        return p
+    w = pick_weapon(m, a.weapon)
+    if w is None:
+        p.problems.append(
+            f"{m.id} has no missile weapon{' called ' + a.weapon if a.weapon else ''} (IA-RANGED)"
+        )
+        return p
+    p.weapon = w
+    if w["kind"] == "javelin" and int(m.vars.get("javelins", 0)) <= 0:
+        p.problems.append(f"{m.id} has thrown its javelin (one each, IA-JAVELIN)")
+    if "crawling" in m.status:
+        p.problems.append(f"{m.id} is crawling: no shooting while crawling (IA-MOVE f)")
+    if measure.enemies_in_contact(state, m):
+        p.problems.append(f"{m.id} is in contact with the enemy: it fights instead (IA-I-CONTACT)")
+    seen = measure.sees(state, ctx, m, t)
+    if seen:
+        p.problems.append(Reason(seen, "no_sight"))
+    p.distance = measure.gap_cm(m, t)
+    up = w["kind"] in T.HEIGHT_WEAPONS and measure.higher(ctx, m, t)
+    p.band = band_of(w, p.distance, T.HEIGHT_BONUS if up else 0)
+    if not p.band:
+        longest = max(x for x in T.RANGES[w["kind"]] if x is not None) + (
+            T.HEIGHT_BONUS if up else 0
+        )
+        p.problems.append(Reason(f"{t.id} out of range ({p.distance:.1f} cm > {longest:g} cm for {w['kind']}, IA-RANGED)",
+                                 OUT_OF_RANGE, distance=p.distance, limit=longest))  # fmt: skip
+        return p
+    p.need = T.TO_HIT[p.band]
+    q = combat.quality(m)
+    if q > 0 and p.band in ("short", "medium"):
+        p.mods.append(Modifier(q, f"{m.stats['class']} at {p.band} range", "IA-RANGED"))
+    if q < 0:
+        p.mods.append(Modifier(q, "conscript", "IA-CONSCRIPT"))
+    if mounted(m):
+        p.mods.append(Modifier(-1, "from horseback", "IA-RANGED"))
+    for k in measure.shot_cover(ctx, m, t):
+        p.mods.append(Modifier(-1, k.replace("_", " "), "IA-RANGED"))
+        break
+    if up:
+        p.mods.append(Modifier(0, "shooting down from a height: +4 cm range", "IA-RANGED"))
+    return p
+
+
+def check(state: GameState, ctx: Context, a: Shoot) -> list[str]:
+    m = state.models[a.actor]
+    if m.vars.get("shot") == state.turn:
+        return [f"{m.id} has already shot this turn (IA-SEQUENCE)"]
+    return plan(state, ctx, a).problems
+
+
+def odds(state: GameState, ctx: Context, a: Shoot) -> Odds:
+    p = plan(state, ctx, a)
+    t = state.models[a.target]
+    mod = sum(x.value for x in p.mods)
+    hit = combat.to_hit_chance(p.need, mod)
+    d = combat.hit_dist(t, p.band, [])
+    down = hit * combat.p_down(d)
+    lines = [f"{p.band} range ({p.distance:.1f} cm): d6 needs {p.need}+" + "".join(f", {x.text()}" for x in p.mods if x.value),
+             f"hit {float(hit):.0%}; then {t.id} fails its save {float(combat.p_down(d)):.0%} (IA-SAVE)"]  # fmt: skip
+    return Odds(down, dist={0: 1 - down, 1: down}, lines=lines, expected=down)
+
+
+def apply(state: GameState, ctx: Context, a: Shoot) -> None:
+    m, t = state.models[a.actor], state.models[a.target]
+    p = plan(state, ctx, a)
+    assert p.weapon is not None
+    m.vars["shot"] = state.turn
+    mod = sum(x.value for x in p.mods)
+    ch = combat.to_hit_chance(p.need, mod)
+    r = ctx.dice.roll(6, f"{m.id} shoots {t.id} with {p.weapon.get('name', p.weapon['kind'])} at {p.band} range ({p.distance:.1f} cm)",
+                      modifiers=[x for x in p.mods if x.value], need=f"{p.need}+", chance=ch, actor=m.id, rule="IA-RANGED",
+                      result=lambda tot, f: "hit" if tot >= p.need else "miss")  # fmt: skip
+    ctx.log.emit(
+        "resolution",
+        r.explain(),
+        actor=m.id,
+        target=t.id,
+        rule="IA-RANGED",
+        chance=float(ch),
+        rolls=list(r.faces),
+        outcome=str(r.result),
+    )
+    t.vars["shot_at"] = state.turn
+    if p.weapon["kind"] == "javelin":
+        m.vars["javelins"] = int(m.vars.get("javelins", 0)) - 1
+        if r.result == "miss" and not p.weapon.get("pilum"):
+            state.vars.setdefault("javelin_markers", []).append([round(t.x, 2), round(t.y, 2)])
+    if r.result == "hit":
+        combat.resolve_hit(state, ctx, t, p.band, [], m.id)
+
+
+def expected_down(state: GameState, ctx: Context, a: Shoot) -> Fraction:
+    return odds(state, ctx, a).chance
