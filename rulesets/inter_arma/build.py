@@ -70,7 +70,8 @@ def _weapons(
 ) -> list[dict[str, Any]]:
     mid = spec.get("id")
     prof = profiles.get(spec.get("profile") or "", {})
-    ws = [dict(w) for w in (spec.get("weapons") if "weapons" in spec else prof.get("weapons", []))]
+    given = spec.get("weapons") if "weapons" in spec else prof.get("weapons", [])
+    ws = [dict(w) for w in (given or [])]
     for j, w in enumerate(ws):
         kind = w.get("kind", w.get("name", ""))
         if not isinstance(kind, str) or not kind:

@@ -8,6 +8,8 @@ losses have reached a third of its strength (IA-I-CRITICAL).
 
 from __future__ import annotations
 
+from functools import partial
+
 from engine.dice import Modifier, dice_sum, prob
 from engine.ruleset import Context
 from engine.state import GameState, Model
@@ -40,6 +42,10 @@ def modifiers(state: GameState, side: str) -> list[Modifier]:
     return mods
 
 
+def _holds_regular(total: int, k: int) -> bool:
+    return total + k >= 9
+
+
 def critical(state: GameState, side: str) -> bool:
     seen = state.vars.setdefault("morale_seen", {})
     n = len(lost(state, side))
@@ -69,7 +75,7 @@ def end_of_turn(state: GameState, ctx: Context) -> None:
             continue
         mods = modifiers(state, side)
         k = sum(x.value for x in mods)
-        ch = prob(dice_sum(2, 6), lambda t, k=k: t + k >= 9)
+        ch = prob(dice_sum(2, 6), partial(_holds_regular, k=k))
         r = ctx.dice.roll(6, f"{side} army morale", n=2, modifiers=mods, need="9+ to act regularly", chance=ch,
                           actor=side, rule="IA-MORALE", result=lambda tot, f: verdict(tot))  # fmt: skip
         ctx.log.emit(

@@ -41,7 +41,8 @@ def pick_weapon(m: Model, name: str) -> dict[str, Any] | None:
             if str(w.get("name", "")).lower() == name.lower() or w["kind"] == name.lower()
         ]
     usable = [w for w in ws if w["kind"] != "javelin" or int(m.vars.get("javelins", 0)) > 0]
-    return (usable or ws or [None])[0]
+    pool = usable or ws
+    return pool[0] if pool else None
 
 
 def band_of(w: dict[str, Any], d_cm: float, bonus: float) -> str:

@@ -70,7 +70,8 @@ def check(state: GameState, a: act.Action, ctx: Context) -> list[str]:
                 return movement.check(state, ctx, a)
             if isinstance(a, act.Shoot):
                 return ranged.check(state, ctx, a)
-            return melee.check(state, ctx, a)
+            if isinstance(a, act.Fight):
+                return melee.check(state, ctx, a)
     return [f"inter_arma has no '{a.KIND}' action (verbs: move, shoot, fight, end_phase, concede)"]
 
 
