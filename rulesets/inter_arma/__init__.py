@@ -1,5 +1,5 @@
 """Inter Arma 1.06 (Andrew J. McCory), skirmish-size wargaming in the ancient and
-medieval ages; rulebook /work/shared/seeds/001_59aed166d8383ab5.txt.
+medieval ages; rulebook seeds/001_59aed166d8383ab5.txt (the shared rulebooks).
 
 Measured in centimetres (2 cm = 1 inch, the text's conversion): the engine keeps
 inches, and every text this ruleset writes shows cm. The class wires the engine's
