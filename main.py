@@ -24,13 +24,13 @@ def _fail(lines: list[str]) -> int:
 
 
 def _load(path: str):
-    from engine.data import DataError
+    from engine.data import DataError, problem_lines
     from engine.scenario import load_scenario
 
     try:
         return load_scenario(path), []
     except DataError as e:
-        return None, [p.line() for p in e.problems]
+        return None, problem_lines(e.problems)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -44,8 +44,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         run_script(game, scn)
     except ScriptError as e:
         return _fail([e.problem.line()])
+    if args.save:
+        from engine.persistence import save
+
+        try:
+            save(game, args.save)
+        except (OSError, ValueError) as e:
+            return _fail([f"error: {args.save}: file: cannot write the save ({e})"])
     if args.json:
-        print(json.dumps(result_json(game), indent=1))
+        # strict JSON (RFC 8259): a NaN that slipped through must fail loudly, not print
+        print(json.dumps(result_json(game), indent=1, allow_nan=False))
         return 0
     print(f"{scn.title} ({scn.ruleset}, seed {scn.seed})")
     current = object()
@@ -82,16 +90,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """Exit 0: the save re-derives exactly; 1: it diverges (the first difference is
+    named); 2: it cannot be read (missing, not JSON, wrong shape or version)."""
+    from engine.data import Problem, escape
     from engine.persistence import SaveError, replay_file
 
     try:
         _, report = replay_file(args.file)
     except SaveError as e:
-        return _fail([f"error: {e}"])
+        return _fail([Problem(e.file or args.file, e.where, e.what).line()])  # unreadable
     if report.ok:
         print(f"replay ok: {report.steps} actions, final checksum {report.final_checksum}")
         return 0
-    print(f"replay diverged: {report.message}")
+    print(f"replay diverged: {escape(report.message)}")
     return 1
 
 
@@ -151,23 +162,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_points(args: argparse.Namespace) -> int:
     """Point values of an army list or scenario, by its ruleset's ``points_report``: the
     file's ``ruleset`` key, else the ``rulesets/<key>/`` folder it sits in, else GEM."""
-    from engine.data import DataError, load_toml
+    from engine import schema
+    from engine.data import Checker, DataError, load_toml, problem_lines
+    from engine.loader import ruleset_problem
     from engine.ruleset import UnknownRuleset, available, load
 
     try:
         data = load_toml(args.file)
     except DataError as e:
-        return _fail([p.line() for p in e.problems])
+        return _fail(problem_lines(e.problems))
     parts = Path(args.file).resolve().parts
     folder = parts[parts.index("rulesets") + 1] if "rulesets" in parts[:-2] else ""
-    key = str(data.get("ruleset") or (folder if folder in available() else "gem"))
+    key = data.get("ruleset") or (folder if folder in available() else "gem")
+    if not isinstance(key, str) or ruleset_problem(key):  # no import of a dotted name
+        known = ", ".join(available())
+        return _fail([f"error: {args.file}: ruleset: unknown ruleset '{key}' (known: {known})"])
+    if key == "gem" and "units" in data:  # a GEM army list: shape checked before pricing
+        chk = Checker(args.file)
+        schema.ARMY.check(chk, data, "")
+        if chk.problems:
+            return _fail(problem_lines(chk.problems))
     try:
         report = load(key).points_report(args.file)
     except UnknownRuleset:
         known = ", ".join(available())
         return _fail([f"error: {args.file}: ruleset: unknown ruleset '{key}' (known: {known})"])
     except DataError as e:
-        return _fail([p.line() for p in e.problems])
+        return _fail(problem_lines(e.problems))
     if report is None:
         return _fail([f"error: {args.file}: ruleset: '{key}' has no points system"])
     print(report)
@@ -241,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="play a scenario's script headless and print the log")
     run.add_argument("file")
     run.add_argument("--json", action="store_true", help="print one JSON document")
+    run.add_argument("--save", metavar="SAVE", help="also write the scripted game as a save")
     val = sub.add_parser("validate", help="check a scenario file")
     val.add_argument("file")
     sim = sub.add_parser("simulate", help="headless battles between computer agents")
@@ -285,7 +307,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", default="out/balance", help="folder for the results (default: %(default)s)"
     )
     _cluster_args(bal)
-    rep = sub.add_parser("replay", help="replay a save and verify every roll and checksum")
+    rep = sub.add_parser(
+        "replay",
+        help="re-derive a save from its start and compare everything in it "
+        "(exit 0 ok, 1 diverged, 2 unreadable)",
+    )
     rep.add_argument("file")
     return p
 

@@ -9,6 +9,7 @@ legal, the AI enumerates them, and saves store them. Rulesets add their own kind
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -104,6 +105,8 @@ def _coerce(name: str, typ: Any, v: Any) -> Any:
     if typ is float:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise ActionError(f"{name}: expected a number, got {type(v).__name__}")
+        if not _sound(v):
+            raise ActionError(f"{name}: expected a finite number within ±{MAX_VALUE:g}, got {v}")
         return float(v)
     if typ is int:
         if isinstance(v, bool) or not isinstance(v, int):
@@ -142,6 +145,33 @@ def _coerce(name: str, typ: Any, v: Any) -> Any:
             raise ActionError(f"{name}: expected a table, got {type(v).__name__}")
         return dict(v)
     return v
+
+
+#: no coordinate, facing or distance in an action may exceed this (tables are feet wide)
+MAX_VALUE = 10_000.0
+
+
+def _sound(v: float) -> bool:
+    return math.isfinite(v) and abs(v) <= MAX_VALUE
+
+
+def unsound(action: Action) -> str | None:
+    """Why ``action`` carries a number no table can hold (NaN, ±inf, 1e308), or None.
+
+    Why in the engine: every ruleset would otherwise take a NaN facing into the state or
+    overflow on a move to 1e308; ``Game.check`` refuses such an action before any
+    ruleset sees it, whoever built it (a script, an agent, the window).
+    """
+    for f in dataclasses.fields(action):
+        v = getattr(action, f.name)
+        stack = [v]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, float) and not _sound(x):
+                return f"{f.name}: {x} is not a finite number within ±{MAX_VALUE:g}"
+            if isinstance(x, tuple):
+                stack.extend(x)
+    return None
 
 
 def from_dict(d: dict[str, Any], ruleset: str = "") -> Action:

@@ -7,8 +7,12 @@ traceback. Validators collect every problem they can find instead of stopping at
 
 from __future__ import annotations
 
+import math
+import os
 import re
+import stat
 import tomllib
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +26,93 @@ class Problem:
     what: str
 
     def line(self) -> str:
-        return f"error: {self.file}: {self.where}: {self.what}"
+        """One line, always: control and format characters from file data (an id holding
+        a newline or a right-to-left override) are escaped, so no value can forge a
+        second ``error:`` line or hide part of this one."""
+        return f"error: {escape(self.file)}: {escape(self.where)}: {escape(self.what)}"
+
+
+#: at most this many problem lines are printed; a count line says how many more there are
+MAX_PROBLEM_LINES = 50
+#: a data file larger than this is refused unread (16 MB: ten thousand models take ~1 MB)
+MAX_FILE_BYTES = 16 * 1024 * 1024
+#: no position, size or distance in inches may be larger than this (a table is feet wide)
+MAX_COORD = 10_000.0
+#: tables and lists nested deeper than this are refused (the bundled files use 4)
+MAX_DEPTH = 16
+
+
+def escape(text: str) -> str:
+    """``text`` with every control (Cc) and format (Cf) character written as an escape."""
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp") else repr(ch)[1:-1]
+        for ch in text
+    )
+
+
+def problem_lines(problems: Iterable[Problem], limit: int = MAX_PROBLEM_LINES) -> list[str]:
+    """The lines to print for ``problems``: the first ``limit``, then one count line."""
+    problems = list(problems)
+    lines = [p.line() for p in problems[:limit]]
+    if len(problems) > limit:
+        rest = len(problems) - limit
+        lines.append(Problem(problems[0].file, "file", f"{rest} more problems not shown").line())
+    return lines
+
+
+def finite(v: Any) -> bool:
+    """A real number a table can hold: an int or float (not a bool) that is not NaN or ±inf."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    return isinstance(v, int) or math.isfinite(v)
+
+
+def depth(v: Any, limit: int = MAX_DEPTH) -> int:
+    """How deeply ``v`` nests lists and tables, counting no further than ``limit + 1``."""
+    best = 0
+    stack = [(v, 0)]
+    while stack:
+        item, d = stack.pop()
+        if d > limit:
+            return d
+        best = max(best, d)
+        if isinstance(item, dict):
+            stack.extend((x, d + 1) for x in item.values())
+        elif isinstance(item, list):
+            stack.extend((x, d + 1) for x in item)
+    return best
+
+
+def read_regular(path: str | Path, name: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, or a DataError.
+
+    Why stat first: opening a FIFO blocks until someone writes to it and ``/dev/zero``
+    never ends, so a scenario whose ``map`` names one would freeze whoever opens it.
+    """
+    if not str(path):
+        raise DataError([Problem(name or "''", "file", "no file name given")])
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise DataError([Problem(name, "file", "no such file")]) from None
+    except OSError as e:
+        raise DataError([Problem(name, "file", f"cannot be read ({e.strerror})")]) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise DataError([Problem(name, "file", "is a directory, not a TOML file")])
+    if not stat.S_ISREG(st.st_mode):
+        raise DataError([Problem(name, "file", "is not a regular file")])
+    if st.st_size > limit:
+        raise DataError([Problem(name, "file", f"larger than {limit // 2**20} MB")])
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as e:
+        raise DataError([Problem(name, "file", f"cannot be read ({e.strerror})")]) from None
+    if len(data) > limit:
+        raise DataError([Problem(name, "file", f"larger than {limit // 2**20} MB")])
+    return data
 
 
 class DataError(Exception):
@@ -34,16 +124,12 @@ class DataError(Exception):
 
 
 def load_toml(path: str | Path, display: str | None = None) -> dict[str, Any]:
-    """Read a TOML file, turning a missing file or a syntax error into a DataError."""
-    name = display or str(path)
-    p = Path(path)
-    if not p.exists():
-        raise DataError([Problem(name, "file", "no such file")])
-    if p.is_dir():
-        raise DataError([Problem(name, "file", "is a directory, not a TOML file")])
+    """Read a TOML file, turning a missing or special file, a syntax error or nesting
+    deeper than MAX_DEPTH into a DataError."""
+    name = str(path) if display is None else display
+    raw = read_regular(path, name)
     try:
-        with p.open("rb") as fh:
-            return tomllib.load(fh)
+        data = tomllib.loads(raw.decode("utf-8"))
     except tomllib.TOMLDecodeError as e:
         # Python 3.11's message ends "(at line L, column C)"; 3.14 also has .lineno
         text = str(e)
@@ -54,6 +140,11 @@ def load_toml(path: str | Path, display: str | None = None) -> dict[str, Any]:
         raise DataError([Problem(name, where, f"not valid TOML: {msg}")]) from None
     except UnicodeDecodeError:
         raise DataError([Problem(name, "file", "not valid TOML: not UTF-8 text")]) from None
+    except RecursionError:
+        raise DataError([Problem(name, "file", f"nested more than {MAX_DEPTH} deep")]) from None
+    if depth(data) > MAX_DEPTH:
+        raise DataError([Problem(name, "file", f"nested more than {MAX_DEPTH} deep")])
+    return data
 
 
 def type_name(v: Any) -> str:
@@ -82,7 +173,9 @@ class Checker:
             raise DataError(self.problems)
 
     # --- typed getters: each returns the value or None after recording a problem --------
-    def number(self, d: Mapping, key: str, where: str, default: Any = ..., minimum=None):
+    def number(
+        self, d: Mapping, key: str, where: str, default: Any = ..., minimum=None, maximum=None
+    ):
         if key not in d:
             if default is ...:
                 self.add(where, "missing (a number is required)")
@@ -92,8 +185,14 @@ class Checker:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             self.add(where, f"expected a number, got {type_name(v)}")
             return None
+        if not finite(v):
+            self.add(where, f"expected a finite number, got {v}")
+            return None
         if minimum is not None and v < minimum:
             self.add(where, f"must be at least {minimum}, got {v}")
+            return None
+        if maximum is not None and v > maximum:
+            self.add(where, f"must be at most {maximum:g}, got {v:g}")
             return None
         return float(v)
 
@@ -155,6 +254,9 @@ class Checker:
             or any(isinstance(c, bool) or not isinstance(c, (int, float)) for c in v)
         ):
             self.add(where, "expected a point [x, y] of two numbers")
+            return None
+        if not all(finite(c) and abs(c) <= MAX_COORD for c in v):
+            self.add(where, f"expected a point [x, y] of two finite numbers within ±{MAX_COORD:g}")
             return None
         return (float(v[0]), float(v[1]))
 

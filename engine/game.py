@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine.actions import Action, EndTurn
+from engine.actions import Action, EndTurn, unsound
 from engine.battlefield import Battlefield
 from engine.dice import Dice
 from engine.events import Event, EventLog
@@ -28,14 +28,20 @@ class Step:
     faces: list[int]
     checksum: str
     side: str | None
+    #: how many of ``faces`` (the first ones) were forced rather than rolled from the
+    #: stream: a replay forces only those, so the stream's position is re-derived too
+    forced: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "action": self.action,
             "faces": self.faces,
             "checksum": self.checksum,
             "side": self.side,
         }
+        if self.forced:
+            d["forced"] = self.forced
+        return d
 
 
 @dataclass
@@ -73,6 +79,9 @@ class Game:
     def check(self, action: Action) -> Legality:
         if self.state.over:
             return Legality.no("the game is over")
+        bad = unsound(action)
+        if bad:
+            return Legality.no(bad)
         return self.ruleset.check(self.state, action, self.ctx)
 
     def candidates(self, side: str | None = None) -> list[Action]:
@@ -116,9 +125,13 @@ class Game:
             len(self.history),
         )
         side = self.to_act()
+        queued = len(self.dice.forced)
         self.ruleset.apply(self.state, action, self.ctx)
         faces = self.dice.consumed[snap.consumed :]
-        self.history.append(Step(action.to_dict(), list(faces), self.state.checksum(), side))
+        forced = min(len(faces), queued - len(self.dice.forced))
+        self.history.append(
+            Step(action.to_dict(), list(faces), self.state.checksum(), side, forced)
+        )
         if faces:
             self._undo.clear()  # undo stops at the last roll
         else:

@@ -1,9 +1,16 @@
-"""Saves and replays: one JSON format with a format_version, written atomically.
+"""Saves and replays: one JSON format with a format_version, written atomically, and a
+save that proves itself before it is trusted.
 
 Why one format: a save holds the state to resume from *and* the history that produced
-it, so the same file loads instantly and replays roll by roll. Atomic writes (a
-temporary file in the same folder, fsync, then rename) mean a crash mid-write leaves the
-previous save intact.
+it, so the same file loads and replays roll by roll. Atomic writes (a temporary file in
+the same folder, fsync, then rename) mean a crash mid-write leaves the previous save
+intact; temporary files left by a killed save are removed on the next save.
+
+Why re-derive on load: a checksum written next to the state proves nothing once someone
+recomputes it. ``replay`` (engine/replay_check.py) rebuilds the whole game from the
+scenario and compares everything the file holds; ``load`` (the window's loader) trusts a
+save only after that passes. The checksum is an unkeyed hash: it detects damage, it
+cannot stop a deliberate forgery of a whole consistent game.
 """
 
 from __future__ import annotations
@@ -11,29 +18,41 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+import time
 from pathlib import Path
 from typing import Any
 
-from engine import actions as act
-from engine.battlefield import Battlefield
-from engine.dice import Dice
-from engine.events import Event, EventLog
-from engine.game import Game, Step
-from engine.ruleset import load as load_ruleset
-from engine.state import GameState
+from engine.data import DataError, read_regular
+from engine.game import Game
 
 FORMAT_VERSION = 1
+#: a save larger than this is refused unread (a long game is well under 10 MB)
+MAX_SAVE_BYTES = 256 * 1024 * 1024
+#: a ``.tmp`` file this old (seconds) next to a save is a leftover of a killed save
+STALE_TMP_AGE = 60.0
 
 
 class SaveError(Exception):
-    """A save file that cannot be read (missing, not JSON, wrong format_version)."""
+    """A save file that cannot be read (missing, not JSON, wrong shape or format_version):
+    ``file``, ``where`` (a key path such as ``history[3]``) and ``what``."""
+
+    def __init__(self, what: str, where: str = "file", file: str = "") -> None:
+        self.file, self.where, self.what = file, where, what
+        super().__init__(f"{file}: {where}: {what}" if file else f"{where}: {what}")
+
+    def located(self, file: str | Path) -> SaveError:
+        return type(self)(self.what, self.where, str(file))
+
+
+class SaveDiverged(SaveError):
+    """A readable save whose recorded game is not what its history re-derives."""
 
 
 def write_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` so that ``path`` holds either the old or the new content, never half."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
+    clean_stale(p)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -47,6 +66,39 @@ def write_atomic(path: str | Path, text: str) -> None:
         except FileNotFoundError:
             pass
         raise
+    _sync_dir(p.parent)
+
+
+def _sync_dir(folder: Path) -> None:
+    """fsync the folder so the rename itself survives a power loss (POSIX only)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def clean_stale(path: Path, age: float = STALE_TMP_AGE) -> int:
+    """Remove ``.NAME.*.tmp`` files a killed save of ``path`` left behind; returns how many.
+
+    Only files older than ``age`` seconds go, so a save being written right now by
+    another process keeps its temporary file.
+    """
+    removed = 0
+    now = time.time()
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        try:
+            if tmp.is_file() and now - tmp.stat().st_mtime > age:
+                tmp.unlink()
+                removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 def to_dict(game: Game) -> dict[str, Any]:
@@ -73,107 +125,77 @@ def mark_start(game: Game) -> None:
         "state": game.state.to_dict(),
         "dice": game.dice.get_state(),
         "checksum": game.state.checksum(),
+        "log": len(game.log.events),
     }
 
 
 def save(game: Game, path: str | Path) -> None:
-    write_atomic(path, json.dumps(to_dict(game), indent=1, sort_keys=True))
+    """Write ``game`` as a save (strict JSON: a NaN in the state is an error, not a file)."""
+    write_atomic(path, json.dumps(to_dict(game), indent=1, sort_keys=True, allow_nan=False))
 
 
-def _read(path: str | Path) -> dict[str, Any]:
-    p = Path(path)
-    if not p.exists():
-        raise SaveError(f"{p}: no such file")
+def read(path: str | Path) -> dict[str, Any]:
+    """The parsed save document, or SaveError (unreadable: exit 2)."""
     try:
-        d = json.loads(p.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise SaveError(f"{p}: not a save file ({e})") from None
+        raw = read_regular(path, str(path), limit=MAX_SAVE_BYTES)
+    except DataError as e:
+        raise SaveError(e.problems[0].what, "file", str(path)) from None
+    try:
+        d = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as e:
+        raise SaveError(f"not a save file ({e})", "file", str(path)) from None
+    except RecursionError:
+        raise SaveError("not a save file (nested too deeply)", "file", str(path)) from None
     if not isinstance(d, dict) or "format_version" not in d:
-        raise SaveError(f"{p}: not a save file (no format_version)")
-    if d["format_version"] != FORMAT_VERSION:
+        raise SaveError("not a save file (no format_version)", "file", str(path))
+    v = d["format_version"]
+    if type(v) is not int or v != FORMAT_VERSION:
         raise SaveError(
-            f"{p}: format_version {d['format_version']} is not supported "
-            f"(this program reads {FORMAT_VERSION})"
+            f"format_version {v!r} is not supported (this program reads {FORMAT_VERSION})",
+            "format_version",
+            str(path),
         )
     return d
 
 
-def from_dict(d: dict[str, Any]) -> Game:
-    ruleset = load_ruleset(d["ruleset"])
-    state = GameState.from_dict(d["state"])
-    game = Game(ruleset, Battlefield.from_dict(d["battlefield"]), state, Dice.from_state(d["dice"]))
-    game.history = [
-        Step(s["action"], list(s["faces"]), s["checksum"], s.get("side"))
-        for s in d.get("history", [])
-    ]
-    game.scenario = dict(d.get("scenario", {}))
-    if d.get("start"):
-        game.scenario["start"] = d["start"]
-    for e in d.get("log", []):
-        game.log.events.append(Event.from_dict(e))
-    return game
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_read = read  # the name older callers use
 
 
 def load(path: str | Path) -> Game:
-    """Load a save: the exact state it was written with (same checksum)."""
-    d = _read(path)
-    game = from_dict(d)
-    if game.state.checksum() != d.get("checksum"):
-        raise SaveError(f"{path}: checksum mismatch: the file was changed or damaged")
+    """Load a save for play, after re-deriving the whole game from its start and finding
+    it identical to what the file holds; SaveError (SaveDiverged) otherwise."""
+    game, report = replay_file(path)
+    if not report.ok:
+        raise SaveDiverged(report.message, "replay", str(path))
     return game
 
 
-@dataclass
-class ReplayReport:
-    ok: bool
-    steps: int
-    diverged_at: int | None = None
-    message: str = ""
-    final_checksum: str = ""
+def replay_file(path: str | Path):
+    """``replay`` of the save at ``path`` (see engine/replay_check.py); a SaveError
+    names the file, the place and the fault."""
+    from engine.replay_check import replay
+
+    d = read(path)
+    try:
+        return replay(d)
+    except SaveError as e:
+        raise e.located(path) from None
 
 
-def replay(d: dict[str, Any]) -> tuple[Game, ReplayReport]:
-    """Re-apply every recorded action from the start state with its recorded faces and
-    compare checksums after each; names the first action that diverges."""
-    start = d.get("start")
-    if not start:
-        raise SaveError("this save has no start state to replay from")
-    ruleset = load_ruleset(d["ruleset"])
-    game = Game(
-        ruleset,
-        Battlefield.from_dict(d["battlefield"]),
-        GameState.from_dict(start["state"]),
-        Dice.from_state(start["dice"]),
-        EventLog(),
-    )
-    game.scenario = dict(d.get("scenario", {}))
-    game.scenario["start"] = start
-    hist = d.get("history", [])
-    for i, step in enumerate(hist):
-        action = act.from_dict(step["action"], d["ruleset"])
-        game.dice.force(step["faces"])
-        before = len(game.history)
-        game.apply(action)
-        if len(game.history) == before:
-            return game, ReplayReport(
-                False, i, i, f"action {i} ({action.describe()}) was refused on replay"
-            )
-        if game.history[-1].checksum != step["checksum"]:
-            return game, ReplayReport(
-                False,
-                i,
-                i,
-                f"action {i} ({action.describe()}) "
-                f"diverges: checksum "
-                f"{game.history[-1].checksum} != "
-                f"{step['checksum']}",
-            )
-    final = game.state.checksum()
-    ok = final == d.get("checksum")
-    return game, ReplayReport(
-        ok, len(hist), None if ok else len(hist), "" if ok else "final checksum differs", final
-    )
+def replay(d: dict[str, Any]):
+    """Re-derive a save document and compare it (see engine/replay_check.py)."""
+    from engine.replay_check import replay as _replay
+
+    return _replay(d)
 
 
-def replay_file(path: str | Path) -> tuple[Game, ReplayReport]:
-    return replay(_read(path))
+def from_dict(d: dict[str, Any]) -> Game:
+    """The game a (verified) save document describes."""
+    game, report = replay(d)
+    if not report.ok:
+        raise SaveDiverged(report.message, "replay")
+    return game

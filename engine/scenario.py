@@ -8,67 +8,26 @@ the ruleset through ``build_model`` and ``check_army``.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine import actions as act
-from engine.battlefield import TERRAIN_CLASSES, Battlefield, TerrainFeature, base_size_in
-from engine.data import Checker, DataError, Problem, load_toml
+from engine import loader, schema
+from engine.battlefield import Battlefield
+from engine.data import Checker, Problem, load_toml
 from engine.dice import Dice, ForcedDieError
 from engine.events import Event
 from engine.game import Game
-from engine.ruleset import Ruleset, UnknownRuleset, available, load
+from engine.ruleset import Ruleset, load
 from engine.state import GameState, Model
 
 ROOT = Path(__file__).resolve().parent.parent
-
-TOP_KEYS = (
-    "title",
-    "description",
-    "ruleset",
-    "seed",
-    "table",
-    "map",
-    "first",
-    "terrain",
-    "models",
-    "actions",
-    "turn_limit",
-    "objectives",
-    "options",
-    "conditions",
-)
+TOP_KEYS = tuple(schema.SCENARIO.fields)
 #: the light and weather a scenario may set (SCENARIO_FORMAT.md; inter_arma reads them)
 CONDITIONS = ("day", "rain", "fog", "night")
-MODEL_KEYS = (
-    "id",
-    "side",
-    "unit",
-    "profile",
-    "name",
-    "x",
-    "y",
-    "facing",
-    "base",
-    "stats",
-    "weapons",
-    "state",
-)
-TERRAIN_KEYS = ("id", "kind", "polygon", "height")
-COMMON_VERBS = (
-    "move",
-    "charge",
-    "shoot",
-    "fight",
-    "end_turn",
-    "end_activation",
-    "end_phase",
-    "turn",
-    "concede",
-    "choose",
-)
+MODEL_KEYS = tuple(schema.MODEL.fields)
+COMMON_VERBS = loader.COMMON_VERBS
 
 
 @dataclass
@@ -99,310 +58,77 @@ class Scenario:
         return out
 
 
-def _resolve(path: str) -> Path:
-    p = Path(path)
-    if p.is_absolute() or p.exists():
-        return p
-    return ROOT / p
-
-
-def load_map(ref: str, chk: Checker, where: str) -> tuple[tuple[float, float] | None, list[dict]]:
-    """Read a map file; problems are reported against the scenario key that names it."""
-    p = _resolve(ref)
-    try:
-        data = load_toml(p, display=ref)
-    except DataError as e:
-        for pr in e.problems:
-            chk.add(where, f"bad map reference '{ref}': {pr.where}: {pr.what}")
-        return None, []
-    sub = Checker(ref)
-    sub.known_keys(data, ("name", "description", "table", "terrain"), "")
-    table = data.get("table")
-    tsize = None
-    if table is not None:
-        tsize = sub.point(table, "table")
-    terrain = sub.array(data, "terrain", "terrain", default=[]) or []
-    for pr in sub.problems:
-        chk.add(where, f"bad map '{ref}': {pr.where}: {pr.what}")
-    return tsize, terrain
-
-
-def _terrain(chk: Checker, items: list, prefix: str, ids: set[str]) -> list[TerrainFeature]:
-    out = []
-    for i, t in enumerate(items):
-        where = f"{prefix}[{i}]"
-        if not isinstance(t, dict):
-            chk.add(where, "expected a table")
-            continue
-        chk.known_keys(t, TERRAIN_KEYS, where)
-        kind = chk.string(t, "kind", f"{where}.kind", choices=list(TERRAIN_CLASSES))
-        poly = chk.array(t, "polygon", f"{where}.polygon")
-        pts = []
-        if poly is not None:
-            for j, p in enumerate(poly):
-                q = chk.point(p, f"{where}.polygon[{j}]")
-                if q is not None:
-                    pts.append(q)
-            if len(poly) < 3:
-                chk.add(f"{where}.polygon", f"a polygon needs at least 3 points, got {len(poly)}")
-        height = chk.number(t, "height", f"{where}.height", default=0.0, minimum=0)
-        if kind == "hill" and "height" not in t:
-            height = 1.0
-        tid = chk.string(t, "id", f"{where}.id", default=f"{kind or 'terrain'}{len(ids) + 1}")
-        if tid in ids:
-            chk.add(f"{where}.id", f"duplicate terrain id '{tid}'")
-        ids.add(tid or "")
-        if kind and len(pts) >= 3 and tid:
-            out.append(TerrainFeature(tid, kind, tuple(pts), float(height or 0.0)))
-    return out
-
-
-def _corners(x: float, y: float, facing: float, base: Any) -> list[tuple[float, float]]:
-    w, d = base_size_in(base)
-    if not isinstance(base, tuple):
-        r = w / 2
-        return [(x - r, y), (x + r, y), (x, y - r), (x, y + r)]
-    c, s = math.cos(math.radians(facing)), math.sin(math.radians(facing))
-    pts = []
-    for fx, fy in ((d / 2, w / 2), (d / 2, -w / 2), (-d / 2, w / 2), (-d / 2, -w / 2)):
-        pts.append((x + fx * c - fy * s, y + fx * s + fy * c))
-    return pts
-
-
 def load_scenario(path: str | Path, display: str | None = None) -> Scenario:
-    """Read and validate a scenario file; raises DataError listing every problem."""
-    name = display or str(path)
-    data = load_toml(path, display=name)
+    """Read and validate a scenario file; raises DataError listing every problem.
+
+    Every value is checked against ``engine.schema`` before any ruleset builder or rule
+    sees it; army-wide checks, ``first`` and overlapping bases are judged only when every
+    model was sound, so one bad entry does not cascade into lines blaming good ones.
+    """
+    name = str(path) if display is None else display
+    return scenario_from_data(load_toml(path, display=name), name)
+
+
+def scenario_from_data(data: dict[str, Any], name: str) -> Scenario:
+    """Validate a scenario's parsed TOML (``load_scenario``; a save's ``scenario.raw``)."""
     chk = Checker(name)
-    chk.known_keys(data, TOP_KEYS, "")
-
-    title = chk.string(data, "title", "title", default=Path(name).stem) or ""
-    rkey = chk.string(data, "ruleset", "ruleset")
-    ruleset: Ruleset | None = None
-    if rkey is not None:
-        try:
-            ruleset = load(rkey)
-        except UnknownRuleset:
-            known = ", ".join(available())
-            chk.add("ruleset", f"unknown ruleset '{rkey}' (known: {known})")
-    seed = chk.integer(data, "seed", "seed", default=1)
-    table = (72.0, 48.0)
-    terrain_items: list = []
-    if "map" in data:
-        ref = chk.string(data, "map", "map")
-        if ref is not None:
-            msize, terrain_items = load_map(ref, chk, "map")
-            if msize:
-                table = msize
-    if "table" in data:
-        t = chk.point(data["table"], "table")
-        if t is not None:
-            if t[0] <= 0 or t[1] <= 0:
-                chk.add("table", "width and depth must be positive")
-            else:
-                table = t
-    ids: set[str] = set()
-    features = _terrain(chk, terrain_items, "map.terrain", ids)
-    extra = chk.array(data, "terrain", "terrain", default=[]) or []
-    features += _terrain(chk, extra, "terrain", ids)
-    bf = Battlefield(
-        table[0],
-        table[1],
-        tuple(features),
-        name=str(data.get("map", "")) if isinstance(data.get("map"), str) else "",
-    )
-
-    models: list[Model] = []
-    specs = chk.array(data, "models", "models")
-    seen: set[str] = set()
-    if specs is not None and not specs:
+    top = schema.SCENARIO.check(chk, data, "")
+    ruleset = loader.find_ruleset(chk, top)
+    bf = loader.battlefield(chk, top)
+    specs = top.get("models")
+    specs = specs if isinstance(specs, list) else []
+    if "models" in data and isinstance(data["models"], list) and not specs:
         chk.add("models", "no models: a scenario needs at least one model per side")
-    for i, spec in enumerate(specs or []):
-        where = f"models[{i}]"
-        if not isinstance(spec, dict):
-            chk.add(where, "expected a table")
-            continue
-        allowed = MODEL_KEYS + (ruleset.model_keys if ruleset else ())
-        chk.known_keys(spec, allowed, where)
-        mid = chk.string(spec, "id", f"{where}.id")
-        side = chk.string(spec, "side", f"{where}.side")
-        x = chk.number(spec, "x", f"{where}.x")
-        y = chk.number(spec, "y", f"{where}.y")
-        facing = chk.number(spec, "facing", f"{where}.facing", default=0.0)
-        base: Any = 25.0
-        if "base" in spec:
-            b = spec["base"]
-            if isinstance(b, bool) or not (
-                isinstance(b, (int, float))
-                or (
-                    isinstance(b, list)
-                    and len(b) == 2
-                    and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in b)
-                )
-            ):
-                chk.add(f"{where}.base", "expected a diameter in mm or [width, depth] in mm")
-                base = None
-            else:
-                base = float(b) if not isinstance(b, list) else (float(b[0]), float(b[1]))
-                if (base if isinstance(base, float) else min(base)) <= 0:
-                    chk.add(f"{where}.base", "base size must be positive")
-                    base = None
-        for key in ("stats", "state"):
-            if key in spec:
-                chk.table(spec, key, f"{where}.{key}")
-        if "weapons" in spec:
-            ws = chk.array(spec, "weapons", f"{where}.weapons")
-            for j, w in enumerate(ws or []):
-                if not isinstance(w, dict):
-                    chk.add(f"{where}.weapons[{j}]", "expected a table")
-                elif not isinstance(w.get("name"), str):
-                    chk.add(f"{where}.weapons[{j}].name", "missing (a string is required)")
-        if "unit" in spec:
-            chk.string(spec, "unit", f"{where}.unit")
-        if mid is not None:
-            if mid in seen:
-                chk.add(f"{where}.id", f"duplicate model id '{mid}'")
-            seen.add(mid)
-        if None in (mid, side, x, y, facing, base):
-            continue
-        assert x is not None and y is not None and base is not None
-        if not bf.on_table(x, y):
-            chk.add(
-                where,
-                f"model '{mid}' is off the table ({x:g}, {y:g}) on a "
-                f"{bf.width:g}x{bf.depth:g} table",
-            )
-            continue
-        if ruleset is None:
-            continue
-        given = {"x": x, "y": y, "facing": facing}
-        if "base" in spec:
-            given["base"] = base  # else the ruleset's profile decides the base
-        model, probs = ruleset.build_model({**spec, **given})
-        for w, what in probs:
-            chk.add(f"{where}.{w}" if w else where, what)
-        if model is None:
-            continue
-        if not all(bf.on_table(px, py) for px, py in _corners(x, y, model.facing, model.base)):
-            chk.add(
-                where,
-                f"model '{mid}' is off the table: its base crosses the edge at "
-                f"({x:g}, {y:g}) on a {bf.width:g}x{bf.depth:g} table",
-            )
-            continue
-        models.append(model)
-
-    sides = []
-    for m in models:
-        if m.side not in sides:
-            sides.append(m.side)
-    if models and len(sides) < 2 and not chk.problems:
-        chk.add("models", f"a game needs two or more sides, found only '{sides[0]}'")
-    # Overlapping bases: only measured when everything else about the models is sound.
-    if models and not chk.problems:
-        from engine import geometry
-
-        fps = [(m.id, geometry.Footprint(m.x, m.y, m.facing, m.base)) for m in models]
-        index = {s.get("id"): i for i, s in enumerate(specs or []) if isinstance(s, dict)}
-        for a in range(len(fps)):
-            for b in range(a + 1, len(fps)):
-                if geometry.overlaps(fps[a][1], fps[b][1]):
-                    chk.add(
-                        f"models[{index[fps[b][0]]}]",
-                        f"base of '{fps[b][0]}' overlaps '{fps[a][0]}'",
-                    )
-    if ruleset is not None and models:
-        for mid, what in ruleset.check_army(models):
-            i = next(
-                (
-                    k
-                    for k, s in enumerate(specs or [])
-                    if isinstance(s, dict) and s.get("id") == mid
-                ),
-                None,
-            )
-            chk.add(f"models[{i}]" if i is not None else "models", what)
-
-    first = chk.string(data, "first", "first", default=None)
-    if first is not None and sides and first not in sides:
+    models, sound, ids = loader.models(chk, specs, ruleset, bf)
+    sides = list(dict.fromkeys(m.side for m in models))
+    if sound and not chk.problems and ruleset is not None and models:
+        _army(chk, ruleset, models, sides, ids)
+    first = top.get("first")
+    if sound and isinstance(first, str) and sides and first not in sides:
         chk.add("first", f"'{first}' is not a side of this scenario (sides: {', '.join(sides)})")
-    turn_limit = chk.integer(data, "turn_limit", "turn_limit", default=0) or 0
-    options = chk.table(data, "options", "options", default={}) or {}
-    conditions = chk.string(data, "conditions", "conditions", default="") or ""
-    if conditions and conditions not in CONDITIONS:
+    conditions = top.get("conditions", "")
+    if isinstance(conditions, str) and conditions and conditions not in CONDITIONS:
         chk.add("conditions", f"'{conditions}' is not one of {', '.join(CONDITIONS)}")
-
-    script: list[tuple[act.Action, list[int]]] = []
-    model_ids = {m.id for m in models} | seen
-    unit_ids = {m.unit for m in models}
-    verbs = set(COMMON_VERBS) | set(ruleset.verbs if ruleset else ())
-    for i, a in enumerate(chk.array(data, "actions", "actions", default=[]) or []):
-        where = f"actions[{i}]"
-        if not isinstance(a, dict):
-            chk.add(where, "expected a table")
-            continue
-        a = dict(a)
-        dice = a.pop("dice", [])
-        if not isinstance(dice, list):
-            chk.add(f"{where}.dice", f"expected a list of die faces, got {type(dice).__name__}")
-            dice = []
-        faces = []
-        top = ruleset.max_die if ruleset else 20
-        for j, f in enumerate(dice):
-            if isinstance(f, bool) or not isinstance(f, int):
-                chk.add(f"{where}.dice[{j}]", "expected an integer die face")
-            elif not 1 <= f <= top:
-                chk.add(
-                    f"{where}.dice[{j}]",
-                    f"die face {f} out of range (this ruleset rolls dice of 1 to {top})",
-                )
-            else:
-                faces.append(f)
-        verb = a.get("do")
-        if not isinstance(verb, str):
-            chk.add(f"{where}.do", "missing (a verb such as move, shoot, fight is required)")
-            continue
-        if verb not in verbs:
-            chk.add(
-                f"{where}.do",
-                f"unknown action '{verb}' for {rkey} (verbs: {', '.join(sorted(verbs))})",
-            )
-            continue
-        actor = a.get("actor", "")
-        if actor and isinstance(actor, str) and actor not in model_ids | unit_ids:
-            chk.add(f"{where}.actor", f"unknown model '{actor}'")
-            continue
-        tgt = a.get("target")
-        if isinstance(tgt, str) and tgt and tgt not in model_ids | unit_ids:
-            chk.add(f"{where}.target", f"unknown model '{tgt}'")
-            continue
-        try:
-            script.append((act.from_dict(a, rkey or ""), faces))
-        except act.ActionError as e:
-            msg = str(e)
-            key, _, what = msg.partition(": ")
-            if what and key.isidentifier():
-                chk.add(f"{where}.{key}", what)
-            else:
-                chk.add(where, msg)
+    actions = top.get("actions")
+    script = loader.script(
+        chk,
+        actions if isinstance(actions, list) else [],
+        ruleset,
+        set(ids) | {m.unit for m in models},
+    )
     chk.raise_if_any()
-    assert ruleset is not None and rkey is not None and seed is not None
+    assert ruleset is not None
     return Scenario(
         path=name,
-        title=title,
-        ruleset=rkey,
-        seed=seed,
+        title=top.get("title", Path(name).stem),
+        ruleset=ruleset.key,
+        seed=top.get("seed", 1),
         battlefield=bf,
         models=models,
         first=first,
         actions=script,
         raw=data,
-        description=str(data.get("description", "")),
-        turn_limit=turn_limit,
-        objectives=list(data.get("objectives", []) or []),
-        options=options,
+        description=top.get("description", ""),
+        turn_limit=top.get("turn_limit", 0),
+        objectives=list(top.get("objectives", [])),
+        options=top.get("options", {}),
         conditions=conditions,
     )
+
+
+def _army(
+    chk: Checker, ruleset: Ruleset, models: list[Model], sides: list[str], ids: dict[str, int]
+) -> None:
+    """Checks over the whole army: two sides, no overlapping bases, the ruleset's limits."""
+    if len(sides) < 2:
+        chk.add("models", f"a game needs two or more sides, found only '{sides[0]}'")
+        return
+    loader.overlaps(chk, models, ids)
+    if chk.problems:
+        return
+    for mid, what in ruleset.check_army(models):
+        i = ids.get(mid)
+        chk.add(f"models[{i}]" if i is not None else "models", what)
 
 
 def new_game(scn: Scenario) -> Game:
@@ -422,13 +148,32 @@ def new_game(scn: Scenario) -> Game:
     if scn.conditions:
         state.vars["conditions"] = scn.conditions
     game = Game(ruleset, scn.battlefield, state, Dice(seed=scn.seed))
-    game.scenario = {"path": scn.path, "raw": scn.raw}
+    game.scenario = {"path": scn.path, "raw": _effective_raw(scn)}
     game.log.action = None
     ruleset.setup(state, game.ctx, scn.first)
     from engine.persistence import mark_start
 
     mark_start(game)
     return game
+
+
+def _effective_raw(scn: Scenario) -> dict[str, Any]:
+    """The scenario file's data with the settings a caller changed before the game began
+    (a simulation's seed or turn limit), so a save can re-derive this very start."""
+    raw = dict(scn.raw)
+    if not raw:
+        return raw
+    for key, val, default in (
+        ("seed", scn.seed, 1),
+        ("turn_limit", scn.turn_limit, 0),
+        ("first", scn.first, None),
+    ):
+        if raw.get(key, default) != val:
+            if val is None:
+                raw.pop(key, None)
+            else:
+                raw[key] = val
+    return raw
 
 
 def reach(game: Game, action: act.Action, limit: int = 500) -> list[act.Action] | None:

@@ -99,5 +99,5 @@ def test_a_tampered_save_is_detected(tmp_path):
     doc = json.loads(f.read_text())
     doc["state"]["models"]["b0"]["hp"] = 99
     f.write_text(json.dumps(doc))
-    with pytest.raises(p.SaveError, match="checksum mismatch"):
+    with pytest.raises(p.SaveDiverged, match=r"state.models.b0.hp differs"):
         p.load(f)
