@@ -99,6 +99,8 @@ def read_regular(path: str | Path, name: str, limit: int = MAX_FILE_BYTES) -> by
         raise DataError([Problem(name, "file", "no such file")]) from None
     except OSError as e:
         raise DataError([Problem(name, "file", f"cannot be read ({e.strerror})")]) from None
+    except ValueError:  # a NUL in the name
+        raise DataError([Problem(name, "file", "not a usable file name")]) from None
     if stat.S_ISDIR(st.st_mode):
         raise DataError([Problem(name, "file", "is a directory, not a TOML file")])
     if not stat.S_ISREG(st.st_mode):

@@ -65,7 +65,10 @@ def resolve(path: str) -> Path:
     """A map path as SCENARIO_FORMAT.md gives it: relative to the project root (a path
     that exists where the user stands is taken as it is)."""
     p = Path(path)
-    if p.is_absolute() or p.exists():
+    try:
+        if p.is_absolute() or p.exists():
+            return p
+    except (OSError, ValueError):  # a NUL or an over-long name: read_regular says so
         return p
     return ROOT / p
 

@@ -14,6 +14,7 @@ through a real ``python main.py`` process, so the interpreter's own exit is cove
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import json
 import math
@@ -145,7 +146,7 @@ def mutate(doc: Any, data: st.DataObject) -> None:
     elif how == "copy" and isinstance(parent, list):
         parent.append(json.loads(json.dumps(parent[key])))
     else:
-        parent[key] = data.draw(VALUES)
+        parent[key] = copy.deepcopy(data.draw(VALUES))  # NASTY's lists stay as written
 
 
 def stack_models(doc: dict[str, Any]) -> None:
