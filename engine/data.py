@@ -102,7 +102,7 @@ def read_regular(path: str | Path, name: str, limit: int = MAX_FILE_BYTES) -> by
     except ValueError:  # a NUL in the name
         raise DataError([Problem(name, "file", "not a usable file name")]) from None
     if stat.S_ISDIR(st.st_mode):
-        raise DataError([Problem(name, "file", "is a directory, not a TOML file")])
+        raise DataError([Problem(name, "file", "is a directory, not a file")])
     if not stat.S_ISREG(st.st_mode):
         raise DataError([Problem(name, "file", "is not a regular file")])
     if st.st_size > limit:

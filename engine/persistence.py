@@ -139,7 +139,7 @@ def read(path: str | Path) -> dict[str, Any]:
     try:
         raw = read_regular(path, str(path), limit=MAX_SAVE_BYTES)
     except DataError as e:
-        raise SaveError(e.problems[0].what, "file", str(path)) from None
+        raise SaveError(e.problems[0].what, "file", e.problems[0].file) from None
     try:
         d = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as e:

@@ -328,6 +328,17 @@ PLACE = Table(
 )
 #: the older form of scenario options: ``{ kind = "options", cards = true }``
 OPTIONS_OBJECTIVE = Table({"kind": Str()}, extra=Bool())
+#: the optional-rule switches the built rulesets read (gem: cards, deployment; swomp:
+#: deployment, edges, inset); others pass as plain values for the ruleset to judge
+OPTIONS = Table(
+    {
+        "cards": Bool(),
+        "deployment": Bool(),
+        "edges": Table(extra=Str(choices=("north", "south", "east", "west"))),
+        "inset": Num(lo=0),
+    },
+    extra=Plain(),
+)
 #: an action's values; its verb's own fields are checked by ``engine.actions.from_dict``
 ACTION = Plain(hi=MAX_COORD)
 #: lists whose entries are checked one by one later (a model against its ruleset's keys)
@@ -354,7 +365,7 @@ SCENARIO = Table(
         "actions": ENTRIES,
         "turn_limit": Num(lo=0, hi=10_000, integer=True),
         "objectives": ListOf(OBJECTIVE, max_len=1000),
-        "options": Table(extra=Plain()),
+        "options": OPTIONS,
     },
     required=("ruleset", "models"),
 )

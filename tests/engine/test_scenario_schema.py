@@ -126,6 +126,13 @@ BAD = [
     ),
     ("deep", "x = " + "[" * 40 + "1" + "]" * 40 + "\n" + BASE, "file", "nested more than"),
     ("deep stats", _model_b("stats = " + "{a = " * 30 + "1" + "}" * 30), "file", "nested"),
+    (
+        "options edges",
+        "options = { edges = 'x' }\n" + BASE,
+        "options.edges",
+        "expected a table",
+    ),
+    ("options edge", "options = { edges = { blue = 1 } }\n" + BASE, "options.edges.blue", ""),
     ("unit is another id", _model_b('unit = "a"'), "models[1].unit", "is the id of models[0]"),
 ]
 
