@@ -33,7 +33,7 @@ class Step:
     forced: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        d = {
+        d: dict[str, Any] = {
             "action": self.action,
             "faces": self.faces,
             "checksum": self.checksum,

@@ -73,7 +73,7 @@ def resolve(path: str) -> Path:
     return ROOT / p
 
 
-def load_map(ref: str, chk: Checker, where: str) -> tuple[tuple[float, float] | None, list]:
+def load_map(ref: str, chk: Checker, where: str) -> tuple[tuple[float, float] | None, list[Any]]:
     """Read a map file; problems are reported against the scenario key that names it."""
     try:
         data = load_toml(resolve(ref), display=ref)
@@ -97,7 +97,7 @@ def _area(pts: list[tuple[float, float]]) -> float:
     )
 
 
-def terrain(chk: Checker, items: list, prefix: str, ids: set[str]) -> list[TerrainFeature]:
+def terrain(chk: Checker, items: list[Any], prefix: str, ids: set[str]) -> list[TerrainFeature]:
     """Terrain pieces: a known kind and a polygon of at least three points with an area."""
     out = []
     kinds = sc.Str(choices=tuple(TERRAIN_CLASSES))
@@ -129,7 +129,7 @@ def terrain(chk: Checker, items: list, prefix: str, ids: set[str]) -> list[Terra
 def battlefield(chk: Checker, data: dict[str, Any]) -> Battlefield:
     """The table (from ``table``, else the map's, else 72 x 48) and its terrain."""
     table: Any = (72.0, 48.0)
-    items: list = []
+    items: list[Any] = []
     ref = data.get("map")
     if isinstance(ref, str) and ref:
         msize, items = load_map(ref, chk, "map")
@@ -168,7 +168,7 @@ def _build(ruleset: Ruleset, spec: dict[str, Any]) -> tuple[Model | None, list[t
 
 
 def models(
-    chk: Checker, specs: list, ruleset: Ruleset | None, bf: Battlefield
+    chk: Checker, specs: list[Any], ruleset: Ruleset | None, bf: Battlefield
 ) -> tuple[list[Model], bool, dict[str, int]]:
     """Build every model entry; returns the models, whether every entry was sound, and
     the index of each model id in the file."""
@@ -275,7 +275,7 @@ def overlaps(chk: Checker, built: list[Model], index: dict[str, int]) -> None:
 
 def script(
     chk: Checker,
-    items: list,
+    items: list[Any],
     ruleset: Ruleset | None,
     model_ids: set[str],
 ) -> list[tuple[act.Action, list[int]]]:

@@ -20,10 +20,13 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.data import DataError, read_regular
 from engine.game import Game
+
+if TYPE_CHECKING:
+    from engine.replay_check import ReplayReport
 
 FORMAT_VERSION = 1
 #: a save larger than this is refused unread (a long game is well under 10 MB)
@@ -174,7 +177,7 @@ def load(path: str | Path) -> Game:
     return game
 
 
-def replay_file(path: str | Path):
+def replay_file(path: str | Path) -> tuple[Game, ReplayReport]:
     """``replay`` of the save at ``path`` (see engine/replay_check.py); a SaveError
     names the file, the place and the fault."""
     from engine.replay_check import replay
@@ -186,7 +189,7 @@ def replay_file(path: str | Path):
         raise e.located(path) from None
 
 
-def replay(d: dict[str, Any]):
+def replay(d: dict[str, Any]) -> tuple[Game, ReplayReport]:
     """Re-derive a save document and compare it (see engine/replay_check.py)."""
     from engine.replay_check import replay as _replay
 

@@ -130,6 +130,7 @@ class Base(Spec):
     what = "a base"
 
     def check(self, chk: Checker, v: Any, where: str) -> Any:
+        out: Any
         if _number(v):
             sizes, out = [v], float(v)
         elif isinstance(v, list) and len(v) == 2 and all(_number(c) for c in v):
@@ -212,10 +213,11 @@ class Plain(Spec):
                 stack.extend((x, f"{at}[{i}]") for i, x in enumerate(item))
             elif not isinstance(item, (str, bool, int, float)):
                 return _fail(chk, at, f"expected a string, number or true/false, got {item!r}")
-            elif _number(item) and not finite(item):
-                return _fail(chk, at, f"expected a finite number, got {item}")
-            elif _number(item) and abs(item) > self.hi:
-                return _fail(chk, at, f"must be within ±{self.hi:g}, got {item:g}")
+            elif isinstance(item, (int, float)) and not isinstance(item, bool):
+                if not finite(item):
+                    return _fail(chk, at, f"expected a finite number, got {item}")
+                if abs(item) > self.hi:
+                    return _fail(chk, at, f"must be within ±{self.hi:g}, got {item:g}")
         return v
 
 
@@ -235,11 +237,10 @@ class Table(Spec):
         out: dict[str, Any] = {}
         for k in self.required:
             if k not in v:
-                spec = self.fields[k]
-                chk.add(_at(where, k), f"missing ({spec.what} is required)")
+                chk.add(_at(where, k), f"missing ({self.fields[k].what} is required)")
         known = set(self.fields) | set(allowed)
         for k, x in v.items():
-            spec = self.fields.get(k) or (PLAIN if k in allowed else None)
+            spec: Spec | None = self.fields.get(k) or (PLAIN if k in allowed else None)
             if spec is None and k not in known:
                 if self.extra is None:
                     names = ", ".join(sorted(known))
@@ -310,9 +311,6 @@ TERRAIN = Table(
     },
     required=("kind", "polygon"),
 )
-OBJECTIVE = OneOf(
-    lambda v: OPTIONS_OBJECTIVE if isinstance(v, dict) and v.get("kind") == "options" else PLACE
-)
 PLACE = Table(
     {
         "id": Str(empty=False),
@@ -328,6 +326,9 @@ PLACE = Table(
 )
 #: the older form of scenario options: ``{ kind = "options", cards = true }``
 OPTIONS_OBJECTIVE = Table({"kind": Str()}, extra=Bool())
+OBJECTIVE = OneOf(
+    lambda v: OPTIONS_OBJECTIVE if isinstance(v, dict) and v.get("kind") == "options" else PLACE
+)
 #: the optional-rule switches the built rulesets read (gem: cards, deployment; swomp:
 #: deployment, edges, inset); others pass as plain values for the ruleset to judge
 OPTIONS = Table(

@@ -127,7 +127,9 @@ VALUES = st.one_of(
 
 def mutate(doc: Any, data: st.DataObject) -> None:
     """Replace, delete or duplicate one value somewhere in ``doc`` (in place)."""
-    parent, key, node = None, None, doc
+    parent: Any = None
+    key: Any = None
+    node: Any = doc
     for _ in range(8):
         if isinstance(node, dict) and node:
             k = data.draw(st.sampled_from(sorted(node, key=str)))

@@ -175,6 +175,7 @@ def _table_edits(d: dict[str, Any]) -> Iterator[tuple[str, Damage]]:
 
 def _type_edits(d: dict[str, Any]) -> Iterator[tuple[str, Damage]]:
     for key in sorted(d):
+        bad: Any
         for bad in (None, 5, "x", [], {}, True):
             if type(bad) is not type(d[key]):
                 yield f"type {key}={bad!r}", _set([key], bad)
@@ -195,7 +196,7 @@ def test_no_damaged_save_is_accepted_or_crashes(saves, tmp_path, family):
     tried = 0
     for name, doc in saves.items():
         for label, damage in family(doc):
-            bad = copy.deepcopy(doc)
+            bad: dict[str, Any] = copy.deepcopy(doc)
             damage(bad)
             if bad == doc:
                 continue
