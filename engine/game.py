@@ -242,3 +242,13 @@ def play(
             obs(events)
         n += 1
     return game.outcome()
+
+
+def mark_start(game: Game) -> None:
+    """Remember the state right after setup, so saves can be replayed from it."""
+    game.scenario["start"] = {
+        "state": game.state.to_dict(),
+        "dice": game.dice.get_state(),
+        "checksum": game.state.checksum(),
+        "log": len(game.log.events),
+    }

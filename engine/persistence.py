@@ -20,35 +20,21 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.data import DataError, read_regular
 from engine.game import Game
-
-if TYPE_CHECKING:
-    from engine.replay_check import ReplayReport
+from engine.game import mark_start as mark_start
+from engine.replay_check import ReplayReport as ReplayReport
+from engine.replay_check import SaveDiverged as SaveDiverged
+from engine.replay_check import SaveError as SaveError
+from engine.replay_check import replay as _replay_doc
 
 FORMAT_VERSION = 1
 #: a save larger than this is refused unread (a long game is well under 10 MB)
 MAX_SAVE_BYTES = 256 * 1024 * 1024
 #: a ``.tmp`` file this old (seconds) next to a save is a leftover of a killed save
 STALE_TMP_AGE = 60.0
-
-
-class SaveError(Exception):
-    """A save file that cannot be read (missing, not JSON, wrong shape or format_version):
-    ``file``, ``where`` (a key path such as ``history[3]``) and ``what``."""
-
-    def __init__(self, what: str, where: str = "file", file: str = "") -> None:
-        self.file, self.where, self.what = file, where, what
-        super().__init__(f"{file}: {where}: {what}" if file else f"{where}: {what}")
-
-    def located(self, file: str | Path) -> SaveError:
-        return type(self)(self.what, self.where, str(file))
-
-
-class SaveDiverged(SaveError):
-    """A readable save whose recorded game is not what its history re-derives."""
 
 
 def write_atomic(path: str | Path, text: str) -> None:
@@ -122,16 +108,6 @@ def to_dict(game: Game) -> dict[str, Any]:
     }
 
 
-def mark_start(game: Game) -> None:
-    """Remember the state right after setup, so saves can be replayed from it."""
-    game.scenario["start"] = {
-        "state": game.state.to_dict(),
-        "dice": game.dice.get_state(),
-        "checksum": game.state.checksum(),
-        "log": len(game.log.events),
-    }
-
-
 def save(game: Game, path: str | Path) -> None:
     """Write ``game`` as a save (strict JSON: a NaN in the state is an error, not a file)."""
     write_atomic(path, json.dumps(to_dict(game), indent=1, sort_keys=True, allow_nan=False))
@@ -180,20 +156,16 @@ def load(path: str | Path) -> Game:
 def replay_file(path: str | Path) -> tuple[Game, ReplayReport]:
     """``replay`` of the save at ``path`` (see engine/replay_check.py); a SaveError
     names the file, the place and the fault."""
-    from engine.replay_check import replay
-
     d = read(path)
     try:
-        return replay(d)
+        return _replay_doc(d)
     except SaveError as e:
         raise e.located(path) from None
 
 
 def replay(d: dict[str, Any]) -> tuple[Game, ReplayReport]:
     """Re-derive a save document and compare it (see engine/replay_check.py)."""
-    from engine.replay_check import replay as _replay
-
-    return _replay(d)
+    return _replay_doc(d)
 
 
 def from_dict(d: dict[str, Any]) -> Game:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engine import actions as act
@@ -22,7 +23,23 @@ from engine.data import DataError
 from engine.dice import Dice
 from engine.events import Event, EventLog
 from engine.game import Game
-from engine.persistence import SaveError
+
+
+class SaveError(Exception):
+    """A save file that cannot be read (missing, not JSON, wrong shape or format_version):
+    ``file``, ``where`` (a key path such as ``history[3]``) and ``what``."""
+
+    def __init__(self, what: str, where: str = "file", file: str = "") -> None:
+        self.file, self.where, self.what = file, where, what
+        super().__init__(f"{file}: {where}: {what}" if file else f"{where}: {what}")
+
+    def located(self, file: str | Path) -> SaveError:
+        return type(self)(self.what, self.where, str(file))
+
+
+class SaveDiverged(SaveError):
+    """A readable save whose recorded game is not what its history re-derives."""
+
 
 #: log events that do not come from an applied step: refusals and the runner's notes
 BETWEEN_STEPS = ("refused", "note")

@@ -18,7 +18,7 @@ from engine.battlefield import Battlefield
 from engine.data import Checker, Problem, load_toml
 from engine.dice import Dice, ForcedDieError
 from engine.events import Event
-from engine.game import Game
+from engine.game import Game, mark_start
 from engine.ruleset import Ruleset, load
 from engine.state import GameState, Model
 
@@ -151,8 +151,6 @@ def new_game(scn: Scenario) -> Game:
     game.scenario = {"path": scn.path, "raw": _effective_raw(scn)}
     game.log.action = None
     ruleset.setup(state, game.ctx, scn.first)
-    from engine.persistence import mark_start
-
     mark_start(game)
     return game
 

@@ -29,7 +29,6 @@ MODULES_OVER = {
 
 #: "module:function" -> its length when listed
 FUNCTIONS_OVER = {
-    "engine/scenario.py:load_scenario": 230,
     "engine/ui/draw.py:terrain_glyphs": 133,
     "rulesets/gem/build.py:build": 145,
     "rulesets/gem/missile.py:area_fire": 92,
