@@ -367,6 +367,7 @@ SCENARIO = Table(
         "turn_limit": Num(lo=0, hi=10_000, integer=True),
         "objectives": ListOf(OBJECTIVE, max_len=1000),
         "options": OPTIONS,
+        "conditions": Str(),
     },
     required=("ruleset", "models"),
 )
