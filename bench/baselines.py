@@ -22,7 +22,10 @@ from _common import bench_scenario
 from engine.scenario import load_scenario
 from engine.sim import GameResult, jobs_for, mean_ci, run_batch, wilson
 
-TARGETS = {"passive": 0.98, "rush": {"greedy": 0.60, "search": 0.75}}
+TARGETS: dict[str, float | dict[str, float]] = {
+    "passive": 0.98,
+    "rush": {"greedy": 0.60, "search": 0.75},
+}
 
 
 def side_sizes(path: str) -> dict[str, int]:
