@@ -92,13 +92,22 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Exit 0: the save re-derives exactly; 1: it diverges (the first difference is
     named); 2: it cannot be read (missing, not JSON, wrong shape or version)."""
+    from engine.batch import progress
     from engine.data import Problem, escape
     from engine.persistence import SaveError, replay_file
 
+    bar = progress(None, "action", args.quiet, delay=1.0)  # silent unless it takes a while
+
+    def step(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
     try:
-        _, report = replay_file(args.file)
+        _, report = replay_file(args.file, step)
     except SaveError as e:
         return _fail([Problem(e.file or args.file, e.where, e.what).line()])  # unreadable
+    finally:
+        bar.close()
     if report.ok:
         print(f"replay ok: {report.steps} actions, final checksum {report.final_checksum}")
         return 0
@@ -313,6 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(exit 0 ok, 1 diverged, 2 unreadable)",
     )
     rep.add_argument("file")
+    rep.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 

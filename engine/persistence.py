@@ -19,6 +19,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -153,12 +154,14 @@ def load(path: str | Path) -> Game:
     return game
 
 
-def replay_file(path: str | Path) -> tuple[Game, ReplayReport]:
+def replay_file(
+    path: str | Path, on_step: Callable[[int, int], None] | None = None
+) -> tuple[Game, ReplayReport]:
     """``replay`` of the save at ``path`` (see engine/replay_check.py); a SaveError
-    names the file, the place and the fault."""
+    names the file, the place and the fault. ``on_step(done, total)`` follows progress."""
     d = read(path)
     try:
-        return _replay_doc(d)
+        return _replay_doc(d, on_step)
     except SaveError as e:
         raise e.located(path) from None
 

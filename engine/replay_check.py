@@ -13,6 +13,7 @@ the checksum must all be what the file says. The first difference is named.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -164,8 +165,13 @@ def _start(d: dict[str, Any]) -> tuple[Game, int]:
     return game, setup if type(setup) is int and setup >= 0 else 0
 
 
-def replay(d: dict[str, Any]) -> tuple[Game, ReplayReport]:
-    """Re-derive the save document ``d``; SaveError when it cannot even be read."""
+def replay(
+    d: dict[str, Any], on_step: Callable[[int, int], None] | None = None
+) -> tuple[Game, ReplayReport]:
+    """Re-derive the save document ``d``; SaveError when it cannot even be read.
+
+    ``on_step(done, total)`` is told after each re-derived action, so a long replay can
+    show its progress."""
     _shape(d)
     game, setup = _start(d)
     saved_log = [_event(e) for e in d["log"]]
@@ -177,6 +183,8 @@ def replay(d: dict[str, Any]) -> tuple[Game, ReplayReport]:
         msg, pos = _step(game, d["ruleset"], i, step, saved_log, pos)
         if msg:
             return game, ReplayReport(False, i, i, msg)
+        if on_step is not None:
+            on_step(i + 1, len(hist))
     rest = [e for e in saved_log[pos:] if e["kind"] not in BETWEEN_STEPS]
     if rest:
         return _diverged(

@@ -268,3 +268,16 @@ def test_stale_tmp_files_of_killed_saves_are_removed(tmp_path, saves):
     assert fresh.exists()  # may belong to a save being written right now
     assert other.exists()  # another save's, not this one's
     assert json.loads(target.read_text())["format_version"] == 1
+
+
+def test_replay_reports_each_step_for_a_progress_bar(saves, tmp_path):
+    """``replay_file(on_step=)`` is told (done, total) after every re-derived action, in
+    order, so ``main.py replay`` can show a bar for a long save (issue 25)."""
+    doc = saves["umr random"]
+    f = tmp_path / "long.json"
+    f.write_text(json.dumps(doc))
+    seen: list[tuple[int, int]] = []
+    _, report = persistence.replay_file(f, lambda done, total: seen.append((done, total)))
+    n = len(doc["history"])
+    assert report.ok
+    assert seen == [(i, n) for i in range(1, n + 1)]
