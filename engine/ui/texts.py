@@ -31,6 +31,8 @@ _METHOD = {
     "random": "picks at random among the legal actions",
     "greedy": "one action ahead, position score over sampled dice",
     "search": "greedy's best few, each played on past the enemy's answer",
+    "passive": "never acts: ends every activation or phase",
+    "rush": "attacks with the best odds, else closes on the nearest enemy",
 }
 
 
