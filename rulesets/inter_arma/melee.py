@@ -188,31 +188,11 @@ def roll_initiative(state: GameState, ctx: Context, group: list[Model], t: Model
                 rule=rule,
             )
             va, vb = ra.total, rb.total
-        elif n == 2:
-            ra = ctx.dice.roll(
-                6,
-                f"{len(group)} on 1 initiative (1.5d6: higher die halved)",
-                n=2,
-                modifiers=group_bonus(group),
-                actor=group[0].id,
-                rule=rule,
-                chance=ch,
-            )
-            rb = ctx.dice.roll(
-                6,
-                f"{t.id} alone",
-                modifiers=[Modifier(-1, "archer who shot this turn", rule)]
-                if archer_penalty(state, t)
-                else [],
-                actor=t.id,
-                rule=rule,
-            )
-            lo, hi = min(ra.faces), max(ra.faces)
-            va, vb = 2 * lo + hi + 2 * sum(x.value for x in ra.modifiers), 2 * rb.total
         else:
+            halved = " (1.5d6: higher die halved)" if n == 2 else ""
             ra = ctx.dice.roll(
                 6,
-                f"{len(group)} on 1 initiative",
+                f"{len(group)} on 1 initiative{halved}",
                 n=2,
                 modifiers=group_bonus(group),
                 actor=group[0].id,
@@ -228,7 +208,11 @@ def roll_initiative(state: GameState, ctx: Context, group: list[Model], t: Model
                 actor=t.id,
                 rule=rule,
             )
-            va, vb = ra.total, rb.total
+            if n == 2:  # 1.5d6 in halves: twice the lower die plus the higher, against 2x
+                lo, hi = min(ra.faces), max(ra.faces)
+                va, vb = 2 * lo + hi + 2 * sum(x.value for x in ra.modifiers), 2 * rb.total
+            else:
+                va, vb = ra.total, rb.total
         word = (
             "group strikes first"
             if va > vb
