@@ -93,9 +93,13 @@ def polygon_distance(p: Point, poly: Sequence[Point]) -> float:
     return best
 
 
-def crossing(a: Point, b: Point, c: Point, d: Point) -> float | None:
+def crossing(a: Point, b: Point, c: Point, d: Point, clamp_end: bool = True) -> float | None:
     """Where along a->b (0 at a, 1 at b) it crosses the segment c->d, or None (parallel
-    segments never cross here; see ``cuts`` for the shared stretch)."""
+    segments never cross here; see ``cuts`` for the shared stretch).
+
+    ``clamp_end=False`` leaves a crossing within the 1e-12 tolerance past b unclamped
+    (just over 1), as UMR's rough-ground measure has always counted it; the default
+    clamps it to 1."""
     rx, ry = b[0] - a[0], b[1] - a[1]
     sx, sy = d[0] - c[0], d[1] - c[1]
     den = rx * sy - ry * sx
@@ -105,7 +109,7 @@ def crossing(a: Point, b: Point, c: Point, d: Point) -> float | None:
     t = (qx * sy - qy * sx) / den
     u = (qx * ry - qy * rx) / den
     if -1e-12 <= t <= 1 + 1e-12 and -1e-12 <= u <= 1 + 1e-12:
-        return min(1.0, max(0.0, t))
+        return min(1.0, max(0.0, t)) if clamp_end else max(0.0, t)
     return None
 
 
@@ -139,13 +143,16 @@ def lerp(a: Point, b: Point, k: float) -> Point:
     return (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k)
 
 
-def path_prefix(pts: Sequence[Point], length: float) -> list[Point]:
-    """The start of the path ``pts`` that is ``length`` inches long (straight measure)."""
+def path_prefix(pts: Sequence[Point], length: float, slack: float = 1e-9) -> list[Point]:
+    """The start of the path ``pts`` that is ``length`` inches long (straight measure).
+
+    A corner within ``slack`` of the cut ends the prefix there; ``slack=0`` cuts exactly
+    (UMR's rough-ground measure, which keeps the corner and a sliver past it)."""
     out: list[Point] = [(pts[0][0], pts[0][1])]
     left = length
     for a, b in zip(pts, pts[1:]):
         seg = math.dist(a, b)
-        if seg >= left - 1e-9:
+        if seg >= left - slack:
             out.append(lerp(a, b, left / seg) if seg > 0 else (b[0], b[1]))
             return out
         out.append((b[0], b[1]))
