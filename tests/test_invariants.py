@@ -23,9 +23,6 @@ from tests.test_contract import MAX_ACTIONS, TURN_LIMIT, CheckingAgent, _scenari
 
 SEEDS = int(os.environ.get("WARBENCH_INVARIANT_SEEDS", "2"))
 TOLERANCE = 1e-3  # inches
-#: GEM's charges, frontage changes and moves still end bases on top of others (issue 26/19,
-#: being fixed by the rules helper); those scenarios are expected to fail until then
-GEM_OVERLAP = {"default", "fantasy", "deployment"}
 
 
 def _standing(m: Model) -> bool:
@@ -74,12 +71,7 @@ def _cases() -> list:
     out = []
     for path in _scenarios():
         rid = f"{path.parent.parent.name}/{path.stem}"
-        marks = []
-        if path.parent.parent.name == "gem" and path.stem in GEM_OVERLAP:
-            marks = [
-                pytest.mark.xfail(strict=False, reason="GEM overlap: issue 26/19, rules helper")
-            ]
-        out.append(pytest.param(path, id=rid, marks=marks))
+        out.append(pytest.param(path, id=rid))
     return out
 
 

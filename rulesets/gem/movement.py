@@ -704,27 +704,33 @@ def order_problems(state: GameState, unit: str, order: str) -> list[str]:
     return out
 
 
+def form_block(state: GameState, unit: str) -> None:
+    """Form peltasts into a block around their centre, facing as the first does."""
+    ms = unit_models(state, unit)
+    files = max(2, math.ceil(math.sqrt(len(ms))))
+    lead = ms[0]
+    ux, uy = math.cos(math.radians(lead.facing)), math.sin(math.radians(lead.facing))
+    cx = sum(m.x for m in ms) / len(ms)
+    cy = sum(m.y for m in ms) / len(ms)
+    w, d = blocks.slot_size(ms)
+    depth = (len(ms) // files) * d
+    front = (cx + ux * depth / 2, cy + uy * depth / 2)
+    for m in ms:
+        m.vars["order"] = "block"
+    g(state).setdefault("blocks", {})[unit] = {
+        "files": files,
+        "formed": len(ms),
+        "order": [m.id for m in ms],
+        "front": [front[0], front[1]],
+        "facing": lead.facing,
+    }
+    blocks.apply_place(state, unit, front, lead.facing)
+
+
 def change_order(state: GameState, ctx: Context, unit: str, order: str) -> None:
     ms = unit_models(state, unit)
     if order == "block":
-        files = max(2, math.ceil(math.sqrt(len(ms))))
-        lead = ms[0]
-        ux, uy = math.cos(math.radians(lead.facing)), math.sin(math.radians(lead.facing))
-        cx = sum(m.x for m in ms) / len(ms)
-        cy = sum(m.y for m in ms) / len(ms)
-        w, d = blocks.slot_size(ms)
-        depth = (len(ms) // files) * d
-        front = (cx + ux * depth / 2, cy + uy * depth / 2)
-        for m in ms:
-            m.vars["order"] = "block"
-        g(state).setdefault("blocks", {})[unit] = {
-            "files": files,
-            "formed": len(ms),
-            "order": [m.id for m in ms],
-            "front": [front[0], front[1]],
-            "facing": lead.facing,
-        }
-        blocks.apply_place(state, unit, front, lead.facing)
+        form_block(state, unit)
     else:
         for m in ms:
             m.vars["order"] = "skirmish"

@@ -22,7 +22,7 @@ from engine.actions import (
 from engine.ruleset import Context, Legality
 from engine.state import GameState, Model
 
-from . import blocks, magic, melee, missile, movement, transport, turn, vehicles, victory
+from . import blocks, magic, melee, missile, movement, room, transport, turn, vehicles, victory
 from .actions import field_of
 from .build import mtype
 from .gstate import foes_in_melee, g, is_block, option, unit_models, unit_of
@@ -142,6 +142,9 @@ def check(state: GameState, a: Action, ctx: Context) -> Legality:
     if why:
         return Legality.no(why)
     probs = problems(state, a, ctx, unit, m)
+    if not probs:  # the rules allow it: is there room where it ends?
+        t = _target_model(state, a.target, m) if isinstance(a, Charge) else None
+        probs = room.action_problems(state, ctx, a, unit, m, t)
     return Legality.no(*probs) if probs else Legality.yes()
 
 
