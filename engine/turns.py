@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action, Choose, EndActivation, EndPhase
 from engine.dice import Dice, Modifier
@@ -352,6 +352,22 @@ def unit_of(state: GameState, actor: str) -> str | None:
     return actor if actor in state.units() else None
 
 
+def _actor_unit(state: GameState, action: Action) -> tuple[str, str] | Reason:
+    """The acting unit and its side, or the refusal when the actor names nothing on
+    the table; both flows start their turn checks here."""
+    unit = unit_of(state, action.actor)
+    if unit is None:
+        return Reason(f"no model or unit '{action.actor}' on the table", NO_SUCH_MODEL)
+    return unit, state.units()[unit][0].side
+
+
+def _once_problem(once: Sequence[str], used: Any, action: Action, span: str) -> str:
+    """The refusal of a once-per-``span`` verb already used by this actor, else ''."""
+    if action.KIND in once and action.KIND in used.get(action.actor, ()):
+        return Reason(f"{action.actor} has already {_done(action.KIND)} this {span}", DONE)
+    return ""
+
+
 class AlternatingFlow(Flow, Alternating):
     """Alternating activations after an initiative roll-off, one game turn a round: a
     side activates one unit, ends its activation, and play passes (``Alternating``).
@@ -373,10 +389,10 @@ class AlternatingFlow(Flow, Alternating):
     def turn_problem(self, rs: Ruleset, state: GameState, action: Action) -> str:
         if isinstance(action, EndActivation) and not action.actor:
             return "" if state.active else Reason("no side is to act", NOT_YOUR_TURN)
-        unit = unit_of(state, action.actor)
-        if unit is None:
-            return Reason(f"no model or unit '{action.actor}' on the table", NO_SUCH_MODEL)
-        side = state.units()[unit][0].side
+        found = _actor_unit(state, action)
+        if isinstance(found, Reason):
+            return found
+        unit, side = found
         if side != state.active:
             return Reason(f"it is {state.active}'s turn, not {side}'s", NOT_YOUR_TURN)
         cur = self.current(state)
@@ -384,10 +400,7 @@ class AlternatingFlow(Flow, Alternating):
             return Reason(f"{cur} is activating; end its activation first", ACTIVATING)
         if unit not in self.ready_units(state, side):
             return Reason(f"{unit} has already activated this round", ALREADY_ACTIVATED)
-        used = self.data(state).get("used", {}).get(action.actor, ())
-        if action.KIND in self.once and action.KIND in used:
-            return Reason(f"{action.actor} has already {_done(action.KIND)} this activation", DONE)
-        return ""
+        return _once_problem(self.once, self.data(state).get("used", {}), action, "activation")
 
     def act(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
         unit = unit_of(state, action.actor)
@@ -440,18 +453,15 @@ class PhasedFlow(Flow, Phased):
     def turn_problem(self, rs: Ruleset, state: GameState, action: Action) -> str:
         if isinstance(action, EndPhase):
             return "" if state.active else Reason("no side is to act", NOT_YOUR_TURN)
-        unit = unit_of(state, action.actor)
-        if unit is None:
-            return Reason(f"no model or unit '{action.actor}' on the table", NO_SUCH_MODEL)
-        side = state.units()[unit][0].side
+        found = _actor_unit(state, action)
+        if isinstance(found, Reason):
+            return found
+        side = found[1]
         if side != state.active:
             return Reason(
                 f"it is {state.active}'s {state.phase} phase, not {side}'s", NOT_YOUR_TURN
             )
-        used = state.vars[self.KEY].get("used", {}).get(action.actor, ())
-        if action.KIND in self.once and action.KIND in used:
-            return Reason(f"{action.actor} has already {_done(action.KIND)} this phase", DONE)
-        return ""
+        return _once_problem(self.once, state.vars[self.KEY].get("used", {}), action, "phase")
 
     def act(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
         if action.KIND in self.once:
