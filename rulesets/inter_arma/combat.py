@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.dice import Modifier, die, prob
+from engine.dice import Modifier, Roll, die, prob
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.inter_arma import tables as T
@@ -93,28 +93,12 @@ def resolve_hit(
         need = "/".join(str(f) for f in sorted(faces))
         r = ctx.dice.roll(6, f"{t.id} horse or rider", need=need, chance=Fraction(len(faces), 6), actor=t.id,
                           rule="IA-CAVALRY", result=lambda tot, f: "horse" if tot in faces else "rider")  # fmt: skip
-        ctx.log.emit(
-            "resolution",
-            r.explain(),
-            actor=by,
-            target=t.id,
-            rule="IA-CAVALRY",
-            rolls=list(r.faces),
-            outcome=str(r.result),
-        )
+        report(ctx, r, actor=by, target=t.id, rule="IA-CAVALRY")
         if r.result == "horse":
             row = horse_row(t)
             h = ctx.dice.roll(6, f"{t.id}'s horse saves", need=f"{row[0] + 1}+", chance=save_dist(row, 0)["saved"],
                               actor=t.id, rule="IA-CAVALRY", result=lambda tot, f: verdict(tot, row))  # fmt: skip
-            ctx.log.emit(
-                "resolution",
-                h.explain(),
-                actor=by,
-                target=t.id,
-                rule="IA-CAVALRY",
-                rolls=list(h.faces),
-                outcome=str(h.result),
-            )
+            report(ctx, h, actor=by, target=t.id, rule="IA-CAVALRY")
             if h.result != "saved":
                 t.set_status("dismounted")
                 ctx.log.emit(
@@ -164,3 +148,9 @@ def fall(state: GameState, ctx: Context, t: Model, result: str) -> None:
 
 def to_hit_chance(need: int, mod: int) -> Fraction:
     return prob(die(6), lambda f: f + mod >= need)
+
+
+def report(ctx: Context, r: Roll, **kw: object) -> None:
+    """Log a roll as a resolution: its explanation, faces and result, plus the actor,
+    target, rule and chance the caller names (one shape for every Inter Arma roll)."""
+    ctx.log.emit("resolution", r.explain(), **kw, rolls=list(r.faces), outcome=str(r.result))

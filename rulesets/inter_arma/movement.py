@@ -14,7 +14,7 @@ from fractions import Fraction
 from engine.actions import Move
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
-from rulesets.inter_arma import measure
+from rulesets.inter_arma import combat, measure
 from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import foot_type, mounted
 
@@ -130,14 +130,7 @@ def fatigue(state: GameState, ctx: Context, m: Model, mode: str) -> str:
     r = ctx.dice.roll(6, f"{m.id} fatigue", actor=m.id, rule="IA-FATIGUE", chance=Fraction(6 - bad, 6),
                       need=f"not {'/'.join(str(f) for f in sorted(half | tired))}",
                       result=lambda tot, f: "halved" if tot in half else "tired" if tot in tired else "fresh")  # fmt: skip
-    ctx.log.emit(
-        "resolution",
-        r.explain(),
-        actor=m.id,
-        rule="IA-FATIGUE",
-        rolls=list(r.faces),
-        outcome=str(r.result),
-    )
+    combat.report(ctx, r, actor=m.id, rule="IA-FATIGUE")
     return {"halved": "half", "tired": "tired"}.get(str(r.result), "")
 
 

@@ -130,16 +130,7 @@ def apply(state: GameState, ctx: Context, a: Shoot) -> None:
     r = ctx.dice.roll(6, f"{m.id} shoots {t.id} with {p.weapon.get('name', p.weapon['kind'])} at {p.band} range ({p.distance:.1f} cm)",
                       modifiers=[x for x in p.mods if x.value], need=f"{p.need}+", chance=ch, actor=m.id, rule="IA-RANGED",
                       result=lambda tot, f: "hit" if tot >= p.need else "miss")  # fmt: skip
-    ctx.log.emit(
-        "resolution",
-        r.explain(),
-        actor=m.id,
-        target=t.id,
-        rule="IA-RANGED",
-        chance=float(ch),
-        rolls=list(r.faces),
-        outcome=str(r.result),
-    )
+    combat.report(ctx, r, actor=m.id, target=t.id, rule="IA-RANGED", chance=float(ch))
     t.vars["shot_at"] = state.turn
     if p.weapon["kind"] == "javelin":
         m.vars["javelins"] = int(m.vars.get("javelins", 0)) - 1
