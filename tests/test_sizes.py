@@ -23,7 +23,7 @@ FUNCTION_LIMIT = 80
 MODULES_OVER = {
     "engine/ui/draw.py": 1049,
     "engine/ui/hud.py": 618,
-    "rulesets/gem/movement.py": 743,
+    "rulesets/gem/movement.py": 645,
 }
 
 #: "module:function" -> its length when listed

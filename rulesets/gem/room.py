@@ -46,7 +46,7 @@ def block_ends(
 
 def formed_ends(state: GameState, unit: str) -> dict[str, Spot]:
     """Where peltasts stand once formed into a block (on a copy: the state is untouched)."""
-    from .movement import form_block
+    from .formation import form_block
 
     trial = copy.deepcopy(state)
     form_block(trial, unit)

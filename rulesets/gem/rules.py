@@ -22,7 +22,19 @@ from engine.actions import (
 from engine.ruleset import Context, Legality
 from engine.state import GameState, Model
 
-from . import blocks, magic, melee, missile, movement, room, transport, turn, vehicles, victory
+from . import (
+    blocks,
+    formation,
+    magic,
+    melee,
+    missile,
+    movement,
+    room,
+    transport,
+    turn,
+    vehicles,
+    victory,
+)
 from .actions import field_of
 from .build import mtype
 from .gstate import foes_in_melee, g, is_block, option, unit_models, unit_of
@@ -199,9 +211,9 @@ def problems(state: GameState, a: Action, ctx: Context, unit: str, m: Model) -> 
             return [f"no foe '{a.target}' on the table"]
         return melee.fight_problems(state, unit, m.id, t)
     if kind == "change_frontage":
-        return movement.frontage_problems(state, unit, int(field_of(a, "files", 0) or 0))
+        return formation.frontage_problems(state, unit, int(field_of(a, "files", 0) or 0))
     if kind == "change_order":
-        return movement.order_problems(state, unit, str(field_of(a, "order", "")))
+        return formation.order_problems(state, unit, str(field_of(a, "order", "")))
     if kind == "drive":
         if mtype(m) != "vehicle":
             return [f"{m.id} is not a vehicle"]
@@ -276,9 +288,9 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
         assert t is not None
         melee.fight(state, ctx, unit, m.id, t)
     elif kind == "change_frontage":
-        movement.change_frontage(state, ctx, unit, int(field_of(a, "files", 0)))
+        formation.change_frontage(state, ctx, unit, int(field_of(a, "files", 0)))
     elif kind == "change_order":
-        movement.change_order(state, ctx, unit, str(field_of(a, "order", "")))
+        formation.change_order(state, ctx, unit, str(field_of(a, "order", "")))
     elif kind == "drive":
         legs = [(float(x), float(y)) for x, y in (field_of(a, "wheels", ()) or ())]
         speed = float(field_of(a, "speed", 0.0) or 0.0)
