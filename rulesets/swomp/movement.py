@@ -25,6 +25,8 @@ R_HEAVY = "SWOMP-HEAVY"
 R_OVERWATCH = "SWOMP-OVERWATCH"
 R_BROKEN = "SWOMP-BROKEN"
 EPS = 1e-6
+#: A move stopped this close to its end (inches) counts as complete: it ends touching.
+BLOCK_SLACK = 0.05
 
 
 def allowance(m: Model) -> tuple[float, str]:
@@ -104,6 +106,8 @@ def move_problems(
             f"the move would end in base contact with {foe.id}: moving into contact is a "
             f"charge, with its combat: use charge (SWOMP-CHARGE)"
         )
+    if foe is None and not r:
+        r += path_blocked(state, ctx, m, pts, unit_move)
     if (
         morale.broken(state, m.unit)
         and nearest_enemy(state, m, end) < nearest_enemy(state, m) - EPS
@@ -148,6 +152,29 @@ def foe_on_path(state: GameState, m: Model, pts: list[tuple[float, float]]) -> M
             return best[1]
         run += seg
     return None
+
+
+def path_blocked(
+    state: GameState, ctx: Context, m: Model, pts: list[tuple[float, float]], unit_move: bool
+) -> list[str]:
+    """Refuse a move the physics service would stop short: the check asks the same swept
+    move that apply makes, so what is allowed goes the whole way (SWOMP-I-PATH). A unit
+    moving as one ignores its own models, which move with it, front first. A gunner
+    out of his hatch may walk up to his own vehicle: touching it, he climbs back in."""
+    if len(pts) < 2:
+        return []
+    melee.sync(state, ctx)
+    mates = [o.id for o in state.live() if unit_move and o.unit == m.unit and o.id != m.id]
+    res = ctx.physics.move(m.id, pts[1:], ignore=mates)
+    full = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
+    if res.complete or full - res.travelled <= BLOCK_SLACK:
+        return []
+    if res.blocked_by == m.vars.get("crew_of"):
+        return []
+    return [
+        f'{m.id}\'s path meets {res.blocked_by} after {res.travelled:.1f}" of {full:.1f}": '
+        f"go round it (SWOMP-I-PATH)"
+    ]
 
 
 def _reach(e: Model) -> float:

@@ -24,10 +24,11 @@ def _start(app, path: str):
     return game
 
 
-def test_a_move_the_rules_stop_short_previews_its_real_end(app):
-    """SWOMP's captain, dragged 5" north at the start of the default scenario, is allowed
-    but stops after 3" (the rules' own apply, measured on a clone): the ghost stands
-    where it stops, and releasing puts the model exactly there."""
+def test_a_move_the_rules_would_stop_short_is_refused_with_its_reason(app):
+    """SWOMP's captain, dragged 5" north at the start of the default scenario, would meet
+    ml's base after 3": the check asks the same swept move that apply makes, so the
+    preview refuses it and names what is in the way (SWOMP-I-PATH), and releasing
+    leaves the captain where he stands."""
     game = _start(app, "rulesets/swomp/scenarios/default.toml")
     m = game.state.models["captain"]
     assert m.pos == (36.0, 5.0)
@@ -35,13 +36,11 @@ def test_a_move_the_rules_stop_short_previews_its_real_end(app):
     b = app.camera.to_screen_i(36.0, 10.0)
     drag(app, a, b, release=False)
     pv = app.controller.preview()
-    assert pv.legal
-    assert pv.lines and pv.lines[0].startswith("stops")
-    gx, gy = pv.ghost[0], pv.ghost[1]
-    assert math.dist((gx, gy), app.controller.drag.cursor) > 1.0
+    assert not pv.legal
+    assert 'meets ml after 3.0"' in pv.reason
     post(app, pygame.event.Event(pygame.MOUSEBUTTONUP, pos=b, button=1))
     settle(app, 0.5)
-    assert math.dist(game.state.models["captain"].pos, (gx, gy)) < 0.01
+    assert game.state.models["captain"].pos == (36.0, 5.0)
 
 
 def test_the_selected_model_shows_its_reach(app):

@@ -127,7 +127,8 @@ def test_gunner_climbs_back_and_the_turret_fires_again():
     do(g2, Choose(option="jump_out"), [2, 9])
     gun = g2.state.models["v_gunner"]
     a = g2.state.models["a"]
-    core.disengage(a, gun)  # as if the marine had retreated
+    core.disengage(a, gun)  # as if the marine had retreated...
+    a.y += 6.0  # ...and gone (his base no longer stands in the gunner's path)
     do(g2, EndActivation())
     v = g2.state.models["v"]
     do(g2, Move(actor="v_gunner", to=(v.x - 1.9, v.y)))
