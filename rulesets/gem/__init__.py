@@ -18,7 +18,7 @@ from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
 
 from . import actions as _actions  # noqa: F401  (registers GEM's action kinds)
-from . import blocks, build, rules
+from . import blocks, build, rules, turn, victory
 from .gstate import g, is_block, unit_models
 from .transport import carried
 from .transport import check_army as transport_check_army
@@ -110,6 +110,15 @@ class Gem(Ruleset):
         rules.start_turn(state, ctx, first)
 
     # --- playing ------------------------------------------------------------------
+    turns = turn.TURNS
+
+    def start_turn(self, state: GameState, ctx: Context) -> None:
+        """A new turn (GEM-2): vehicles' turn start, initiative, the segments."""
+        rules.start_turn(state, ctx)
+
+    def at_turn_limit(self, state: GameState, ctx: Context) -> None:
+        victory.turn_limit(state, ctx)
+
     def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
         return rules.check(state, action, ctx)
 

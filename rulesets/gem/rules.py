@@ -19,7 +19,7 @@ from engine.actions import (
     Move,
     Shoot,
 )
-from engine.ruleset import Context, Legality
+from engine.ruleset import Context, Legality, load
 from engine.state import GameState, Model
 
 from . import (
@@ -453,11 +453,8 @@ def begin_turn(state: GameState, ctx: Context, order: list[str]) -> None:
 
 
 def end_of_turn(state: GameState, ctx: Context) -> None:
-    victory.end_of_turn(state, ctx)
-    if state.over:
-        return
-    state.turn += 1
-    start_turn(state, ctx)
+    """The last segment has ended: the engine's turn structure ends the turn."""
+    turn.TURNS.end_round(load("gem"), state, ctx)
 
 
 def advance(state: GameState, ctx: Context) -> Action | None:

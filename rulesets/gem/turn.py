@@ -9,20 +9,47 @@ second step ends.
 
 from __future__ import annotations
 
-from engine.dice import Modifier
-from engine.ruleset import Context
-from engine.state import GameState
-from engine.turns import Phased, roll_off
+from typing import Protocol, cast
 
+from engine.dice import Modifier
+from engine.ruleset import Context, Ruleset
+from engine.state import GameState
+from engine.turns import Phased, PhasedFlow, roll_off
+
+from . import victory
 from .gstate import PER_TURN, g, option
 
 PHASES = ("magic_offence", "magic_defence", "movement", "missile", "melee", "morale")
 CARD_PHASES = ("magic_offence", "magic_defence", "cards", "melee", "morale")
 #: the setup before turn 1's segments (GEM-2.0.3, GEM-2.0.4); deploy.py steps through them
 SETUP_PHASES = ("side", "plan", "deploy")
-STANDARD = Phased(PHASES)
-CARDS = Phased(CARD_PHASES)
 PENALTY = 5
+
+
+class _StartsTurns(Protocol):
+    def start_turn(self, state: GameState, ctx: Context) -> None: ...
+
+
+class Segments(PhasedFlow):
+    """GEM-2 on the engine's turn structure: when the last segment ends, the last
+    survivor and the objectives are scored (GEM-3.7), then the engine applies the turn
+    limit (``Gem.at_turn_limit``, GEM-I-TURNLIMIT) or begins the next turn, which the
+    ruleset starts its own way (vehicles' turn start, initiative with the streak
+    penalty, deployment on turn 1)."""
+
+    def end_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        victory.end_of_turn(state, ctx)
+        if not state.over:
+            super().end_round(rs, state, ctx)
+
+    def new_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
+        cast(_StartsTurns, rs).start_turn(state, ctx)
+
+
+#: the standard turn, and the turn with the card deck (GEM-2.5); both keep their place
+#: in ``state.vars['phased']``, and either ends through ``TURNS``
+STANDARD = TURNS = Segments(PHASES)
+CARDS = Phased(CARD_PHASES)
 
 
 def phased(state: GameState) -> Phased:

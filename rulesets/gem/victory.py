@@ -54,7 +54,9 @@ def holds(state: GameState, obj: dict[str, Any], side: str) -> bool:
 
 
 def end_of_turn(state: GameState, ctx: Context) -> None:
-    """Objectives, then the turn limit."""
+    """The turn's end before the turn limit: the last survivor, then the objectives
+    taken or missed by their turn (GEM-3.7). The engine's turn structure applies the
+    turn limit after this (``turn_limit``)."""
     check(state, ctx)
     if state.over:
         return
@@ -76,18 +78,22 @@ def end_of_turn(state: GameState, ctx: Context) -> None:
                 f"{side} did not take {name} by turn {by}",
             )
             return
+
+
+def turn_limit(state: GameState, ctx: Context) -> None:
+    """The scenario's turn limit is reached: the side keeping the larger share of its
+    starting points wins (GEM-I-TURNLIMIT)."""
     limit = int(state.vars.get("turn_limit", 0) or 0)
-    if limit and state.turn >= limit:
-        shares = {s: kept_share(state, s) for s in state.sides}
-        best = max(shares.values())
-        top = [s for s, v in shares.items() if abs(v - best) < 1e-9]
-        text = ", ".join(f"{s} keeps {v:.0%}" for s, v in shares.items())
-        finish(
-            state,
-            ctx,
-            top[0] if len(top) == 1 else None,
-            f"turn limit {limit} reached: {text} of its points (GEM-I-TURNLIMIT)",
-        )
+    shares = {s: kept_share(state, s) for s in state.sides}
+    best = max(shares.values())
+    top = [s for s, v in shares.items() if abs(v - best) < 1e-9]
+    text = ", ".join(f"{s} keeps {v:.0%}" for s, v in shares.items())
+    finish(
+        state,
+        ctx,
+        top[0] if len(top) == 1 else None,
+        f"turn limit {limit} reached: {text} of its points (GEM-I-TURNLIMIT)",
+    )
 
 
 def kept_share(state: GameState, side: str) -> float:
