@@ -22,7 +22,6 @@ FUNCTION_LIMIT = 80
 #: module -> its line count when listed
 MODULES_OVER = {
     "engine/ui/draw.py": 1049,
-    "engine/ui/hud.py": 618,
     "rulesets/gem/movement.py": 645,
 }
 

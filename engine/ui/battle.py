@@ -25,7 +25,8 @@ from engine.ui.agents import AiJob, HumanAgent, controller_of
 from engine.ui.camera import Camera
 from engine.ui.controls import Controller
 from engine.ui.draw import Renderer
-from engine.ui.hud import Hud, Linker
+from engine.ui.hud import Hud
+from engine.ui.markup import Linker
 from engine.ui.overlays import DiceAnim, ModelView, Overlays, TableView
 from engine.ui.panels import Panels
 from engine.ui.referee import TWEEN_SECONDS, Referee, Tween

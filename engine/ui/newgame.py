@@ -22,7 +22,7 @@ from engine.agents import LEVELS
 from engine.data import DataError
 from engine.ruleset import available
 from engine.scenario import Scenario, load_scenario
-from engine.ui.hud import esc
+from engine.ui.markup import esc
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: what plain "computer" means: the level a newcomer meets first

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action, Move
 from engine.ui import choices
 from engine.ui.choices import Mode, akey
-from engine.ui.hud import esc, event_html, odds_html
+from engine.ui.markup import esc, event_html, odds_html
 from engine.ui.style import TARGET_COLOURS, hexc
 from engine.ui.texts import card_html, casualties_html
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from engine import persistence
 from engine.actions import Action, EndTurn
 from engine.ruleset import Ruleset
-from engine.ui import hud as hudmod
+from engine.ui import markup
 from engine.ui.agents import AiJob, HumanAgent
-from engine.ui.hud import esc
+from engine.ui.markup import esc
 from engine.ui.overlays import DiceAnim
 from engine.ui.style import side_colours
 from engine.ui.texts import decision_html, summary_html
@@ -125,7 +125,7 @@ class Referee:
             good = None
             if last is not None:
                 caption = f"{last.actor} \u2192 {last.target}: {last.outcome}".strip(": ")
-                good = last.outcome.lower() in hudmod._GOOD if last.outcome else None
+                good = last.outcome.lower() in markup.GOOD if last.outcome else None
             faces = [f for r in rolls for f in r.faces][:12]
             sides = [r.sides for r in rolls for _ in r.faces][:12]
             b.dice = DiceAnim(faces, sides, 0.0, caption, good)

@@ -16,7 +16,7 @@ from engine.actions import Action
 from engine.game import Game
 from engine.ui.choices import akey
 from engine.ui.draw import Renderer, terrain_glyphs
-from engine.ui.hud import esc
+from engine.ui.markup import esc
 from engine.ui.style import hexc, side_colours
 
 # --- text for the widgets --------------------------------------------------------------------------

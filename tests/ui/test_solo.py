@@ -23,7 +23,7 @@ from engine.agents.random_agent import RandomAgent
 from engine.agents.search import SearchAgent
 from engine.ui.agents import HumanAgent
 from engine.ui.app import App
-from engine.ui.hud import esc
+from engine.ui.markup import esc
 from tests.ui.conftest import SIZE, choose, key, make_game, press, settle, step
 from tests.ui.test_newgame import TOY_SCENARIO
 
