@@ -84,10 +84,36 @@ def p_down(d: dict[str, Fraction]) -> Fraction:
     return d.get("dead", Fraction(0)) + d.get("wounded", Fraction(0))
 
 
+def situational(
+    state: GameState, ctx: Context, t: Model, attack: str, by: str, height: bool = False
+) -> list[Modifier]:
+    """Save modifiers of the moment: a closed formation (IA-SAVE c) and an inspired
+    commander's blow (IA-MORALE 12: +1 damage in his next combat, IA-I-INSPIRED)."""
+    from rulesets.inter_arma import formation
+
+    band = attack if attack in T.TO_HIT else ""
+    out = formation.save_mods(state, ctx, t, band, height) if attack != "break" else []
+    s = state.models.get(by)
+    if s is not None and s.vars.get("inspired"):
+        out.append(Modifier(-1, f"{by} is inspired: +1 damage", "IA-MORALE"))
+    return out
+
+
 def resolve_hit(
-    state: GameState, ctx: Context, t: Model, attack: str, extra: list[Modifier], by: str
+    state: GameState,
+    ctx: Context,
+    t: Model,
+    attack: str,
+    extra: list[Modifier],
+    by: str,
+    height: bool = False,
 ) -> str:
-    """Roll the hit's saves on ``t`` and apply the result; returns the outcome word."""
+    """Roll the hit's saves on ``t`` and apply the result; returns the outcome word.
+    The closed formation and inspiration modifiers are added here (``situational``)."""
+    extra = list(extra) + situational(state, ctx, t, attack, by, height)
+    s = state.models.get(by)
+    if s is not None:
+        s.vars.pop("inspired", None)
     if mounted(t):
         faces = horse_faces(attack)
         need = "/".join(str(f) for f in sorted(faces))

@@ -13,7 +13,7 @@ from engine.actions import Fight
 from engine.dice import Dist, Modifier, dice_sum, die
 from engine.ruleset import Context, Odds
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, measure
+from rulesets.inter_arma import combat, massed, measure
 from rulesets.inter_arma.build import mounted
 
 
@@ -111,10 +111,18 @@ def _shift(d: Dist, k: int) -> Dist:
 
 def p_group_first(state: GameState, group: list[Model], t: Model) -> Fraction:
     """Ties are rerolled, so the chance is P(win) / P(someone wins)."""
+    owed = owed_first(state, group, t)
+    if owed is not None:
+        return Fraction(int(owed))
     a, b, _ = initiative_dists(state, group, t)
     win = sum(pa * pb for fa, pa in a.items() for fb, pb in b.items() if fa > fb)
     lose = sum(pa * pb for fa, pa in a.items() for fb, pb in b.items() if fa < fb)
     return Fraction(win) / (win + lose)
+
+
+def ambushing(m: Model, group: list[Model]) -> bool:
+    """IA-AMBUSH: a crawling figure striking alone is an ambush (single combat)."""
+    return "crawling" in m.status and len(group) == 1
 
 
 def attack_kind(m: Model) -> str:
@@ -136,6 +144,14 @@ def ambush_mods(t: Model) -> list[Modifier]:
     ]
 
 
+def _blow(
+    state: GameState, ctx: Context, t: Model, by: Model, extra: list[Modifier]
+) -> dict[str, Fraction]:
+    """The outcome of ``by``'s blow on ``t``, with the modifiers of the moment."""
+    kind = attack_kind(by)
+    return combat.hit_dist(t, kind, extra + combat.situational(state, ctx, t, kind, by.id))
+
+
 def odds(state: GameState, ctx: Context, a: Fight) -> Odds:
     m, t = state.models[a.actor], state.models[a.target]
     if "wounded" in t.status:
@@ -147,8 +163,10 @@ def odds(state: GameState, ctx: Context, a: Fight) -> Odds:
         )
     group = attackers(state, a)
     survive = Fraction(1)
-    if "crawling" in m.status and len(group) == 1:
-        d = combat.p_down(combat.hit_dist(t, attack_kind(m), ambush_mods(t)))
+    if not ambushing(m, group) and massed.is_massed(state, a):
+        return massed.odds(state, ctx, a)
+    if ambushing(m, group):
+        d = combat.p_down(_blow(state, ctx, t, m, ambush_mods(t)))
         return Odds(
             d,
             dist={0: 1 - d, 1: d},
@@ -156,17 +174,36 @@ def odds(state: GameState, ctx: Context, a: Fight) -> Odds:
             expected=d,
         )
     for g in group:
-        survive *= 1 - combat.p_down(combat.hit_dist(t, attack_kind(g), []))
+        survive *= 1 - combat.p_down(_blow(state, ctx, t, g, []))
     first = p_group_first(state, group, t)
-    primary_up = 1 - combat.p_down(combat.hit_dist(m, attack_kind(t), counter_mods(group, t)))
+    primary_up = 1 - combat.p_down(_blow(state, ctx, m, t, counter_mods(group, t)))
     down = first * (1 - survive) + (1 - first) * primary_up * (1 - survive)
     lines = [f"{len(group)} on 1: initiative to {m.id}'s side {float(first):.0%} (IA-MELEE-{min(len(group), 3)})",
              f"{t.id} put down {float(down):.0%}"]  # fmt: skip
     return Odds(down, dist={0: 1 - down, 1: down}, lines=lines, expected=down)
 
 
+def owed_first(state: GameState, group: list[Model], t: Model) -> bool | None:
+    """IA-AMBUSH: a figure that saved against an ambush has the initiative against its
+    ambusher the next turn (True: the group has it, False: ``t`` has it, None: roll)."""
+    if len(group) != 1:
+        return None
+    g = group[0]
+    if g.vars.get("ambush_first") == [state.turn, t.id]:
+        return True
+    if t.vars.get("ambush_first") == [state.turn, g.id]:
+        return False
+    return None
+
+
 def roll_initiative(state: GameState, ctx: Context, group: list[Model], t: Model) -> bool:
     """Roll until someone wins (ties reroll); True when the group strikes first."""
+    owed = owed_first(state, group, t)
+    if owed is not None:
+        who = group[0] if owed else t
+        ctx.log.emit("note", f"{who.id} has the initiative: it saved against an ambush last turn (IA-AMBUSH)",
+                     actor=who.id, rule="IA-AMBUSH")  # fmt: skip
+        return owed
     n = len(group)
     rule = f"IA-MELEE-{min(n, 3)}"
     ch = p_group_first(state, group, t)
@@ -239,10 +276,13 @@ def apply(state: GameState, ctx: Context, a: Fight) -> None:
         m.vars["clashed"] = state.turn
         return
     group = attackers(state, a)
+    if not ambushing(m, group) and massed.is_massed(state, a):
+        massed.resolve(state, ctx, a)
+        return
     for g in group:
         g.vars["clashed"] = state.turn
     t.vars["clashed"] = state.turn
-    if "crawling" in m.status and len(group) == 1:
+    if ambushing(m, group):
         m.set_status("crawling", False)
         ctx.log.emit(
             "note",
@@ -254,6 +294,10 @@ def apply(state: GameState, ctx: Context, a: Fight) -> None:
         res = combat.resolve_hit(state, ctx, t, attack_kind(m), ambush_mods(t), m.id)
         if res in ("saved", "dismounted") and t.stats.get("class") == "commander":
             combat.resolve_hit(state, ctx, m, attack_kind(t), [], t.id)
+        elif res in ("saved", "dismounted"):
+            t.vars["ambush_first"] = [state.turn + 1, m.id]
+            ctx.log.emit("note", f"{t.id} saved: it cannot strike back now but has the initiative next turn (IA-AMBUSH)",
+                         actor=t.id, target=m.id, rule="IA-AMBUSH")  # fmt: skip
         return
     if roll_initiative(state, ctx, group, t):
         _group_strikes(state, ctx, group, t)

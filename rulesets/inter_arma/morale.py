@@ -93,6 +93,7 @@ def end_of_turn(state: GameState, ctx: Context) -> None:
             lose_init.append(side)
         elif r.result == "inspired":
             state.vars.setdefault("inspired", []).append(side)
+            inspire(state, ctx, side)
     order = state.vars["ia"]["order"]
     if lose_init and len(lose_init) < len(order):
         state.vars["ia"]["order"] = [s for s in order if s not in lose_init] + [
@@ -152,3 +153,13 @@ def retreat(state: GameState, ctx: Context, side: str) -> None:
                 rule="IA-MORALE",
                 outcome="fled",
             )
+
+
+def inspire(state: GameState, ctx: Context, side: str) -> None:
+    """IA-MORALE 12: the commander has +1 damage in his next combat: the next figure he
+    strikes (a blow or a shot) saves 1 worse (IA-I-INSPIRED)."""
+    for c in state.live(side):
+        if c.stats.get("class") == "commander" and "wounded" not in c.status:
+            c.vars["inspired"] = True
+            ctx.log.emit("morale", f"{c.id} is inspired: +1 damage in his next combat (IA-MORALE 12)",
+                         actor=c.id, rule="IA-MORALE")  # fmt: skip

@@ -14,7 +14,7 @@ from fractions import Fraction
 from engine.actions import Move
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, measure
+from rulesets.inter_arma import combat, formation, measure
 from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import foot_type, mounted
 
@@ -104,6 +104,9 @@ def check(state: GameState, ctx: Context, a: Move) -> list[str]:
             why.append(
                 "a crawling figure cannot go uphill or cross a low obstacle (IA-MOVE c, d; IA-I-CRAWL)"
             )
+    ban = formation.woods_ban(state, ctx, m, path)
+    if ban:
+        why.append(ban)
     allow, red = allowance_cm(state, ctx, m, mode, path)
     far = T.cm(length(path))
     if far > allow + 1e-6:

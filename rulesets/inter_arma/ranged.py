@@ -28,6 +28,7 @@ class Plan:
     band: str = ""
     distance: float = 0.0
     need: int = 7
+    height: bool = False
     mods: list[Modifier] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -77,6 +78,7 @@ def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
         p.problems.append(Reason(seen, "no_sight"))
     p.distance = measure.gap_cm(m, t)
     up = w["kind"] in T.HEIGHT_WEAPONS and measure.higher(ctx, m, t)
+    p.height = measure.higher(ctx, m, t)
     p.band = band_of(w, p.distance, T.HEIGHT_BONUS if up else 0)
     if not p.band:
         longest = max(x for x in T.RANGES[w["kind"]] if x is not None) + (
@@ -113,7 +115,7 @@ def odds(state: GameState, ctx: Context, a: Shoot) -> Odds:
     t = state.models[a.target]
     mod = sum(x.value for x in p.mods)
     hit = combat.to_hit_chance(p.need, mod)
-    d = combat.hit_dist(t, p.band, [])
+    d = combat.hit_dist(t, p.band, combat.situational(state, ctx, t, p.band, a.actor, p.height))
     down = hit * combat.p_down(d)
     lines = [f"{p.band} range ({p.distance:.1f} cm): d6 needs {p.need}+" + "".join(f", {x.text()}" for x in p.mods if x.value),
              f"hit {float(hit):.0%}; then {t.id} fails its save {float(combat.p_down(d)):.0%} (IA-SAVE)"]  # fmt: skip
@@ -137,7 +139,7 @@ def apply(state: GameState, ctx: Context, a: Shoot) -> None:
         if r.result == "miss" and not p.weapon.get("pilum"):
             state.vars.setdefault("javelin_markers", []).append([round(t.x, 2), round(t.y, 2)])
     if r.result == "hit":
-        combat.resolve_hit(state, ctx, t, p.band, [], m.id)
+        combat.resolve_hit(state, ctx, t, p.band, [], m.id, p.height)
 
 
 def expected_down(state: GameState, ctx: Context, a: Shoot) -> Fraction:

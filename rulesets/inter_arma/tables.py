@@ -68,6 +68,8 @@ SHOT_COVER = ("wheat_field", "heavy_woods")
 MISSILE_KINDS = tuple(RANGES)
 #: IA-MASSED: weapons that reach from the second rank
 REACH_KINDS = ("spear", "pike", "polearm")
+#: IA-I-MASSED: how far (cm, base edge to edge) a spear reaches from the second rank
+REACH_CM = 3.0
 
 
 def cm(inches: float) -> float:
