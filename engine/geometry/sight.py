@@ -26,7 +26,7 @@ from engine.geometry.bases import (
     distance,
 )
 from engine.geometry.matrix import _Matrix
-from engine.geometry.terrain_index import _base_bbox, _base_hits
+from engine.geometry.terrain_index import _base_hits
 from engine.geometry.zones import _rings
 
 
@@ -241,13 +241,12 @@ class Geometry(_Matrix):
         """True when no sight-relevant feature touches the box around the eye and the
         target's base grown by the cover distance (then: fully visible, no cover)."""
         r = base_radius_in(target.base) + COVER_PROXIMITY
-        box = shapely.box(
-            min(observer.x, target.x - r),
-            min(observer.y, target.y - r),
-            max(observer.x, target.x + r),
-            max(observer.y, target.y + r),
-        )
-        near = self._idx.query(box)
+        x0, y0 = min(observer.x, target.x - r), min(observer.y, target.y - r)
+        x1, y1 = max(observer.x, target.x + r), max(observer.y, target.y + r)
+        boxed = self._boxed(x0, y0, x1, y1)
+        if not self._sight_relevant[boxed].any():
+            return True  # no envelope even meets the box: the exact query finds nothing
+        near = self._idx.query(shapely.box(x0, y0, x1, y1))
         return not bool(np.any(self._sight_relevant[near])) if len(near) else True
 
     def _sight(
@@ -274,8 +273,7 @@ class Geometry(_Matrix):
         lof = shapely.LineString([(observer.x, observer.y), (target.x, target.y)])
         if lof.length == 0:
             lof = shapely.Point(observer.x, observer.y)
-        cand = self._idx.query(shapely.union(lof, _base_bbox(target).buffer(COVER_PROXIMITY)))
-        for fi in cand:
+        for fi in self._cover_candidates(observer, target):
             f = feats[fi]
             if f.cls == "area":
                 g = self._idx.geoms[fi]
@@ -299,6 +297,22 @@ class Geometry(_Matrix):
             hard_cover=tuple(ids[i] for i in sorted(set(hard))),
             distance=distance(observer, target),
         )
+
+    def _cover_candidates(self, observer: Footprint, target: Footprint) -> np.ndarray:
+        """Area and line features that may give this shot cover: those whose envelope
+        meets the envelope of the line of fire and of the target's base grown by
+        ``COVER_PROXIMITY``. A superset of the features the cover tests of ``_sight``
+        accept (each needs the line of fire to cross it or the base to be within that
+        distance), so the answer is the same as with an exact query, without building
+        the grown shape."""
+        r = base_radius_in(target.base) + COVER_PROXIMITY + 1e-6
+        b = self._boxed(
+            min(observer.x, target.x - r),
+            min(observer.y, target.y - r),
+            max(observer.x, target.x + r),
+            max(observer.y, target.y + r),
+        )
+        return b[self._cover_kind[b]]
 
     @staticmethod
     def _base_gap(fp: Footprint, g: shapely.Geometry) -> float:

@@ -53,6 +53,16 @@ class _SightTables:
         self._sight_relevant = np.array(
             [f.cls in ("tall", "area", "elevation", "line") for f in feats], dtype=bool
         )
+        # features the cover rules of ``Geometry._sight`` read (area terrain, hedges...)
+        self._cover_kind = np.array(
+            [f.cls == "area" or f.kind in ("hedge", "fence", "low_wall") for f in feats],
+            dtype=bool,
+        )
+        # every feature's envelope (x0, y0, x1, y1): a numpy pre-filter before the STRtree,
+        # exact because a geometry meets another only where their envelopes meet
+        self._fbox = (
+            shapely.bounds(self._idx.geoms).reshape(-1, 4) if len(feats) else np.zeros((0, 4))
+        )
         self._fc = np.vstack([self._bc, self._pc])
         self._fr = np.concatenate([self._br, self._pr])
 
@@ -145,6 +155,12 @@ class _SightTables:
         self._area_small = bool(
             self._area_diam.size and self._area_diam.min() <= AREA_SIGHT_DEPTH + _DEPTH_EPS
         )
+
+    def _boxed(self, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+        """Indices of the features whose envelope meets the box (closed; a superset of
+        those whose geometry does, in battlefield order)."""
+        b = self._fbox
+        return np.flatnonzero((b[:, 0] <= x1) & (b[:, 2] >= x0) & (b[:, 1] <= y1) & (b[:, 3] >= y0))
 
     def elevation_at(self, p: Point) -> float:
         """Height of the highest hill containing p (boundary included), else 0."""

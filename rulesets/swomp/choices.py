@@ -79,7 +79,7 @@ def reaction_options(state: GameState, ctx: Context, p: dict) -> list[Action]:
         for wid in p["watchers"]:
             w = state.models[wid]
             for wpn in working(w)[:2]:
-                for s in reachable(state, ctx, w, wpn)[:2]:
+                for s in reachable(state, ctx, w, wpn, 2):
                     out.append(Shoot(actor=wid, target=s.id, weapon=wpn["name"]))
     elif k == "retreat":
         out.append(
@@ -179,19 +179,29 @@ def in_range(shooter: Model, target: Model, weapon: dict) -> bool:
     return table.distance(shooter, target) <= float(weapon.get("range", 0)) + 1e-9
 
 
-def reachable(state: GameState, ctx: Context, m: Model, wpn: dict) -> list[shooting.Seen]:
-    """The legal targets of ``m``'s weapon that are within its range, nearest first.
+def reachable(
+    state: GameState, ctx: Context, m: Model, wpn: dict, limit: int | None = None
+) -> list[shooting.Seen]:
+    """The first ``limit`` (all for None) legal targets of ``m``'s weapon that are within
+    its range, nearest first.
 
     Why the range is applied here and not in ``check``: the rulebook measures range only
     after a shot is declared (SWOMP-I-RANGE), so a shot beyond it is legal but sure to
     miss; offering it would only teach an agent to throw its action away (the window
-    marks targets out of range for a player anyway)."""
-    rng = float(wpn.get("range", 0)) + 1e-9
-    return [
-        s
-        for s in shooting.legal_targets(shooting.seen_enemies(state, ctx, m, wpn))
-        if s.dist <= rng
-    ]
+    marks targets out of range for a player anyway). Why enemies are sighted one at a
+    time: whether a target is legal depends only on the closer ones
+    (``shooting.legal_targets``), so the search stops at the ``limit``-th, and an enemy
+    beyond the range never has its sight measured."""
+    seen: list[shooting.Seen] = []
+    out: list[shooting.Seen] = []
+    rng = float(wpn.get("range", 0))
+    for s in shooting.seen_in_order(state, ctx, m, wpn, within=rng):
+        seen.append(s)
+        if shooting.legal_targets(seen)[-1:] == [s]:
+            out.append(s)
+            if limit is not None and len(out) >= limit:
+                break
+    return out
 
 
 def shot_options(state: GameState, ctx: Context, ms: list[Model], actor: str) -> list[Action]:
@@ -210,7 +220,7 @@ def shot_options(state: GameState, ctx: Context, ms: list[Model], actor: str) ->
             carrier = next(m for m in ready if name in (w["name"] for w in working(m)))
             wpn = shooting.weapon_of(carrier, name)
             assert wpn is not None
-            for s in reachable(state, ctx, carrier, wpn)[:2]:
+            for s in reachable(state, ctx, carrier, wpn, 2):
                 t = state.models[s.id]
                 pairs = fv.shooters(state, ctx, ms, t, name, {})
                 if pairs and all(in_range(m, t, w) for m, w in pairs):
@@ -218,7 +228,7 @@ def shot_options(state: GameState, ctx: Context, ms: list[Model], actor: str) ->
     per = 1 if len(ms) > 1 else 2
     for m in ready[:8]:
         for wpn in working(m)[:2]:
-            for s in reachable(state, ctx, m, wpn)[:per]:
+            for s in reachable(state, ctx, m, wpn, per):
                 out.append(Shoot(actor=m.id, target=s.id, weapon=wpn["name"]))
     return out
 
@@ -238,10 +248,9 @@ def aim(state: GameState, ctx: Context, ms: list[Model]) -> float | None:
         return None
     _, m, wpn = best
     rng = float(wpn.get("range", 0)) + 1e-9
-    for s in shooting.seen_enemies(state, ctx, m, {**wpn, "arc": 360}):
-        if s.dist <= rng:
-            return round(table.bearing(m.pos, state.models[s.id].pos), 1)
-        break
+    s = next(shooting.seen_in_order(state, ctx, m, {**wpn, "arc": 360}), None)
+    if s is not None and s.dist <= rng:
+        return round(table.bearing(m.pos, state.models[s.id].pos), 1)
     return None
 
 
@@ -273,7 +282,7 @@ def attack_options(state: GameState, lead: Model, actor: str, near: Model) -> li
 def vehicle_options(state: GameState, ctx: Context, v: Model, enemies: list[Model]) -> list[Action]:
     out: list[Action] = []
     for wpn in working(v)[:3]:
-        for s in reachable(state, ctx, v, wpn)[:2]:
+        for s in reachable(state, ctx, v, wpn, 2):
             out.append(Shoot(actor=v.id, target=s.id, weapon=wpn["name"]))
     if core.act(v)["moves"]:
         return out

@@ -9,6 +9,7 @@ table (sight, arc, which target is closest) is checked before any die is rolled.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -101,8 +102,22 @@ def seen_enemies(
     """Every enemy the weapon can be aimed at: sighted, in the fire arc, not locked in
     close combat (SWOMP-I-MELEE-FIRE). Nearest first; optionally only one size class and
     only those no farther than ``within``."""
-    out = []
+    return list(seen_in_order(state, ctx, shooter, weapon, size, within))
+
+
+def seen_in_order(
+    state: GameState,
+    ctx: Context,
+    shooter: Model,
+    weapon: dict,
+    size: str | None = None,
+    within: float | None = None,
+) -> Iterator[Seen]:
+    """``seen_enemies`` one at a time, nearest first, each enemy's sight measured only
+    when the caller asks for the next: why, a list of choices wants the nearest few
+    targets, and sight is the dearest measure on the table."""
     arc = float(weapon.get("arc", 360))
+    near = []
     for t in state.live():
         if t.side == shooter.side or core.engaged(t):
             continue
@@ -111,15 +126,16 @@ def seen_enemies(
         d = table.distance(shooter, t)
         if within is not None and d > within + 1e-9:
             continue
+        near.append((d, t.id, t))
+    near.sort(key=lambda e: (e[0], e[1]))
+    for d, _, t in near:
         if not table.in_arc(shooter, t, arc):
             continue
         ok, cover = sighted(state, ctx, shooter, t, weapon)
         if not ok:
             continue
         ev = COVER_BONUS.get(cover, 0) + move_bonus(t)
-        out.append(Seen(d, t.id, t.vars.get("size", "medium"), cover, ev))
-    out.sort(key=lambda s: (s.dist, s.id))
-    return out
+        yield Seen(d, t.id, t.vars.get("size", "medium"), cover, ev)
 
 
 def legal_targets(seen: list[Seen]) -> list[Seen]:
