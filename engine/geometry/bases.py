@@ -268,5 +268,11 @@ def overlaps(a: Footprint, b: Footprint, tol: float = 1e-6) -> bool:
     >>> overlaps(a, Footprint(0.9, 0, 0, 25.4)), overlaps(a, Footprint(1.0, 0, 0, 25.4))
     (True, False)
     """
+    # bounding circles apart by more than tol (and a margin for rounding): the bases
+    # are apart, and the exact test below would say so too
+    reach = base_radius_in(a.base) + base_radius_in(b.base) + tol + 1e-9
+    dx, dy = a.x - b.x, a.y - b.y
+    if dx * dx + dy * dy > reach * reach:
+        return False
     a, b = _sorted_pair(a, b)
     return _penetration(a, b) > tol

@@ -50,6 +50,18 @@ class _TerrainIndex:
         if len(self.geoms):
             shapely.prepare(self.geoms)
         self.tree = shapely.STRtree(self.geoms)
+        # envelopes (x0, y0, x1, y1): a numpy pre-filter before the tree, exact because two
+        # geometries meet only where their envelopes meet
+        self.boxes = shapely.bounds(self.geoms).reshape(-1, 4) if len(self.geoms) else None
+
+    def none_near(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """True when no feature's envelope meets the box (then no query can find one)."""
+        b = self.boxes
+        if b is None:
+            return True
+        return not bool(
+            ((b[:, 0] <= x1) & (b[:, 2] >= x0) & (b[:, 1] <= y1) & (b[:, 3] >= y0)).any()
+        )
 
     def query(self, geom: shapely.Geometry, predicate: str = "intersects") -> np.ndarray:
         return np.sort(self.tree.query(geom, predicate=predicate))
@@ -62,11 +74,37 @@ def _cached_index(bf: Battlefield) -> _TerrainIndex:
 
 def _index(bf: Battlefield) -> _TerrainIndex:
     """The terrain index of a battlefield, built once per (hashable) battlefield: the
-    module-level queries are called with the same static table all game long."""
+    module-level queries are called with the same static table all game long. Kept on
+    the battlefield itself after the first look-up (hashing a whole battlefield on every
+    query cost more than many of the queries)."""
+    held = bf.__dict__.get("_terrain_index")
+    if held is not None and held.index is not None:
+        return held.index
     try:
-        return _cached_index(bf)
+        got = _cached_index(bf)
     except TypeError:  # unhashable contents (lists in polygons): build without caching
         return _TerrainIndex(bf)
+    object.__setattr__(bf, "_terrain_index", _Held(got))  # frozen dataclass: not a field
+    return got
+
+
+class _Held:
+    """The index kept on a battlefield; a copied or pickled battlefield gets an empty one
+    (and builds its own), never the shapely objects."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: _TerrainIndex | None = None) -> None:
+        self.index = index
+
+    def __reduce__(self) -> tuple:
+        return (_Held, ())
+
+
+def _path_box(path: Sequence[Point]) -> tuple[float, float, float, float]:
+    xs = [float(p[0]) for p in path]
+    ys = [float(p[1]) for p in path]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _path_geom(path: Sequence[Point]) -> shapely.Geometry | None:
@@ -122,6 +160,9 @@ def features_under(fp: Footprint, battlefield: Battlefield) -> list[str]:
     """Ids of the features a base overlaps (round bases exactly as discs; touching is not
     overlapping), in battlefield order."""
     idx = _index(battlefield)
+    r = base_radius_in(fp.base)
+    if idx.none_near(fp.x - r, fp.y - r, fp.x + r, fp.y + r):
+        return []
     cand = idx.query(_base_bbox(fp))
     hit = _base_hits(fp, idx, cand)
     return [idx.ids[i] for i in cand[hit]]
@@ -135,10 +176,14 @@ def crossings(
 
     ``kinds`` filters by terrain kind or class name (``{"hedge"}`` or ``{"line"}``).
     """
+    if not path:
+        return []
+    idx = _index(battlefield)
+    if idx.none_near(*_path_box(path)):
+        return []
     geom = _path_geom(path)
     if geom is None:
         return []
-    idx = _index(battlefield)
     want = set(kinds) if kinds is not None else None
     cand = idx.query(geom)
     if cand.size == 0:
