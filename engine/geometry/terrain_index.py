@@ -97,7 +97,7 @@ class _Held:
     def __init__(self, index: _TerrainIndex | None = None) -> None:
         self.index = index
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type, tuple[()]]:
         return (_Held, ())
 
 
