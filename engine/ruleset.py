@@ -505,6 +505,14 @@ class Ruleset:
         other = sum(m.hp for m in state.live() if m.side != side)
         return float(own - other)
 
+    def victory_text(self, scenario: Any) -> str:
+        """How the scenario is won, in a sentence or two for the new-game screen: a
+        player should know what the computer plays for (issue 20). ``scenario`` is an
+        ``engine.scenario.Scenario``. The default knows only the turn limit; a ruleset
+        says what decides its games."""
+        limit = int(getattr(scenario, "turn_limit", 0) or 0)
+        return f"The game ends after {limit} turns." if limit else ""
+
     # --- armies and points ------------------------------------------------------------
     def points_report(self, path: str | Path) -> str | None:
         """The point values of an army list or scenario of this ruleset (the ``points``

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.agents import make
+from engine.agents.greedy import declined
 from engine.batch import cluster, progress, stream
 from engine.game import Game
 from engine.scenario import load_scenario, new_game
@@ -47,6 +48,9 @@ class GameResult:
     hits: dict[str, int] = field(default_factory=dict)  # side -> attacks that hit
     expected_hits: dict[str, float] = field(default_factory=dict)  # side -> sum of chances
     error: str = ""
+    # side -> decisions taken, and attacks declined (greedy.declined; issue 20)
+    decisions: dict[str, int] = field(default_factory=dict)
+    declined: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -114,9 +118,16 @@ def play_one(job: Job) -> GameResult:
     }
     n = 0
     err = ""
+    decisions = dict.fromkeys(sides, 0)
+    passed = dict.fromkeys(sides, 0)
     try:
         while (side := game.to_act()) is not None and n < job.max_actions:
-            game.apply(agents[side].choose(game.clone(dice_seed=n, viewer=side), side))
+            view = game.clone(dice_seed=n, viewer=side)
+            action = agents[side].choose(view, side)
+            decisions[side] = decisions.get(side, 0) + 1
+            if declined(view, side, action, list(getattr(agents[side], "last", None) or [])):
+                passed[side] = passed.get(side, 0) + 1
+            game.apply(action)
             n += 1
     except Exception as e:  # a crash is a result to report, not a reason to lose the batch
         err = f"{type(e).__name__}: {e}"
@@ -140,6 +151,8 @@ def play_one(job: Job) -> GameResult:
         hits=hits,
         expected_hits=expected,
         error=err,
+        decisions=decisions,
+        declined=passed,
     )
 
 

@@ -1,34 +1,62 @@
 """The greedy agent: one step of lookahead, valued by expectation.
 
 For each candidate it applies the action in clones with *forked* dice (it never sees the
-real stream) and averages the ruleset's position score afterwards; actions that roll
-dice are sampled several times, and where the ruleset offers exact odds the expected
-damage breaks ties. This is "expected value from odds() and the position score" with no
-ruleset-specific code.
+real stream) and averages the position value afterwards; actions that roll dice are
+sampled several times, and where the ruleset offers exact odds the expected damage
+breaks ties. No ruleset-specific code.
+
+Every option — a shot, a charge, a move, waiting, ending a phase — is valued on one
+scale: the expected change of the same position value, the ruleset's score plus a small
+pull toward the enemy (``engage``). The pull is priced in the ruleset's own currency:
+``worth`` is what removing one enemy model adds to the score (a GEM figure's points, a
+SWOMP model's points, a UMR model's health and life), so "a twentieth of a model per
+foot closed" means the same thing in every ruleset. Why the pull: a one-step agent sees
+nothing change when it walks toward the enemy, and without it waiting ties with
+advancing, so it waits (issue 20: the SWOMP swarm waited all game). It is far smaller
+than a likely hit, so it never outweighs real damage or the ruleset's own reasons
+(cover, the enemy's answer, an objective).
+
+The agent also counts its **declined attacks** (``tally``): decisions where an attack
+with at least ``DECLINE_ODDS`` and a positive expected value was on offer and it chose
+to wait or end instead — the bench reports their share, and the decision line says in
+plain words why the chosen option beat that attack.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 from engine.actions import Action
+from engine.agents.passive import is_active
 from engine.dice import Dice
 from engine.game import Game
 from engine.ruleset import DAMAGE, Odds
+from engine.state import GameState
+
+#: an attack this likely to succeed, worth something in expectation, should be taken
+DECLINE_ODDS = 0.6
+#: the pull toward the enemy, in enemy models' worth per inch the side closes
+ENGAGE_PER_INCH = 0.01
+#: ... counted only this far: beyond it a model is already in the fight
+ENGAGE_SPAN = 48.0
 
 
 @dataclass
 class Option:
-    """One candidate as the agent saw it: for the 'why did the computer do that' panel."""
+    """One candidate as the agent saw it: for the 'why did the computer do that' panel.
+    ``note`` says in plain words why it was chosen over the best attack on offer."""
 
     action: Action
     value: float
     chance: float | None = None
     samples: int = 1
+    note: str = field(default="", compare=False)
 
     def line(self) -> str:
         odds = f", chance {self.chance:.0%}" if self.chance is not None else ""
-        return f"{self.action.describe()} (value {self.value:+.2f}{odds})"
+        why = f" — {self.note}" if self.note else ""
+        return f"{self.action.describe()} (value {self.value:+.2f}{odds}){why}"
 
 
 def damage_hint(odds: Odds | None) -> float:
@@ -39,20 +67,75 @@ def damage_hint(odds: Odds | None) -> float:
     return 0.01 * float(odds.expected)
 
 
+def foes_of(state: GameState, side: str) -> set[str]:
+    """Ids of the live enemy models and their units: what an attack may name."""
+    out: set[str] = set()
+    for m in state.live():
+        if m.side != side:
+            out.update((m.id, m.unit))
+    return out
+
+
+def is_attack(action: Action, foes: set[str]) -> bool:
+    """An action that attacks an enemy: any action naming a live enemy model or unit as
+    its target (the shared shoot, fight and charge, or a ruleset's own verbs)."""
+    target = getattr(action, "target", None)
+    return bool(target) and target in foes
+
+
+def front(state: GameState, side: str) -> float:
+    """The side's distance to the fight: the sum over its live models of the distance to
+    the nearest live enemy (centres, capped at ``ENGAGE_SPAN``)."""
+    foes = [(m.x, m.y) for m in state.live() if m.side != side]
+    if not foes:
+        return 0.0
+    return sum(min(ENGAGE_SPAN, min(math.dist(m.pos, f) for f in foes)) for m in state.live(side))
+
+
+def worth(game: Game, side: str) -> float:
+    """What removing one enemy model adds to ``side``'s score, on average over the
+    enemy's models: the ruleset's currency unit, so the pull and the notes read the same
+    in every ruleset. At least 1."""
+    base = game.score(side)
+    gains = []
+    for m in game.state.live():
+        if m.side == side:
+            continue
+        c = game.clone(dice_seed=0)
+        c.state.models[m.id].removed = True
+        gains.append(c.score(side) - base)
+    return max(1.0, sum(gains) / len(gains)) if gains else 1.0
+
+
 class GreedyAgent:
     name = "greedy"
 
-    def __init__(self, seed: int = 0, samples: int = 4) -> None:
+    def __init__(self, seed: int = 0, samples: int = 4, engage: float = ENGAGE_PER_INCH) -> None:
         self.dice = Dice(seed=seed ^ 0x6EED)
         self.samples = samples
+        self.engage = engage
         self.last: list[Option] = []
+        #: decisions taken and attacks declined (issue 20), for the bench
+        self.tally = {"decisions": 0, "declined": 0}
+        self.declined: list[str] = []
+        self._worth: dict[tuple[str, ...], float] = {}
+
+    def unit(self, game: Game, side: str) -> float:
+        """``worth`` for this game and side, worked out once (from the first position)."""
+        key = (side, *sorted(game.state.models))
+        if key not in self._worth:
+            self._worth[key] = worth(game, side)
+        return self._worth[key]
 
     def value(self, game: Game, side: str) -> float:
         """The position value the agent maximises: the ruleset's score."""
         return game.score(side)
 
-    def evaluate(self, game: Game, side: str, action: Action) -> Option:
+    def evaluate(self, game: Game, side: str, action: Action, pull: float = 0.0) -> Option:
+        """The expected position value after ``action``: the ruleset's score (a win or a
+        loss decides it) plus ``pull`` per inch the side closes on the enemy."""
         odds = game.odds(action)
+        start = front(game.state, side) if pull else 0.0
         total = 0.0
         n = 0
         for k in range(self.samples):
@@ -60,6 +143,8 @@ class GreedyAgent:
             before = len(c.dice.consumed)
             c.apply(action)
             total += self.value(c, side)
+            if pull and not c.state.over:
+                total += pull * (start - front(c.state, side))
             n += 1
             if c.state.over:
                 w = c.state.over.get("winner")
@@ -70,13 +155,64 @@ class GreedyAgent:
         return Option(action, value, float(odds.chance) if odds else None, n)
 
     def choose(self, game: Game, side: str) -> Action:
-        options = [self.evaluate(game, side, a) for a in game.candidates(side)]
-        if not options:
+        candidates = game.candidates(side)
+        if not candidates:
             raise RuntimeError(f"ruleset {game.state.ruleset} offered no action to {side}")
+        unit = self.unit(game, side)
+        pull = self.engage * unit
+        options = [self.evaluate(game, side, a, pull) for a in candidates]
         options.sort(key=lambda o: -o.value)
         best = options[0].value
         ties = [o for o in options if o.value >= best - 1e-9]
         pick = ties[self.dice.face(len(ties)) - 1]
+        self.note(game, side, pick, options, unit)
         # the explanation names the move actually played first, then the others weighed
         self.last = [pick] + [o for o in options if o is not pick][:4]
         return pick.action
+
+    def note(self, game: Game, side: str, pick: Option, options: list[Option], unit: float) -> None:
+        """Say in plain words, in the currency of enemy models, why ``pick`` beat the
+        best attack on offer at ``DECLINE_ODDS`` or better, when it is not that attack;
+        count the decision, and the attack if it was declined (``declined``)."""
+        self.tally["decisions"] += 1
+        now = game.score(side)
+        top = best_attack(game, side, options)
+        if top is None or top.action == pick.action:
+            return
+        pick.note = (
+            f"worth {(pick.value - now) / unit:+.2f} enemy models against "
+            f"{(top.value - now) / unit:+.2f} for {top.action.describe()} at {top.chance:.0%}"
+        )
+        if declined(game, side, pick.action, options, now) is not None:
+            self.tally["declined"] += 1
+            self.declined.append(f"turn {game.state.turn}: {pick.action.describe()}, {pick.note}")
+
+
+def best_attack(game: Game, side: str, options: list[Option]) -> Option | None:
+    """The best-valued attack among ``options`` with a chance of at least
+    ``DECLINE_ODDS``, or None."""
+    foes = foes_of(game.state, side)
+    attacks = [
+        o
+        for o in options
+        if o.chance is not None and o.chance >= DECLINE_ODDS and is_attack(o.action, foes)
+    ]
+    return max(attacks, key=lambda o: o.value, default=None)
+
+
+def declined(
+    game: Game, side: str, action: Action, options: list[Option], now: float | None = None
+) -> Option | None:
+    """The attack ``side`` declined by playing ``action``, if it did: an attack at
+    ``DECLINE_ODDS`` or better whose value beats the position as it stands (a positive
+    expected gain) was on offer, and ``action`` neither attacks nor moves (it waits or
+    ends). Any agent whose ``last`` lists its options valued as position values (greedy,
+    search) can be audited this way: ``engine.sim`` counts them per game (issue 20)."""
+    if is_active(action):
+        return None
+    top = best_attack(game, side, options)
+    if top is None:
+        return None
+    if now is None:
+        now = game.score(side)
+    return top if top.value > now + 1e-9 else None

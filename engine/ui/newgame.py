@@ -20,7 +20,7 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UIPanel, UITe
 
 from engine.agents import LEVELS
 from engine.data import DataError
-from engine.ruleset import available
+from engine.ruleset import UnknownRuleset, available, load
 from engine.scenario import Scenario, load_scenario
 from engine.ui.markup import esc
 
@@ -44,6 +44,16 @@ def controller_label(who: str) -> str:
     if who == "human" or not who:
         return "human"
     return f"computer ({who})"
+
+
+def victory_text(scn: Scenario) -> str:
+    """'To win: …' from the scenario's ruleset (``Ruleset.victory_text``), as a line of
+    the description, or nothing when the ruleset says nothing (issue 20)."""
+    try:
+        text = load(scn.ruleset).victory_text(scn)
+    except UnknownRuleset:
+        return ""
+    return f"<b>To win:</b> {esc(text)}<br>" if text else ""
 
 
 def scenario_files(key: str) -> list[Path]:
@@ -228,10 +238,11 @@ class NewGameScreen:
         )
         side_txt = ", ".join(f"<b>{esc(s)}</b> {n} models" for s, n in counts.items())
         limit = f"; {scn.turn_limit} turns" if scn.turn_limit else ""
+        win = victory_text(scn)
         self.desc.set_text(
             f"<b>{esc(scn.title)}</b> <font color='#9aa3b2'>({esc(scn.ruleset)}, "
             f"{scn.battlefield.width:g}\u00d7{scn.battlefield.depth:g} in{limit})</font><br>"
-            f"{esc(scn.description)}<br><br>{side_txt}<br>"
+            f"{esc(scn.description)}<br>{win}<br>{side_txt}<br>"
             f"<font color='#9aa3b2'>Terrain: {esc(terrain)}</font>"
         )
         self._side_rows(list(scn.sides))

@@ -77,6 +77,9 @@ def decision_html(
             f"\u2014 value <b>{opt.value:+.2f}</b> \u00b7 {chance} \u00b7 "
             f"<font color='#8f98a8'>{esc(basis)}</font></font>"
         )
+    why = next((o.note for o in options if akey(o.action) == chosen and getattr(o, "note", "")), "")
+    if why:  # why the choice beat the best attack on offer (issue 20)
+        lines.append(f"<font color='#c8ccd4'>\u2003why: {esc(why)}</font>")
     return "<br>".join(lines)
 
 

@@ -8,6 +8,7 @@ search agents then choose by the exact odds and the score.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from engine import actions as act
 from engine.ruleset import Context
@@ -70,6 +71,17 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
                     out.append(f)
     out.append(act.EndPhase())
     return out
+
+
+def victory_text(scenario: Any) -> str:
+    """What wins an Inter Arma scenario (IA-I-END), for the new-game screen."""
+    text = "A side with no figure left able to fight has lost."
+    if scenario.turn_limit:
+        text += (
+            f" After {scenario.turn_limit} turns the side that lost fewer figures (killed "
+            "or wounded) wins; equal losses are a draw (IA-I-END)."
+        )
+    return text
 
 
 def score(state: GameState, side: str, ctx: Context | None = None) -> float:

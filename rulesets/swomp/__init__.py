@@ -90,6 +90,9 @@ class Swomp(Ruleset):
         at hand, also the balance of the shots each side has on the other."""
         return scoring.score(state, side, ctx)
 
+    def victory_text(self, scenario: Any) -> str:
+        return scoring.victory_text(scenario)
+
     def points_report(self, path: str | Path) -> str | None:
         """An army list priced by the designer's formula (SWOMP-I-POINTS, SWOMP-I-ARMY)."""
         from .points import points_report

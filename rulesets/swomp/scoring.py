@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from engine.ruleset import Context
 from engine.state import GameState, Model
@@ -270,6 +271,18 @@ def _firepower(state: GameState, ctx: Context, broken: set[str]) -> dict[str, fl
             continue
         total[m.side] = total.get(m.side, 0.0) + best_shot(state, ctx, m)
     return total
+
+
+def victory_text(scenario: Any) -> str:
+    """What wins a SWOMP scenario (SWOMP-I-VICTORY), for the new-game screen."""
+    text = "A side with no model left on the table has lost."
+    if scenario.turn_limit:
+        text += (
+            f" After {scenario.turn_limit} turns the side that removed the most points of "
+            "enemy models wins; ties go to damage done, then units broken, then ground taken "
+            "(SWOMP-I-VICTORY)."
+        )
+    return text
 
 
 def score(state: GameState, side: str, ctx: Context | None = None) -> float:

@@ -75,5 +75,8 @@ class UMR(Ruleset):
     def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
         return ai.score(state, side, ctx)
 
+    def victory_text(self, scenario: Any) -> str:
+        return ai.victory_text(scenario)
+
     def model_view(self, model: Model) -> dict[str, Any]:
         return {"hp": model.hp, "status": sorted(model.status)}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import Any
 
 from engine import actions as act
 from engine.battlefield import base_radius_in
@@ -224,9 +225,65 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     return total
 
 
+#: share of a melee's expected edge a model is credited with for having a foe it
+#: out-fights within its charge reach (6" plus MOVE) ...
+MELEE_WEIGHT = 0.5
+#: ... less a share per inch beyond that reach, none this far beyond
+MELEE_SPAN = 24.0
+
+
+def melee_edge(a: Model, b: Model) -> float:
+    """Expected health ``a`` strikes off ``b`` in one melee attack less what ``b``
+    strikes back, from the exact attack odds (UMR-MELEE)."""
+
+    def hit(x: Model, y: Model) -> float:
+        return _expected(
+            int(x.stats.get("MELEE", 0)),  # the melee attack's one modifier (attack_mods)
+            attacks.defence_spec(y, False),
+            attacks.damage_spec(x, y, False),
+            y.hp,
+        )
+
+    return hit(a, b) - hit(b, a)
+
+
+def closing(state: GameState, side: str) -> float:
+    """The pull of models toward foes they out-fight: each free model gains
+    ``MELEE_WEIGHT`` of its best melee edge over a foe within its charge reach, fading
+    over ``MELEE_SPAN`` inches beyond. Why: the firepower term alone marks a model down
+    for every step into the enemy's sight and up only for the shots it gains, so a
+    one-step agent's close-combat models (blades, commandos) stayed home all game
+    (issue 20); a model that wins the melee it walks into should want to get there."""
+    foes = [e for e in state.live() if e.side != side]
+    value = 0.0
+    for m in state.live(side):
+        if measure.foes_in_contact(state, m):
+            continue
+        reach = 6.0 + int(m.stats.get("MOVE", 0))
+        best = 0.0
+        for e in foes:
+            near = 1.0 - max(0.0, measure.gap(m, e) - reach) / MELEE_SPAN
+            if near > 0:
+                best = max(best, near * melee_edge(m, e))
+        value += MELEE_WEIGHT * best
+    return value
+
+
+def victory_text(scenario: Any) -> str:
+    """What wins a UMR scenario (UMR-END, UMR-I-TURN-LIMIT), for the new-game screen."""
+    text = "A side with no model left on the table has lost (UMR-END)."
+    if scenario.turn_limit:
+        text += (
+            f" After {scenario.turn_limit} rounds the side with the most health left wins "
+            "(UMR-I-TURN-LIMIT)."
+        )
+    return text
+
+
 def score(state: GameState, side: str, ctx: Context | None = None) -> float:
     """Own health and models left minus the enemy's (a model is worth 5 health); with the
-    battlefield at hand, plus FIRE_WEIGHT times the firepower balance (``firepower``)."""
+    battlefield at hand, plus FIRE_WEIGHT times the firepower balance (``firepower``),
+    and the pull toward foes to fight (``closing``)."""
     own = sum(m.hp for m in state.live(side)) + 5 * len(state.live(side))
     foes = [m for m in state.live() if m.side != side]
     other = sum(m.hp for m in foes) + 5 * len(foes)
@@ -241,4 +298,6 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
         with measure.frozen(state):
             fire = firepower(state, ctx)
         value += FIRE_WEIGHT * (2 * fire.get(side, 0.0) - sum(fire.values()))
+    if foes:
+        value += closing(state, side)
     return value

@@ -91,3 +91,18 @@ def test_a_broken_scenario_is_explained_not_started(tmp_path):
         assert not app.newgame.b_start.is_enabled
     finally:
         app.close()
+
+
+def test_start_screen_says_how_the_scenario_is_won(tmp_path):
+    """Issue 20: the victory conditions come from the ruleset (``victory_text``): GEM's
+    default names its hill and the turn limit's count of points kept (GEM-3.7)."""
+    from pathlib import Path
+
+    gem = Path(__file__).resolve().parents[2] / "rulesets" / "gem" / "scenarios" / "default.toml"
+    app = App(size=SIZE, scenario=str(gem), saves_dir=tmp_path / "saves", ai_delay=0.0)
+    try:
+        step(app)
+        text = app.newgame.desc.html_text
+        assert "To win:" in text and "the hill" in text and "GEM-I-TURNLIMIT" in text
+    finally:
+        app.close()
