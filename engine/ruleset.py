@@ -359,6 +359,12 @@ class Ruleset:
         """Army-wide limits (e.g. one leader per army): (model id, problem) pairs."""
         return []
 
+    def option_problems(self, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The scenario's ``options`` table as this ruleset reads it: (where, problem)
+        pairs, ``where`` relative to the table (``turns``: "'x' is not one of ...").
+        Default: none (the schema's shared keys are checked already)."""
+        return []
+
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
         """Prepare turn 1: initiative (``first`` if the scenario fixes it), activation order."""
         self._flow().setup(self, state, ctx, first)

@@ -86,6 +86,10 @@ def scenario_from_data(data: dict[str, Any], name: str) -> Scenario:
     first = top.get("first")
     if sound and isinstance(first, str) and sides and first not in sides:
         chk.add("first", f"'{first}' is not a side of this scenario (sides: {', '.join(sides)})")
+    opts = top.get("options")
+    if ruleset is not None and isinstance(opts, dict):
+        for where, what in ruleset.option_problems(opts):
+            chk.add(f"options.{where}" if where else "options", what)
     conditions = top.get("conditions", "")
     if isinstance(conditions, str) and conditions and conditions not in CONDITIONS:
         chk.add("conditions", f"'{conditions}' is not one of {', '.join(CONDITIONS)}")

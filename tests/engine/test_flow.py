@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.actions import Choose, EndActivation, EndPhase, Move, Shoot
 from engine.ruleset import NOT_YOUR_TURN, PENDING
-from engine.turns import DONE, PhasedFlow, RollOff
+from engine.turns import DONE, InitiativeFlow, PhasedFlow, PlayerTurnFlow, RollOff
 from rulesets.example_d6 import ExampleD6
 from tests.engine.conftest import make_toy_game
 
@@ -80,3 +80,66 @@ def test_a_phased_turn_plays_each_phase_side_by_side_then_the_next_turn():
     for _ in range(4):
         g.apply(EndPhase())
     assert g.outcome().reason == "turn limit" and g.state.turn == 2
+
+
+class PlayerTurns(ExampleD6):
+    """Example d6 in player turns: one side moves then shoots, then the other."""
+
+    turns = PlayerTurnFlow(("movement", "shooting"), RollOff(6), once=("move", "shoot"))  # type: ignore[assignment]
+
+    def problems(self, state, action, ctx):
+        if action.KIND != {"movement": "move", "shooting": "shoot"}[state.phase]:
+            return [f"no {action.KIND} in the {state.phase} phase"]
+        return super().problems(state, action, ctx)
+
+
+def test_player_turns_play_every_phase_of_a_side_then_the_next_side():
+    g = make_toy_game(turn_limit=2)
+    g.ruleset = PlayerTurns()
+    g.ruleset.setup(g.state, g.ctx, "blue")
+    seen = []
+    while g.state.turn == 1 and not g.state.over:
+        seen.append((g.state.active, g.state.phase))
+        g.apply(EndPhase())
+    assert seen == [
+        ("blue", "movement"),
+        ("blue", "shooting"),
+        ("red", "movement"),
+        ("red", "shooting"),
+    ]
+    assert g.state.active == "blue" and g.state.phase == "movement"
+    assert g.check(Move(actor="r0", to=(10.0, 38.0))).codes == (NOT_YOUR_TURN,)
+    g.apply(Move(actor="b0", to=(10.0, 8.0)))
+    assert g.check(Move(actor="b0", to=(10.0, 9.0))).codes == (DONE,)
+
+
+class ByInitiative(ExampleD6):
+    """Example d6 whose models act one at a time in order of their SK."""
+
+    turns = InitiativeFlow("SK", RollOff(6), once=("move", "shoot"))  # type: ignore[assignment]
+
+
+def test_initiative_order_acts_highest_first_ties_by_a_die_and_first_moves_first():
+    g = make_toy_game()
+    for mid, sk in (("b0", 1), ("b1", 3), ("r0", 2), ("r1", 1)):
+        g.state.models[mid].stats["SK"] = sk
+    rs = g.ruleset = ByInitiative()
+    # b0 and r1 tie on SK 1: a roll-off, red 5 against blue 2, puts r1 first
+    g.dice.force([2, 5])
+    rs.setup(g.state, g.ctx, None)
+    assert g.state.vars[InitiativeFlow.KEY]["order"] == ["b1", "r0", "r1", "b0"]
+    assert g.to_act() == "blue" and g.check(Move(actor="b0", to=(10.0, 6.0))).codes == (
+        "activating",
+    )
+    order = []
+    while g.state.turn == 1:
+        order.append(rs.turns.current(g.state))
+        g.apply(EndActivation())
+    assert order == ["b1", "r0", "r1", "b0"]
+    # an ambush: red's models have the first moves of turn 1
+    g2 = make_toy_game()
+    for mid, sk in (("b0", 3), ("b1", 3), ("r0", 1), ("r1", 2)):
+        g2.state.models[mid].stats["SK"] = sk
+    g2.ruleset = ByInitiative()
+    g2.ruleset.setup(g2.state, g2.ctx, "red")
+    assert g2.state.vars[InitiativeFlow.KEY]["order"] == ["r1", "r0", "b0", "b1"]

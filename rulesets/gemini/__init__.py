@@ -1,0 +1,123 @@
+"""Gemini and its skirmish rules (GASR); rulebook seeds/003_8b0deb6d94629f83.txt.
+
+The text is a page of optional rules for a Rogue Trader style core it does not include.
+So the ruleset has two layers: a small core of the classic figures (profiles M WS BS S
+T W I A Ld Sv, to hit from BS, Strength against Toughness, armour saves, Ld tests on
+2d6), recorded in reference.toml as designer's interpretations, and the text's optional
+rules, each a switch a scenario's ``options`` table turns on (``switches``). Each model
+is its own unit (the text's skirmish premise). README.md says where each switch plugs
+into the rules.
+
+The class wires the engine's interface to the modules that hold the rules: build
+(models), switches (the options), rules (the turn and the dispatch), movement,
+shooting, melee, wounds, morale, measure (cover, contact) and ai (options, score).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine import actions as act
+from engine.ruleset import Context, Legality, Odds, Ruleset, register
+from engine.state import GameState, Model
+from rulesets.gemini import ai, build, melee, movement, rules, shooting, switches
+
+
+@register
+class Gemini(Ruleset):
+    key = "gemini"
+    title = "Gemini and its skirmish rules (GASR)"
+    rulebook = "seeds/003_8b0deb6d94629f83.txt"
+    max_die = 10
+    stat_keys = build.STAT_KEYS
+    stat_defaults = {
+        "M": 4,
+        "WS": 3,
+        "BS": 3,
+        "S": 3,
+        "T": 3,
+        "W": 1,
+        "I": 3,
+        "A": 1,
+        "Ld": 7,
+        "Sv": 0,
+        "Act": 4,
+    }
+    hp_stat = "W"
+    verbs = ("move", "charge", "shoot", "fight")
+
+    # --- building ---------------------------------------------------------------------
+    def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
+        prof = self.profiles().get(str(spec.get("profile") or ""), {})
+        ws = build.weapons(spec, prof, self.catalog.get("weapons", {}))
+        probs = build.weapon_problems(ws)
+        model, more = super().build_model({**spec, "weapons": ws})
+        probs += more
+        if probs:
+            return None, probs
+        return model, []
+
+    def stat_problems(self, stats: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return build.stat_problems(stats)
+
+    def option_problems(self, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return switches.problems(options)
+
+    # --- the turn: the flow the ``turns`` switch picks ---------------------------------
+    def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
+        state.vars.setdefault(rules.KEY, {"stamp": 0})
+        rules.flow(state).setup(self, state, ctx, first)
+
+    def to_act(self, state: GameState) -> str | None:
+        side: str | None = rules.flow(state).to_act(state)
+        return side
+
+    def check(self, state: GameState, action: act.Action, ctx: Context) -> Legality:
+        verdict: Legality = rules.flow(state).check(self, state, action, ctx)
+        return verdict
+
+    def apply(self, state: GameState, action: act.Action, ctx: Context) -> None:
+        before = rules.step_key(state)
+        rules.flow(state).apply(self, state, action, ctx)
+        rules.stepped(state, ctx, before)
+
+    def candidates(self, state: GameState, side: str, ctx: Context) -> list[act.Action]:
+        found: list[act.Action] = rules.flow(state).candidates(self, state, side, ctx)
+        return found
+
+    def advance(self, state: GameState, ctx: Context) -> act.Action | None:
+        step: act.Action | None = rules.flow(state).advance(self, state, ctx)
+        return step
+
+    # --- the rules ----------------------------------------------------------------------
+    def problems(self, state: GameState, action: act.Action, ctx: Context) -> list[str]:
+        return rules.problems(state, action, ctx)
+
+    def resolve(self, state: GameState, action: act.Action, ctx: Context) -> None:
+        rules.resolve(state, action, ctx)
+
+    def options(self, state: GameState, unit: str, ctx: Context) -> list[act.Action]:
+        return ai.options(state, unit, ctx)
+
+    def at_turn_limit(self, state: GameState, ctx: Context) -> None:
+        rules.at_turn_limit(state)
+
+    def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
+        m = state.models.get(actor)
+        return None if m is None else movement.allowance(state, m, mode)
+
+    def odds(self, state: GameState, action: act.Action, ctx: Context) -> Odds | None:
+        if not self.check(state, action, ctx).ok:
+            return None
+        if isinstance(action, act.Shoot):
+            return shooting.odds(state, ctx, action)
+        if isinstance(action, act.Fight):
+            return melee.odds(state, ctx, action)
+        return None
+
+    def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
+        return ai.score(state, side, ctx)
+
+    def model_view(self, model: Model) -> dict[str, Any]:
+        return {"hp": model.hp, "status": sorted(model.status)}

@@ -1,0 +1,107 @@
+"""Close combat (GM-MELEE): models in base contact strike in Initiative order, chargers
+first in the turn they charge; each Attack die hits on the WS chart, then Strength
+against Toughness and the save as for a shot. With the ``combat_score`` switch the fight
+is the text's Combat Score instead (``combat_score.fight``).
+
+Why a fight is one action between two models: the side to act picks which foe each of
+its models fights; each model strikes once a phase (``struck``), so a model in contact
+with two enemies answers the first that fights it and is then only struck (GM-I-FIGHT).
+"""
+
+from __future__ import annotations
+
+from engine.actions import Fight
+from engine.ruleset import Context, Odds
+from engine.state import GameState, Model
+from rulesets.gemini import build, combat_score, measure, switches, wounds
+from rulesets.gemini import tables as T
+
+#: statuses that keep a model from striking (the switches set them)
+HELPLESS = ("down", "stunned", "knocked_down")
+
+
+def stamp(state: GameState) -> int:
+    """The number of the phase or activation now being played (``rules.step``)."""
+    return int(state.vars.get("gm", {}).get("stamp", 0))
+
+
+def can_strike(state: GameState, m: Model) -> bool:
+    return (
+        not m.removed
+        and m.vars.get("struck") != stamp(state)
+        and not any(s in m.status for s in HELPLESS)
+    )
+
+
+def problems(state: GameState, ctx: Context, a: Fight) -> list[str]:
+    m, t = state.models[a.actor], state.models.get(a.target)
+    if t is None or t.removed or t.side == m.side:
+        return [f"{a.target} is not an enemy model on the table"]
+    if not measure.in_contact(m, t):
+        return [f"{m.id} is not in base contact with {t.id} (GM-MELEE)"]
+    if m.vars.get("struck") == stamp(state):
+        return [f"{m.id} has already fought this phase (GM-I-FIGHT)"]
+    for s in HELPLESS:
+        if s in m.status:
+            return [f"{m.id} is {s.replace('_', ' ')}: it cannot fight"]
+    return []
+
+
+def order(state: GameState, a: Model, b: Model) -> list[list[Model]]:
+    """GM-MELEE: the strikers in groups, first to last: chargers this turn first, then by
+    Initiative; equal ranks strike at the same time (GM-I-TIES)."""
+    ready = [x for x in (a, b) if can_strike(state, x)]
+
+    def rank(x: Model) -> tuple[int, int]:
+        return (1 if x.vars.get("charged") == state.turn else 0, int(x.stat("I")))
+
+    groups: list[list[Model]] = []
+    for r in sorted({rank(x) for x in ready}, reverse=True):
+        groups.append([x for x in ready if rank(x) == r])
+    return groups
+
+
+def strike(state: GameState, ctx: Context, m: Model, t: Model) -> wounds.Result:
+    """GM-MELEE: the striker's A dice against the foe's WS, then the hits' wounds."""
+    w = build.melee_weapon(m)
+    need = T.melee_need(int(m.stat("WS")), int(t.stat("WS")))
+    n = max(1, int(m.stat("A", 1)))
+    p = T.chance(need)
+    r = ctx.dice.roll(6, f"{m.id} strikes {t.id}: {n} attack dice, WS {m.stat('WS')} against WS {t.stat('WS')}",
+                      n=n, need=f"{need}+ each", chance=1 - (1 - p) ** n, actor=m.id, rule="GM-MELEE",
+                      result=lambda tot, f: f"{sum(1 for x in f if x >= need)} hits")  # fmt: skip
+    wounds.report(ctx, r, m.id, "GM-MELEE", t.id)
+    s = int(w.get("S", m.stat("S")))
+    hits = [wounds.Hit(s, int(w.get("save", 0)), w, "melee", f) for f in r.faces if f >= need]
+    # HOOK psychology (hatred): first-round re-roll of misses goes here.
+    if not hits:
+        return wounds.Result()
+    return wounds.resolve_hits(state, ctx, m, t, hits, "GM-MELEE")
+
+
+def resolve(state: GameState, ctx: Context, a: Fight) -> None:
+    m, t = state.models[a.actor], state.models[a.target]
+    if switches.of(state).combat_score:
+        combat_score.fight(state, ctx, m, t)
+        return
+    for group in order(state, m, t):
+        standing = [x for x in group if not x.removed]
+        for x in standing:
+            x.vars["struck"] = stamp(state)
+            foe = t if x is m else m
+            if not foe.removed:
+                strike(state, ctx, x, foe)
+
+
+def odds(state: GameState, ctx: Context, a: Fight) -> Odds | None:
+    """The chance the actor's own strike takes at least one wound (its dice alone)."""
+    m, t = state.models[a.actor], state.models[a.target]
+    if switches.of(state).combat_score:
+        return None
+    w = build.melee_weapon(m)
+    p = T.chance(T.melee_need(int(m.stat("WS")), int(t.stat("WS"))))
+    per = p * wounds.p_wound_and_unsaved(int(w.get("S", m.stat("S"))), int(w.get("save", 0)), t)
+    n = max(1, int(m.stat("A", 1)))
+    none = (1 - per) ** n
+    lines = [f"{n} attack dice, each takes a wound {float(per):.0%} (GM-MELEE)"]
+    return Odds(1 - none, dist={0: none, 1: 1 - none}, lines=lines, expected=per * n)

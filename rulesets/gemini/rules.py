@@ -1,0 +1,106 @@
+"""The turn (GM-TURN) and the dispatch of each action to its chapter.
+
+Why three turn structures: the text plays large games in player turns of phases
+(``turns = "phases"``: movement, shooting, close combat, recovery, one side after the
+other), small ones in Initiative order (``"initiative"``) or with activation dice
+(``"arap"``). The switch picks an ``engine.turns`` flow; the flows keep their
+bookkeeping in ``state.vars``, so the rules below never ask which one is playing except
+to know which verbs the current phase allows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import actions as act
+from engine.ruleset import Context
+from engine.state import GameState
+from engine.turns import InitiativeFlow, PlayerTurnFlow, RollOff
+from rulesets.gemini import melee, morale, movement, shooting, switches
+
+PHASES = ("movement", "shooting", "close_combat", "recovery")
+#: the phase each verb belongs to in a turn of phases (GM-TURN)
+PHASE_OF: dict[type[act.Action], str] = {
+    act.Move: "movement",
+    act.Charge: "movement",
+    act.Shoot: "shooting",
+    act.Fight: "close_combat",
+}
+FLOWS: dict[str, Any] = {
+    "phases": PlayerTurnFlow(PHASES, RollOff(6, rule="GM-TURN")),
+    "initiative": InitiativeFlow("I", RollOff(6, rule="GM-INITIATIVE")),
+}
+KEY = "gm"
+
+
+def flow(state: GameState) -> Any:
+    """The turn structure the ``turns`` switch picks (GM-TURN)."""
+    return FLOWS.get(switches.of(state).turns, FLOWS["phases"])
+
+
+def step_key(state: GameState) -> tuple[Any, ...]:
+    """Which phase or activation is being played: a change starts a new one."""
+    order = state.vars.get(InitiativeFlow.KEY, {})
+    return (state.turn, state.phase, state.active, order.get("i"))
+
+
+def stepped(state: GameState, ctx: Context, before: tuple[Any, ...]) -> None:
+    """After every action: a new phase or activation gets a new ``stamp`` (what a model
+    did "this phase" is marked with it); a side entering its recovery phase recovers."""
+    if state.over or step_key(state) == before:
+        return
+    d = state.vars.setdefault(KEY, {})
+    d["stamp"] = int(d.get("stamp", 0)) + 1
+    if state.phase == "recovery" and state.active:
+        morale.recovery(state, ctx, state.active)
+
+
+def problems(state: GameState, action: act.Action, ctx: Context) -> list[str]:
+    """Every reason the rules forbid the action (the flow has checked the turn)."""
+    phase = PHASE_OF.get(type(action))
+    if phase is None:
+        return [f"gemini has no '{action.KIND}' here (verbs: move, charge, shoot, fight)"]
+    if state.phase in PHASES and state.phase != phase:
+        return [
+            f"{action.KIND} belongs to the {phase.replace('_', ' ')} phase, "
+            f"not the {state.phase.replace('_', ' ')} phase (GM-TURN)"
+        ]
+    m = state.models[action.actor]
+    if isinstance(action, (act.Move, act.Charge)) and m.vars.get("shot") == state.turn:
+        return [f"{m.id} has shot this turn: it moves before it shoots (GM-TURN)"]
+    if isinstance(action, act.Move):
+        return movement.move_problems(state, ctx, action)
+    if isinstance(action, act.Charge):
+        return movement.charge_problems(state, ctx, action)
+    if isinstance(action, act.Shoot):
+        if m.vars.get("shot") == state.turn:
+            return [f"{m.id} has already shot this turn (GM-SHOOT)"]
+        return shooting.problems(state, ctx, action)
+    assert isinstance(action, act.Fight)
+    return melee.problems(state, ctx, action)
+
+
+def resolve(state: GameState, action: act.Action, ctx: Context) -> None:
+    if isinstance(action, act.Move):
+        movement.resolve_move(state, ctx, action)
+    elif isinstance(action, act.Charge):
+        movement.resolve_charge(state, ctx, action)
+    elif isinstance(action, act.Shoot):
+        shooting.resolve(state, ctx, action)
+    elif isinstance(action, act.Fight):
+        melee.resolve(state, ctx, action)
+
+
+def at_turn_limit(state: GameState) -> None:
+    """GM-I-END: at the turn limit the side with the larger share of its starting
+    wounds still standing wins; equal shares are a draw."""
+    share = {}
+    for s in state.sides:
+        mine = [m for m in state.models.values() if m.side == s]
+        total = sum(m.max_hp for m in mine) or 1
+        share[s] = sum(max(m.hp, 0) for m in mine if not m.removed) / total
+    best = max(share.values())
+    top = [s for s, v in share.items() if v == best]
+    winner = top[0] if len(top) == 1 else None
+    text = ", ".join(f"{s} {v:.0%}" for s, v in share.items())
+    state.over = {"winner": winner, "reason": f"turn limit: wounds left {text} (GM-I-END)"}
