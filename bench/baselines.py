@@ -4,7 +4,7 @@ nearest enemy and attacks with the best odds), on each ruleset's default scenari
 sides swapped every other game. Prints, per row, the wins with a 95% Wilson interval
 and the share of the baseline side's models removed by the end (mean and 95% interval).
 
-    python bench/baselines.py [--games 4] [--rulesets umr,swomp,gem,inter_arma]
+    python bench/baselines.py [--games 4] [--rulesets umr,swomp,gem,inter_arma,gemini]
                               [--agents greedy,search] [--opponents passive,rush]
                               [--budget 0.4] [--max-iterations 40] [--jobs 0]
 
@@ -73,7 +73,7 @@ def row(key: str, path: str, agent: str, opponent: str, args: argparse.Namespace
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=4, help="games per row (even: sides swap)")
-    ap.add_argument("--rulesets", default="umr,swomp,gem,inter_arma")
+    ap.add_argument("--rulesets", default="umr,swomp,gem,inter_arma,gemini")
     ap.add_argument("--agents", default="greedy,search")
     ap.add_argument("--opponents", default="passive,rush")
     ap.add_argument("--budget", type=float, default=0.4, help="search seconds per decision")

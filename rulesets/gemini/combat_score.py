@@ -174,9 +174,6 @@ def winner(a: Side, b: Side) -> tuple[Side | None, int]:
 def fight(state: GameState, ctx: Context, m: Model, foe: Model) -> None:
     """GM-COMBAT-SCORE: one contest of ``m`` against ``foe`` (several foes are fought one
     at a time: each is its own Fight); steps 5 to 7 through ``wounds``."""
-    from rulesets.gemini import melee
-
-    m.vars["struck"] = melee.stamp(state)
     a, b = contest(state, ctx, m, foe)
     won, hits = winner(a, b)
     verdict = "a stand-off" if won is None else f"{won.model.id} wins: {hits} hit(s)"

@@ -82,6 +82,7 @@ def strike(state: GameState, ctx: Context, m: Model, t: Model) -> wounds.Result:
 def resolve(state: GameState, ctx: Context, a: Fight) -> None:
     m, t = state.models[a.actor], state.models[a.target]
     if switches.of(state).combat_score:
+        m.vars["struck"] = stamp(state)  # the foe may still be fought by others
         combat_score.fight(state, ctx, m, t)
         return
     for group in order(state, m, t):

@@ -16,7 +16,7 @@ from engine.physics import Physics
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 from engine.table import footprint
-from rulesets.gemini import measure
+from rulesets.gemini import measure, switches
 from rulesets.gemini import tables as T
 
 #: statuses that keep a model where it is (the switches set them)
@@ -44,7 +44,7 @@ def cost(ctx: Context, path: list[tuple[float, float]]) -> float:
 
 def stuck(state: GameState, m: Model) -> str:
     """Why the model cannot move or charge at all ("" when it can)."""
-    if m.vars.get("moved") == state.turn:
+    if m.vars.get("moved") == state.turn and switches.of(state).turns != "arap":
         return f"{m.id} has already moved this turn (GM-MOVE)"
     if measure.engaged(state, m):
         return f"{m.id} is locked in close combat (GM-I-LOCKED)"

@@ -15,8 +15,10 @@ from typing import Any
 from engine import actions as act
 from engine.ruleset import Context
 from engine.state import GameState
-from engine.turns import InitiativeFlow, PlayerTurnFlow, RollOff
+from engine.turn_orders import InitiativeFlow, PlayerTurnFlow
+from engine.turns import RollOff
 from rulesets.gemini import melee, morale, movement, shooting, switches
+from rulesets.gemini.arap import Activate, ArapFlow
 
 PHASES = ("movement", "shooting", "close_combat", "recovery")
 #: the phase each verb belongs to in a turn of phases (GM-TURN)
@@ -29,6 +31,7 @@ PHASE_OF: dict[type[act.Action], str] = {
 FLOWS: dict[str, Any] = {
     "phases": PlayerTurnFlow(PHASES, RollOff(6, rule="GM-TURN")),
     "initiative": InitiativeFlow("I", RollOff(6, rule="GM-INITIATIVE")),
+    "arap": ArapFlow(RollOff(6, rule="GM-TURN")),
 }
 KEY = "gm"
 
@@ -57,6 +60,8 @@ def stepped(state: GameState, ctx: Context, before: tuple[Any, ...]) -> None:
 
 def problems(state: GameState, action: act.Action, ctx: Context) -> list[str]:
     """Every reason the rules forbid the action (the flow has checked the turn)."""
+    if isinstance(action, Activate):
+        return []  # the flow has checked it (GM-ARAP)
     phase = PHASE_OF.get(type(action))
     if phase is None:
         return [f"gemini has no '{action.KIND}' here (verbs: move, charge, shoot, fight)"]
@@ -66,14 +71,15 @@ def problems(state: GameState, action: act.Action, ctx: Context) -> list[str]:
             f"not the {state.phase.replace('_', ' ')} phase (GM-TURN)"
         ]
     m = state.models[action.actor]
-    if isinstance(action, (act.Move, act.Charge)) and m.vars.get("shot") == state.turn:
+    arap = switches.of(state).turns == "arap"  # each action die is one more act (GM-ARAP)
+    if not arap and isinstance(action, (act.Move, act.Charge)) and m.vars.get("shot") == state.turn:
         return [f"{m.id} has shot this turn: it moves before it shoots (GM-TURN)"]
     if isinstance(action, act.Move):
         return movement.move_problems(state, ctx, action)
     if isinstance(action, act.Charge):
         return movement.charge_problems(state, ctx, action)
     if isinstance(action, act.Shoot):
-        if m.vars.get("shot") == state.turn:
+        if m.vars.get("shot") == state.turn and not arap:
             return [f"{m.id} has already shot this turn (GM-SHOOT)"]
         return shooting.problems(state, ctx, action)
     assert isinstance(action, act.Fight)

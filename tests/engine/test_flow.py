@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from engine.actions import Choose, EndActivation, EndPhase, Move, Shoot
 from engine.ruleset import NOT_YOUR_TURN, PENDING
-from engine.turns import DONE, InitiativeFlow, PhasedFlow, PlayerTurnFlow, RollOff
+from engine.turn_orders import InitiativeFlow, PlayerTurnFlow
+from engine.turns import DONE, PhasedFlow, RollOff
 from rulesets.example_d6 import ExampleD6
 from tests.engine.conftest import make_toy_game
 

@@ -87,7 +87,12 @@ BAD = [
     ("ruleset dotted", BASE.replace('"umr"', '"a.b"'), "ruleset", "unknown ruleset"),
     ("ruleset submodule", BASE.replace('"umr"', '"gem.balance"'), "ruleset", "unknown"),
     ("ruleset parent", BASE.replace('"umr"', '"../umr"'), "ruleset", "unknown ruleset"),
-    ("ruleset not built", BASE.replace('"umr"', '"gemini"'), "ruleset", "unknown ruleset 'gemini'"),
+    (
+        "ruleset not built",
+        BASE.replace('"umr"', '"infestation"'),
+        "ruleset",
+        "unknown ruleset 'infestation'",
+    ),
     (
         "nan polygon",
         BASE + "[[terrain]]\nkind = 'woods'\npolygon = [[1, 1], [nan, 1], [2, 2]]\n",
