@@ -13,7 +13,7 @@ import re
 import stat
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -176,8 +176,14 @@ class Checker:
 
     # --- typed getters: each returns the value or None after recording a problem --------
     def number(
-        self, d: Mapping, key: str, where: str, default: Any = ..., minimum=None, maximum=None
-    ):
+        self,
+        d: Mapping[str, Any],
+        key: str,
+        where: str,
+        default: Any = ...,
+        minimum: float | None = None,
+        maximum: float | None = None,
+    ) -> Any:
         if key not in d:
             if default is ...:
                 self.add(where, "missing (a number is required)")
@@ -198,7 +204,7 @@ class Checker:
             return None
         return float(v)
 
-    def integer(self, d: Mapping, key: str, where: str, default: Any = ...):
+    def integer(self, d: Mapping[str, Any], key: str, where: str, default: Any = ...) -> Any:
         if key not in d:
             if default is ...:
                 self.add(where, "missing (an integer is required)")
@@ -210,7 +216,14 @@ class Checker:
             return None
         return v
 
-    def string(self, d: Mapping, key: str, where: str, default: Any = ..., choices=None):
+    def string(
+        self,
+        d: Mapping[str, Any],
+        key: str,
+        where: str,
+        default: Any = ...,
+        choices: Collection[str] | None = None,
+    ) -> Any:
         if key not in d:
             if default is ...:
                 self.add(where, "missing (a string is required)")
@@ -225,7 +238,7 @@ class Checker:
             return None
         return v
 
-    def table(self, d: Mapping, key: str, where: str, default: Any = ...):
+    def table(self, d: Mapping[str, Any], key: str, where: str, default: Any = ...) -> Any:
         if key not in d:
             if default is ...:
                 self.add(where, "missing (a table is required)")
@@ -237,7 +250,7 @@ class Checker:
             return None
         return v
 
-    def array(self, d: Mapping, key: str, where: str, default: Any = ...):
+    def array(self, d: Mapping[str, Any], key: str, where: str, default: Any = ...) -> Any:
         if key not in d:
             if default is ...:
                 self.add(where, "missing (a list is required)")
@@ -249,7 +262,7 @@ class Checker:
             return None
         return v
 
-    def point(self, v: Any, where: str):
+    def point(self, v: Any, where: str) -> tuple[float, float] | None:
         if (
             not isinstance(v, list)
             or len(v) != 2
@@ -262,7 +275,7 @@ class Checker:
             return None
         return (float(v[0]), float(v[1]))
 
-    def known_keys(self, d: Mapping, allowed: Iterable[str], where: str) -> None:
+    def known_keys(self, d: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
         allowed = set(allowed)
         for k in d:
             if k not in allowed:

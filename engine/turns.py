@@ -107,8 +107,9 @@ class Alternating:
         state.phase = "activation"
         state.active = self._side_with_units(state, 0)
 
-    def data(self, state: GameState) -> dict:
-        return state.vars[self.KEY]
+    def data(self, state: GameState) -> dict[str, Any]:
+        d: dict[str, Any] = state.vars[self.KEY]
+        return d
 
     def ready_units(self, state: GameState, side: str) -> list[str]:
         """Units of ``side`` that have not yet activated this round (live ones only)."""
@@ -116,7 +117,8 @@ class Alternating:
         return [u for u in state.units(side) if u not in done]
 
     def current(self, state: GameState) -> str | None:
-        return self.data(state)["current"]
+        cur: str | None = self.data(state)["current"]
+        return cur
 
     def begin(self, state: GameState, unit: str) -> None:
         """Mark ``unit`` as the one activating now (its first act this activation)."""
@@ -144,7 +146,7 @@ class Alternating:
         n = len(d["order"])
         for k in range(n):
             i = (start + k) % n
-            side = d["order"][i]
+            side: str = d["order"][i]
             if self.ready_units(state, side):
                 d["next"] = i
                 return side
@@ -283,10 +285,10 @@ class Flow:
             rs.last_side(state, alive, ctx)
             state.active = None
             return
-        if self.round_over(rs, state):
+        if self.round_over(state):
             self.end_round(rs, state, ctx)
 
-    def round_over(self, rs: Ruleset, state: GameState) -> bool:
+    def round_over(self, state: GameState) -> bool:
         return state.active is None
 
     def end_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:

@@ -55,6 +55,7 @@ def _pick(app: App):
     """A model of the side to act with a targeted action (a shot preferred) and it."""
     c = app.controller
     game = app.game
+    assert game is not None, "a game is on screen"
     side = game.to_act()
     best = None
     for m in game.state.live(side) if side else []:
@@ -83,6 +84,7 @@ def frame_with_overlays(app: App) -> None:
         if step is None:
             break
         game.apply(step)
+        assert app.battle is not None
         app.battle.version += 1
         best = _pick(app)
     side = game.to_act() or game.state.sides[0]
@@ -165,7 +167,7 @@ def spectate(path: Path, out: Path, moves: int) -> Path:
         if len(game.history) >= moves and "chance <b>" in b.decision and b.job is None:
             break
         app.step([], 0.05)
-    app.battle.toggle_pause()
+    b.toggle_pause()
     for _ in range(6):
         app.step([], 0.05)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ import math
 import tomllib
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -153,7 +154,7 @@ def test_the_checks_can_fail() -> None:
     table = (72.0, 48.0)
     sq = [[10, 10], [12, 10], [12, 12], [10, 12]]
     twin = [[62, 38], [60, 38], [60, 36], [62, 36]]
-    good = [
+    good: list[dict[str, Any]] = [
         {"id": "a", "kind": "building", "polygon": sq},
         {"id": "b", "kind": "building", "polygon": twin},
     ]

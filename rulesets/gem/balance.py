@@ -63,7 +63,7 @@ def pairings(n: int, seed: int) -> list[Pairing]:
     grid = profiles()
     dice = Dice(seed=seed)
     seen: set[tuple[int, int]] = set()
-    out = []
+    out: list[Pairing] = []
     while len(out) < min(n, len(grid) * (len(grid) - 1) // 2):
         i, j = dice.face(len(grid)) - 1, dice.face(len(grid)) - 1
         if i == j or (min(i, j), max(i, j)) in seen:
@@ -97,9 +97,12 @@ def duel(a: dict[str, int], b: dict[str, int], seed: int, turn_limit: int = 30) 
         Scenario("balance", "duel", "gem", seed, Battlefield(), models, turn_limit=turn_limit)
     )
     n = 0
-    while (side := game.to_act()) is not None and n < 2000:
-        acts = [x for x in game.candidates(side) if isinstance(x, (Fight, Charge))]
-        game.apply(acts[0] if acts else game.ruleset.advance(game.state, game.ctx))
+    while (to_act := game.to_act()) is not None and n < 2000:
+        acts = [x for x in game.candidates(to_act) if isinstance(x, (Fight, Charge))]
+        step = acts[0] if acts else game.ruleset.advance(game.state, game.ctx)
+        if step is None:
+            break
+        game.apply(step)
         n += 1
     out = game.outcome()
     return out.winner if out else None

@@ -378,8 +378,8 @@ def _union_on_leg(bf: Battlefield, p: Point, q: Point, hit: list[TerrainFeature]
     ts = {0.0, 1.0}
     for f in hit:
         ring = list(f.polygon)
-        for a, b in zip(ring, ring[1:] + ring[:1]):
-            ts.update(polygons.cuts(p, q, a, b))
+        for c, d in zip(ring, ring[1:] + ring[:1]):
+            ts.update(polygons.cuts(p, q, c, d))
     cuts = sorted(t for t in ts if 0.0 <= t <= 1.0)
     leg = math.dist(p, q)
     ids = [f.id for f in hit]

@@ -373,15 +373,9 @@ def overrun(state: GameState, ctx: Context, unit: str, o: Model) -> bool:
         outcome="hit" if h2 else "miss",
         data={"hits": h2},
     )
-    if blocks.rear_model(state, unit) is not None:
-        apply_hits(
-            state,
-            ctx,
-            blocks.rear_model(state, unit),
-            h2,
-            off=back.off,  # type: ignore[arg-type]
-            rule="GEM-2.1.5",
-        )
+    rear = blocks.rear_model(state, unit)
+    if rear is not None:
+        apply_hits(state, ctx, rear, h2, off=int(back.off), rule="GEM-2.1.5")
     for m in blocks.live_order(state, unit):
         m.vars["overrun_done"] = True
     return o.removed

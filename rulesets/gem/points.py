@@ -9,7 +9,7 @@ factor (morale, base width, type, MAG, MOV) scales it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,7 @@ def missile_off(w: Mapping[str, Any]) -> float:
     return v
 
 
-def off_att(stats: Mapping[str, Any], weapons: list[Mapping[str, Any]]) -> float:
+def off_att(stats: Mapping[str, Any], weapons: Sequence[Mapping[str, Any]]) -> float:
     """GEM-4.2.3: the best combination of attacks in one turn: the hand-to-hand attacks
     plus the best missile weapon (a figure fires one weapon a turn, GEM-I-COMBO)."""
     melee = [w for w in weapons if not float(w.get("range", 0) or 0)]
@@ -82,7 +82,11 @@ def off_att(stats: Mapping[str, Any], weapons: list[Mapping[str, Any]]) -> float
 
 
 def value(
-    stats: Mapping[str, Any], weapons: list[Mapping[str, Any]], mtype: str, base: Any, crew: int = 0
+    stats: Mapping[str, Any],
+    weapons: Sequence[Mapping[str, Any]],
+    mtype: str,
+    base: Any,
+    crew: int = 0,
 ) -> float:
     """GEM-4.1 (figures) and GEM-4.3 (vehicles)."""
     s = {"HIT": 1, "ATT": 1, "MOR": 0, "MAG": 2, "MOV": 4, "SIZ": 1, **dict(stats)}

@@ -10,6 +10,7 @@ are rolled for with the OFF of the attack that caused the damage.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from engine.ruleset import Context
 from engine.state import GameState, Model
@@ -17,6 +18,11 @@ from engine.state import GameState, Model
 from . import transport
 from .tables import vehicle as vtable
 from .vstate import d6_check, damage, has, has_driver, max_speed
+
+
+def _frees(word: str) -> Callable[[int, tuple[int, ...]], str]:
+    """The outcome of the d6 to free a jammed or wild system: 4+ (GEM-3.3)."""
+    return lambda total, _faces: "frees itself" if total >= 4 else "still " + word
 
 
 def vehicle_hit(state: GameState, ctx: Context, m: Model, off: int) -> None:
@@ -227,7 +233,7 @@ def start_of_turn(state: GameState, ctx: Context, m: Model) -> None:
             need="4+",
             actor=m.id,
             rule="GEM-3.3",
-            result=lambda t, _f, w=word: "frees itself" if t >= 4 else "still " + w,
+            result=_frees(word),
         )
         ctx.log.emit(
             "resolution",

@@ -19,7 +19,7 @@ REQUIRED = ("MR", "SR", "DR", "CR", "PR", "HP")
 MODEL_KEYS = ("size", "type", "points", "army", "arms", "vehicle")
 SIZES = ("small", "medium", "large")
 TYPES = ("troop", "character", "support", "vehicle")
-WEAPON_KEYS = {
+WEAPON_KEYS: dict[str, type | tuple[type, ...]] = {
     "name": str,
     "WR": int,
     "Dam": int,

@@ -48,7 +48,7 @@ def charge_via(ms: list[Model], path: tuple) -> dict[str, list[tuple[float, floa
 
 
 def charger_problems(
-    state: GameState, ctx: Context, c: Model, t: Model, via: list[tuple[float, float]] = ()
+    state: GameState, ctx: Context, c: Model, t: Model, via: Sequence[tuple[float, float]] = ()
 ) -> list[str]:
     a = core.act(c)
     if core.is_vehicle(c):
@@ -176,7 +176,7 @@ def close_in(
     obstacle or table edge met (SWOMP-I-CHARGE). True if that leaves it in base contact
     with the target, which then counts as its charge."""
     dest = way.spot if way.spot is not None else target.pos
-    pts = list(way.path) if way.path else [c.pos, *[tuple(p) for p in via], tuple(dest)]
+    pts = list(way.path) if way.path else [c.pos, *[(p[0], p[1]) for p in via], (dest[0], dest[1])]
     pts = reach.within(ctx, pts, limit)
     melee.sync(state, ctx)
     r = ctx.physics.move(c.id, pts[1:])

@@ -148,9 +148,9 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
     near = enemies[0]
     out += attack_options(state, lead, actor, near)
     if len(ms) == 1:
-        face = round(table.bearing(lead.pos, near.pos), 1)
-        if abs(face - lead.facing) > 1:
-            out.append(Turn(actor=actor, facing=face))
+        turn_to = round(table.bearing(lead.pos, near.pos), 1)
+        if abs(turn_to - lead.facing) > 1:
+            out.append(Turn(actor=actor, facing=turn_to))
     lim, _ = movement.allowance(lead)
     steady = min(movement.shoot_limit(m) for m in ms)
     face = aim(state, ctx, ms)

@@ -9,7 +9,7 @@ goes to the defender. The preview, the AI and the rules read the same numbers he
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -187,6 +187,11 @@ def roll(
 def d10_under(need: int) -> Fraction:
     """Chance a d10 rolls ``need`` or less (jams, explosions, systems, break tests)."""
     return Fraction(max(0, min(D10, need)), D10)
+
+
+def under_word(need: int, yes: str, no: str) -> Callable[[int, tuple[int, ...]], str]:
+    """The outcome word of a d10 that must roll ``need`` or less (``Dice.roll``'s result)."""
+    return lambda _total, faces: yes if faces[0] <= need else no
 
 
 def best_terms(values: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:

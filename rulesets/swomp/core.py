@@ -9,6 +9,7 @@ Everything here is plain data in ``state.vars['swomp']`` and ``model.vars``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.ruleset import Context
@@ -115,7 +116,9 @@ def disengage(a: Model, b: Model) -> None:
 
 
 def star_ok(
-    state: GameState, extra: list[tuple[str, str]] = (), drop: list[tuple[str, str]] = ()
+    state: GameState,
+    extra: Sequence[tuple[str, str]] = (),
+    drop: Sequence[tuple[str, str]] = (),
 ) -> bool:
     """Pairing off (SWOMP "The gang fight"): no model may be both a multiple attacker and
     a multiple defender, i.e. every engagement has a model with one foe at one end."""

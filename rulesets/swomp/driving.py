@@ -77,7 +77,7 @@ def drive(
         rule=vehicles.R_MOVE,
         data={"to": [v.x, v.y], "speed": spd},
     )
-    if res.hit_kind == "model":
+    if res.hit_kind == "model" and res.hit is not None:
         ram(state, ctx, v, state.models[res.hit], spd)
     elif res.hit is not None:
         v.vars["speed"] = 0.0

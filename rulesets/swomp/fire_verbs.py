@@ -134,8 +134,9 @@ def shooters(
     for m in ms:
         names = [wname] if wname and m.weapon(wname) else [w["name"] for w in core.ranged(m)]
         for n in names:
-            if not shoot_problems(state, ctx, m, t, n, options):
-                out.append((m, shooting.weapon_of(m, n)))
+            w = shooting.weapon_of(m, n)
+            if w is not None and not shoot_problems(state, ctx, m, t, n, options):
+                out.append((m, w))
                 break
     return out
 
@@ -183,7 +184,9 @@ def check_shoot(state, ctx, action: Shoot, ms, unit) -> list[str]:
 def apply_shoot(state, ctx, action: Shoot, ms, unit) -> None:
     t = state.models[action.target]
     if len(ms) == 1:
-        pairs = [(ms[0], shooting.weapon_of(ms[0], action.weapon))]
+        w = shooting.weapon_of(ms[0], action.weapon)
+        assert w is not None, "check() refuses a weapon the model does not carry"
+        pairs = [(ms[0], w)]
     else:
         pairs = shooters(state, ctx, ms, t, action.weapon, action.options)
     for m, w in pairs:

@@ -35,11 +35,11 @@ def apply_move(state, ctx, action: Move, ms, unit) -> None:
     if len(ms) == 1:
         m = ms[0]
         pts = list(action.waypoints(m.pos))
-        moved = (
-            driving.drive(state, ctx, m, pts)
-            if core.is_vehicle(m)
-            else (do_move(state, ctx, m, pts, action.facing) or [m])
-        )
+        if core.is_vehicle(m):
+            moved = driving.drive(state, ctx, m, pts)
+        else:
+            do_move(state, ctx, m, pts, action.facing)
+            moved = [m]
         trigger_overwatch(state, ctx, moved, None)
         return
     paths = unit_paths(ms, action)

@@ -195,7 +195,7 @@ def vehicle_move_problems(
         return [f"{v.id}'s crew is out of action: it coasts ({vehicles.R_DAMAGE})"]
     lo, hi = vehicles.speed_range(v)
     length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
-    r = []
+    r: list[str] = []
     if length < lo - 0.05 or length > hi + 0.05:
         r.append(
             Reason(

@@ -59,7 +59,9 @@ def plan(
     while live:
         ids = [c.id for c in live]
         melee.sync(state, ctx)
-        came = {c.id: tuple(via[c.id][-1]) if via.get(c.id) else c.pos for c in live}
+        came = {
+            c.id: (via[c.id][-1][0], via[c.id][-1][1]) if via.get(c.id) else c.pos for c in live
+        }
         poses = ctx.physics.place_in_contact(target.id, ids, came)
         placed = {}
         fell = ""

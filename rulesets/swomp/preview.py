@@ -89,20 +89,20 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
             return None
         _, hi = vehicles.speed_range(v)
         spd = hi if action.speed is None else float(action.speed)
-        a = core.stat(v, "DR") + contest.ram_speed_bonus(spd)
-        d = core.stat(t, "DR") + (
+        ram_at = core.stat(v, "DR") + contest.ram_speed_bonus(spd)
+        ram_def = core.stat(t, "DR") + (
             contest.ram_speed_bonus(vehicles.speed(t))
             if core.is_vehicle(t)
             else core.stat(t, "AR") + core.stat(t, "FR") + shooting.move_bonus(t)
         )
         dist: dict[int, Any] = {}
-        for k, p in contest.margin_dist(a, d).items():
+        for k, p in contest.margin_dist(ram_at, ram_def).items():
             dmg = 0 if k < 0 else contest.ram_damage(k)
             dist[dmg] = dist.get(dmg, 0) + p
         ch = 1 - dist.get(0, 0)
         return Odds(
             chance=ch,
             dist=dist,
-            lines=[f"ram: DR + speed {a} + d10 against {d} + d10: {percent(ch)}"],
+            lines=[f"ram: DR + speed {ram_at} + d10 against {ram_def} + d10: {percent(ch)}"],
         )
     return None

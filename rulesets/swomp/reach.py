@@ -67,7 +67,7 @@ def contact_spot(
     """Where ``c`` alone would touch ``t``: the free contact spot nearest to the last
     point it comes from."""
     sync(state, ctx)
-    came = tuple(via[-1]) if via else c.pos
+    came = (via[-1][0], via[-1][1]) if via else c.pos
     return ctx.physics.place_in_contact(t.id, [c.id], {c.id: came}).get(c.id)
 
 
@@ -89,7 +89,7 @@ def reach(
         sync(state, ctx)
     if spot is None:
         return Reach(None, (), 0.0, f"there is no room for {c.id} in base contact with {t.id}")
-    pts = (c.pos, *[tuple(p) for p in via], (round(spot[0], 2), round(spot[1], 2)))
+    pts = (c.pos, *[(p[0], p[1]) for p in via], (round(spot[0], 2), round(spot[1], 2)))
     r = ctx.physics.move(c.id, pts[1:], ignore=[t.id, *movers])
     if not r.complete and math.dist(r.end, pts[-1]) > 0.05:
         return Reach(
@@ -119,12 +119,12 @@ def within(ctx: Context, pts: Sequence[Point], budget: float) -> list[Point]:
     ground double, as ``table.path_cost`` counts it): how far a charger that cannot
     reach its spot gets on its way there (SWOMP-I-CHARGE)."""
     diff = TERRAIN["difficult"]
-    out = [tuple(pts[0])]
+    out = [(pts[0][0], pts[0][1])]
     spent = 0.0
     for a, b in zip(pts, pts[1:]):
         leg = table.path_cost(ctx, [a, b], diff)
         if spent + leg <= budget + 1e-9:
-            out.append(tuple(b))
+            out.append((b[0], b[1]))
             spent += leg
             continue
         lo, hi = 0.0, 1.0

@@ -13,6 +13,8 @@ unit_verbs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.actions import (
     Action,
     Charge,
@@ -54,7 +56,8 @@ __all__ = [
     "to_act",
 ]
 
-CHECKS = {
+#: each verb's check (state, ctx, action, models, unit) -> refusals, and its apply
+CHECKS: dict[type[Action], Callable[..., list[str]]] = {
     Move: mov.check_move,
     Turn: mov.check_turn,
     Shoot: fv.check_shoot,
@@ -69,7 +72,7 @@ CHECKS = {
     Man: vv.check_man,
 }
 
-APPLY = {
+APPLY: dict[type[Action], Callable[..., None]] = {
     Move: mov.apply_move,
     Turn: mov.apply_turn,
     Shoot: fv.apply_shoot,
@@ -150,6 +153,7 @@ def apply(state: GameState, action: Action, ctx: Context) -> None:
             if action.actor:
                 unit = resolve_actor(state, action.actor)[1]
             else:
+                assert state.active is not None, "check() refuses a pass with no side to act"
                 unit = TURNS.ready_units(state, state.active)[0]
             begin(state, unit)
             ctx.log.emit("note", f"{unit} waits", actor=unit, rule=R_ACTIONS)

@@ -362,7 +362,7 @@ def _fire_weapon(
                 chance=p,
                 actor=shooter.id,
                 rule=R_JAM,
-                result=lambda tot, f, n=n: "jammed" if f[0] <= n else "clear",
+                result=contest.under_word(n, "jammed", "clear"),
             )
             ctx.log.emit(
                 "resolution",

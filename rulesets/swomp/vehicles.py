@@ -268,7 +268,7 @@ def damage(
             chance=p,
             actor=v.id,
             rule=R_DAMAGE,
-            result=lambda t, f, n=n: "fails" if f[0] <= int(n) else "holds",
+            result=contest.under_word(int(n), "fails", "holds"),
         )
         ctx.log.emit(
             "resolution",

@@ -222,7 +222,7 @@ def build_model(
                     f"model '{mid}': unknown state key for umr (state: {', '.join(STATE_KEYS)})",
                 )
             )
-    full = {**{k: v for k, v in points.items() if not is_drone}, "AD": want}
+    full: dict[str, Any] = {**{k: v for k, v in points.items() if not is_drone}, "AD": want}
     full["ability"] = ability
     if any(rpg.values()):
         full.update({k: v for k, v in rpg.items() if v})

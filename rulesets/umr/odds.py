@@ -39,7 +39,7 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
                 return None
         if t is None or t.removed or t.side == m.side:
             return None
-        if ranged and attacks.check_shoot(state, a, ctx):  # no line of fire
+        if isinstance(a, act.Shoot) and attacks.check_shoot(state, a, ctx):  # no line of fire
             return None
         mods = attacks.attack_mods(state, ctx, m, t, ranged)
         o = attacks.odds_of(state, ctx, m, t, ranged)

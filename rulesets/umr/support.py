@@ -162,11 +162,12 @@ def apply_rpg(state: GameState, a: RpgTest, ctx: Context) -> None:
         chance=chance,
     )
     ok = r.total >= a.need
+    ability = ability_of(m.stats)
     extra = (
-        f" (an extra die for the {ability_of(m.stats).name.lower()}, UMR-RPG-ABILITIES)"
-        if n == 2
+        f" (an extra die for the {ability.name.lower()}, UMR-RPG-ABILITIES)"
+        if n == 2 and ability is not None
         else ""
-    )  # type: ignore[union-attr]
+    )
     ctx.log.emit(
         "resolution",
         f"{m.id} {stat.lower()} test: {n}d6 "
