@@ -20,21 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: cycles present when the test was written (to be broken, never added to)
 KNOWN: dict[str, list[frozenset[str]]] = {
-    "rulesets.gem": [
-        frozenset(
-            {
-                "damage",
-                "driving",
-                "magic",
-                "melee",
-                "morale",
-                "movement",
-                "transport",
-                "vdamage",
-                "vehicles",
-            }
-        ),
-    ],
     "rulesets.swomp": [frozenset({"shooting", "vehicles"})],
 }
 

@@ -14,6 +14,7 @@ import math
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from . import measure
 from .vstate import (
     d6_check,
     forced_move,
@@ -137,10 +138,8 @@ def drive_problems(state: GameState, m: Model, speed: float, legs: list[Leg]) ->
 # ------------------------------------------------------------------ driving
 def drive(state: GameState, ctx: Context, m: Model, speed: float, legs: list[Leg]) -> None:
     """Sweep the vehicle along its poses; it stops at the first contact."""
-    from .movement import _phys
-
     ps = poses(m, speed, legs)
-    ph = _phys(ctx, state)
+    ph = measure.space(ctx, state)
     res = ph.sweep(m.id, ps) if len(ps) > 1 else None
     end = res.pose if res else (m.x, m.y, m.facing)
     m.x, m.y, m.facing = float(end[0]), float(end[1]), float(end[2]) % 360.0

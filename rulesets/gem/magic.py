@@ -64,38 +64,9 @@ def data(state: GameState) -> dict[str, Any]:
     return mg
 
 
-def effects(state: GameState, unit: str) -> dict[str, int]:
-    mg = g(state).get("magic")
-    if not mg or mg.get("turn") != state.turn:
-        return {}
-    return mg.get("effects", {}).get(unit, {})
-
-
 def _bump(state: GameState, unit: str, key: str, v: int) -> None:
     e = data(state)["effects"].setdefault(unit, {})
     e[key] = e.get(key, 0) + v
-
-
-def mov_bonus(state: GameState, unit: str) -> float:
-    return float(effects(state, unit).get("mov", 0))
-
-
-def off_bonus(state: GameState, unit: str) -> int:
-    return int(effects(state, unit).get("off", 0))
-
-
-def def_bonus(state: GameState, unit: str) -> int:
-    return int(effects(state, unit).get("def", 0))
-
-
-def morale_bonus(state: GameState, unit: str) -> list[Modifier]:
-    v = int(effects(state, unit).get("morale", 0))
-    return [Modifier(v, "Peace of Jude", "GEM-3.5.4")] if v else []
-
-
-def target_bonus(state: GameState, t: Model) -> list[Modifier]:
-    v = int(effects(state, t.unit).get("to_hit", 0))
-    return [Modifier(v, "Eye of Smaug on the target", "GEM-3.5.4")] if v else []
 
 
 # ------------------------------------------------------------------ casting

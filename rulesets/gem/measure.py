@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine import geometry, polygons
 from engine.battlefield import (
@@ -35,10 +36,15 @@ from engine.battlefield import (
     base_size_in,
 )
 from engine.ruleset import Context
-from engine.state import Model
+from engine.state import GameState, Model
 from engine.table import Memo, Table, footprint, shapes
 from engine.table import distance as table_distance
 from engine.table import in_arc as table_in_arc
+
+from .gstate import live_models
+
+if TYPE_CHECKING:  # the physics service (pymunk) is imported only when first used
+    from engine.physics import Physics
 
 Point = tuple[float, float]
 MM = MM_PER_INCH
@@ -489,3 +495,17 @@ def clock_point(origin: Point, line_deg: float, clock: int, dist: float) -> Poin
     """GEM-2.2.6: ``dist`` inches from ``origin`` towards ``clock`` o'clock, 12 o'clock
     pointing along the line of fire and the hours running clockwise."""
     return geometry.scatter(origin, line_deg, clock, dist)
+
+
+def space(ctx: Context, state: GameState, lift: Iterable[str] = frozenset()) -> Physics:
+    """The physics space synced to the table (only when a base differs from last time),
+    without the figures in ``lift``.
+
+    The signature is plain (id, x, y, facing, base) tuples, compared as the footprints
+    were; building footprints for every figure on every check cost more than the check.
+    """
+    lifted = set(lift)
+    sig = tuple(
+        (m.id, m.x, m.y, m.facing, m.base) for m in live_models(state) if m.id not in lifted
+    )
+    return ctx.table.synced(sig, lambda: {k: Footprint(x, y, f, b) for k, x, y, f, b in sig})

@@ -22,6 +22,7 @@ from .combat import Attack, roll_attack
 from .damage import apply_hits
 from .gstate import disorganized, engage, engagement, is_block, unit_models
 from .movement import Plan, apply_block_move, plan_block, plan_model
+from .spell_effects import def_bonus, off_bonus
 from .tables import table3, terrain
 
 Point = tuple[float, float]
@@ -127,7 +128,7 @@ def charge_problems(state: GameState, ctx: Context, unit: str, actor: str, t: Mo
 def charge(state: GameState, ctx: Context, unit: str, actor: str, t: Model) -> None:
     plan, path, facing, zone = charge_plan(state, ctx, unit, actor, t)
     if is_block(state, unit):
-        reached = apply_block_move(state, ctx, unit, path, facing, plan, False, t.id)
+        reached = apply_block_move(state, ctx, unit, path, facing, plan, False, overrun, t.id)
         if not reached:
             return
     else:
@@ -245,16 +246,12 @@ def melee_attack(
     lead = blocks.front_rank(state, unit)[0] if is_block(state, unit) else state.models[actor]
     w = melee_weapon(lead)
     off = int(w.get("OFF", lead.stat("OFF", 1)))
-    from .magic import off_bonus
-
     off = max(1, min(10, off + off_bonus(state, unit)))
     notes = []
     if disorganized(lead):
         off = max(1, off // 2)
         notes.append(Modifier(0, f"disorganized: OFF halved to {off}", "GEM-2.4.5"))
     n, _ = attack_dice(state, unit, actor)
-    from .magic import def_bonus
-
     dfn = max(1, min(10, def_value(t, "") + def_bonus(state, t.unit)))
     ms = table3_mods(state, ctx, unit, lead, t) if mods else []
     return Attack(off, dfn, n, tuple(notes + ms), label or f"{unit} fights {t.id}")
@@ -344,8 +341,6 @@ def overrun(state: GameState, ctx: Context, unit: str, o: Model) -> bool:
         data={"hits": hits},
     )
     w = melee_weapon(o)
-    from .magic import off_bonus
-
     # the strike back is hand-to-hand: spells and disorganization count (GEM-2.4.5: a
     # disorganized unit fights at half its OFF "for all hand-to-hand weapons")
     off_back = max(1, min(10, int(w.get("OFF", o.stat("OFF", 1))) + off_bonus(state, o.unit)))

@@ -21,6 +21,7 @@ from .build import def_value, mtype, parse_dice
 from .combat import Attack, roll_attack
 from .damage import apply_hits
 from .gstate import disorganized, in_melee, is_block, live_models
+from .spell_effects import target_bonus
 from .tables import area, rng, table2, terrain
 
 
@@ -170,8 +171,6 @@ def modifiers(
         out.append(Modifier(t2["hard_cover"], f"hard cover: {s.why}", "GEM-2.2.5"))
     elif s.cover == "soft":
         out.append(Modifier(t2["soft_cover"], f"soft cover: {s.why}", "GEM-2.2.5"))
-    from .magic import target_bonus
-
     out += target_bonus(state, t)
     return out
 

@@ -26,6 +26,7 @@ from .gstate import (
     unit_models,
     unit_side,
 )
+from .spell_effects import morale_bonus
 from .tables import d20_at_least, fear_need, morale, rng, rout_need
 
 
@@ -52,8 +53,6 @@ def modifiers(state: GameState, unit: str) -> list[Modifier]:
     hr = rng("hero_inspire")
     if any(measure.distance(a, h) <= hr + 1e-9 or a.id == h.id for a in ms for h in heroes):
         out.append(Modifier(mt["hero_within_4"], f'a hero within {hr:g}"', "GEM-3.6"))
-    from .magic import morale_bonus
-
     out += morale_bonus(state, unit)
     return out
 

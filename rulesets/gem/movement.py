@@ -11,7 +11,7 @@ woods and a hedge be priced in one sum that the player sees.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -29,12 +29,12 @@ from .gstate import (
     g,
     in_melee,
     is_block,
-    live_models,
     roster,
     roster_memo,
     unit_models,
 )
-from .magic import mov_bonus
+from .measure import space as _phys
+from .spell_effects import mov_bonus
 from .tables import terrain, units
 
 if TYPE_CHECKING:  # the physics service (pymunk) is imported only when first used
@@ -42,6 +42,8 @@ if TYPE_CHECKING:  # the physics service (pymunk) is imported only when first us
 
 Point = tuple[float, float]
 EPS = 1e-6
+#: the block's out-of-segment attack on a skirmisher in its way: True if it fell
+Overrun = Callable[[GameState, Context, str, Model], bool]
 
 
 @dataclass
@@ -159,16 +161,6 @@ def _price(ctx: Context, path: list[Point]) -> tuple[float, list[str], str]:
             cost += obstacle_cost
             lines.append(f'crosses {f.kind} {f.id}: +{obstacle_cost:g}" (GEM-2.1.1)')
     return cost, lines, on
-
-
-def _phys(ctx: Context, state: GameState, lift: set[str] = frozenset()):  # type: ignore[assignment]
-    """The physics space synced to the table (only when a base differs from last time).
-
-    The signature is plain (id, x, y, facing, base) tuples, compared as the footprints
-    were; building footprints for every figure on every check cost more than the check.
-    """
-    sig = tuple((m.id, m.x, m.y, m.facing, m.base) for m in live_models(state) if m.id not in lift)
-    return ctx.table.synced(sig, lambda: {k: Footprint(x, y, f, b) for k, x, y, f, b in sig})
 
 
 #: How far (inches) beyond the mover's bounding circle another base may stand from its
@@ -565,10 +557,12 @@ def apply_block_move(
     facing: float,
     plan: Plan,
     rush: bool,
+    overrun: Overrun,
     charge_target: str = "",
 ) -> bool:
-    """Move the block; overrun skirmishers in its way. False if an overrun stopped it."""
-    from .melee import overrun
+    """Move the block; overrun skirmishers in its way (``overrun``: melee's attack on
+    one, GEM-2.1.5, passed in so this chapter needs not import melee, which imports it).
+    False if an overrun stopped it."""
 
     stopped_at: Point | None = None
     for o in block_corridor(state, unit, path, facing):

@@ -261,7 +261,8 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
             path = _path(a, (rec["front"][0], rec["front"][1]))
             facing = rec["facing"] if a.facing is None else float(a.facing) % 360.0
             plan = movement.plan_block(state, ctx, unit, path, facing, a.mode == "rush")
-            movement.apply_block_move(state, ctx, unit, path, facing, plan, a.mode == "rush")
+            rush = a.mode == "rush"
+            movement.apply_block_move(state, ctx, unit, path, facing, plan, rush, melee.overrun)
         else:
             path = _path(a, m.pos)
             plan = movement.plan_model(state, ctx, m, path, a.mode == "rush")

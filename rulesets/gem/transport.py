@@ -117,11 +117,11 @@ def _fit_problems(state: GameState, ctx: Context, f: Model, v: Model) -> list[st
 
 def reach_problems(state: GameState, ctx: Context, f: Model, v: Model) -> list[str]:
     """GEM-I-EMBARK: a straight walk to the vehicle, priced as a move, within MOV."""
-    from .movement import _phys, allowance, price
+    from .movement import allowance, price
 
     if measure.distance(f, v) <= 0.05:
         return []
-    res = _phys(ctx, state).move(f.id, [v.pos])
+    res = measure.space(ctx, state).move(f.id, [v.pos])
     if res.blocked_by != v.id:
         what = res.blocked_by or "nothing"
         return [f"{f.id} cannot reach {v.id}: the way is blocked by {what}"]
@@ -264,8 +264,6 @@ def exit_spots(
     """Where each figure stands when it gets out: in base contact with the vehicle, as
     near ``to`` as there is room (default: behind it), facing away (GEM-I-EMBARK). Asks
     the physics service; the figures are synced at the vehicle only for the question."""
-    from .movement import _phys
-
     ph = ctx.physics
     bodies = {m.id: Footprint(m.x, m.y, m.facing, m.base) for m in state.live()}
     for f in figs:
@@ -281,7 +279,7 @@ def exit_spots(
         got = ph.place_in_contact_poses(v.id, [f.id for f in figs], {f.id: to for f in figs})
     finally:
         ctx.table.unsync()
-        _phys(ctx, state)
+        measure.space(ctx, state)
     return {k: (p[0], p[1], (p[2] + 180.0) % 360.0) for k, p in got.items()}
 
 

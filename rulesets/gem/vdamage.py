@@ -15,7 +15,7 @@ from collections.abc import Callable
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import transport
+from . import measure, transport
 from .tables import vehicle as vtable
 from .vstate import d6_check, damage, has, has_driver, max_speed
 
@@ -197,12 +197,10 @@ def _skid(state: GameState, ctx: Context, m: Model, dist: float) -> str:
     """Sweep the vehicle ``dist`` inches straight on with the physics service (fixed
     steps, no wall clock); it stops clear of the first base, terrain or table edge it
     meets. Returns ", stopped by X" or ""."""
-    from .movement import _phys
-
     h = math.radians(m.facing)
     x1 = min(max(m.x + dist * math.cos(h), 0.0), ctx.battlefield.width)
     y1 = min(max(m.y + dist * math.sin(h), 0.0), ctx.battlefield.depth)
-    res = _phys(ctx, state).sweep(m.id, [(m.x, m.y, m.facing), (x1, y1, m.facing)])
+    res = measure.space(ctx, state).sweep(m.id, [(m.x, m.y, m.facing), (x1, y1, m.facing)])
     m.x, m.y = round(float(res.pose[0]), 3), round(float(res.pose[1]), 3)
     return f", stopped by {res.hit}" if res.hit else ""
 

@@ -199,9 +199,9 @@ def test_spell_power_is_hidden_from_the_other_side():
 def test_factor_spells_read_their_effect_from_the_table(spell, factor, change):
     """GEM-3.5.4 (Haste) and GEM-I-SPELLS: power 5 gives the whole, half or a third of
     the power (rounded up) to one factor of the target unit for the turn."""
-    from rulesets.gem import magic
+    from rulesets.gem import magic, spell_effects
 
     g = _wizards()
     magic._effect(g.state, g.ctx, {"target": "r", "power": 5, "spell": spell, "wizard": "w"})
-    assert magic.effects(g.state, "r") == {factor: change}
+    assert spell_effects.effects(g.state, "r") == {factor: change}
     assert g.log.events[-1].text.startswith(f"{spell} takes effect on r: {change:+d} ")
