@@ -39,7 +39,7 @@ import math
 import time
 
 from engine.actions import Action
-from engine.agents.greedy import Option, damage_hint
+from engine.agents.greedy import ENGAGE_PER_INCH, Option, damage_hint, front, worth
 from engine.dice import Dice
 from engine.game import Game
 from engine.ruleset import DAMAGE
@@ -59,6 +59,7 @@ class SearchAgent:
         prior_samples: int = 24,
         min_prior: int = 12,
         scored_policy: bool = False,
+        engage: float = ENGAGE_PER_INCH,
     ) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
@@ -69,6 +70,11 @@ class SearchAgent:
         self.prior_samples = prior_samples
         self.min_prior = min_prior
         self.scored_policy = scored_policy
+        # greedy's pull toward the enemy, in enemy models per inch (issue 20): the same
+        # position value as greedy's, set per game from ``worth`` when choosing
+        self.engage = engage
+        self.pull = 0.0
+        self._worth: dict[tuple[str, ...], float] = {}
         self.last: list[Option] = []
         self.iterations = 0
 
@@ -114,6 +120,8 @@ class SearchAgent:
     def _final(self, sim: Game, side: str) -> float:
         st = sim.state
         value = sim.score(side)
+        if self.pull and not st.over:
+            value -= self.pull * front(st, side)
         if st.over:
             w = st.over.get("winner")
             value += 1000.0 if w == side else (-1000.0 if w else 0.0)
@@ -204,6 +212,10 @@ class SearchAgent:
     # --- choosing -----------------------------------------------------------------------
     def choose(self, game: Game, side: str) -> Action:
         roots = game.candidates(side)
+        key = (side, *sorted(game.state.models))
+        if key not in self._worth:
+            self._worth[key] = worth(game, side)
+        self.pull = self.engage * self._worth[key]
         if len(roots) == 1:
             self.last = [Option(roots[0], 0.0)]
             self.iterations = 0

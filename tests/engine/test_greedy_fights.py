@@ -97,3 +97,17 @@ def test_greedy_goes_for_the_objective():
     out = game.outcome()
     assert out is not None and out.winner == "greeks" and "hill" in out.reason
     assert game.state.turn <= 2
+
+
+def test_search_closes_in_too():
+    """The hard level values positions the same way (greedy's pull, in enemy models)."""
+    from engine.agents import SearchAgent
+
+    game = make_toy_game(seed=4, n=1)
+    agent = SearchAgent(1, budget=60.0, max_iterations=8)
+    game.apply(agent.choose(game, "blue"))
+    before = front(game.state, "blue")
+    action = agent.choose(game, "blue")
+    assert action.KIND == "move" and agent.pull == 0.01 * worth(game, "blue")
+    game.apply(action)
+    assert front(game.state, "blue") < before
