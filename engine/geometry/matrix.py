@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 import shapely
@@ -24,6 +24,8 @@ from engine.geometry.arrays import (
 )
 from engine.geometry.tables import _SightTables
 
+V = TypeVar("V")
+
 
 class _Matrix(_SightTables):
     """The vectorized path of :class:`Geometry` (see its docstring and ``visible_matrix``)."""
@@ -35,21 +37,36 @@ class _Matrix(_SightTables):
         (a tall feature unless it contains the eye; a hill under the rule on the class)."""
         no, nt, nb = len(E), len(Ct), self._nb
         hill = self._blk_hill
+        inside = self._eyes(E, "inside", lambda: _eye_in(self._blk_geoms[None, :], E))
         if not hill.any():
-            inside = _eye_in(self._blk_geoms[None, :], E)
             return ~inside[:, None, :]
         eye_in = np.zeros((no, nb), dtype=bool)
         if (~hill).any():
-            eye_in[:, ~hill] = _eye_in(self._blk_geoms[None, ~hill], E)
+            eye_in[:, ~hill] = inside[:, ~hill]
         act = np.broadcast_to(~eye_in[:, None, :], (no, nt, nb)).copy()
         gh = self._blk_geoms[None, hill]
-        o_on = _eye_in(gh, E)  # (no, nh)
+        o_on = inside[:, hill]  # (no, nh)
         t_on = shapely.intersects_xy(gh, Ct[:, 0, None], Ct[:, 1, None])  # (nt, nh)
         h = self._blk_h[hill]
         low_o = (lev_o[:, None] < h[None, :]) & ~o_on
         low_t = (lev_t[:, None] < h[None, :]) & ~t_on
         act[:, :, hill] = low_o[:, None, :] & low_t[None, :, :]
         return act
+
+    def _eyes(self, E: np.ndarray, what: str, compute: Callable[[], V]) -> V:
+        """What depends on the observers' eyes alone (inside which blockers, ground
+        level, front-facing edges), cached per set of eyes: why, a model's move changes
+        one row and one column of a matrix, and the column's observers (everyone else)
+        have not moved, so re-scoring it reuses all of this."""
+        key = E.tobytes()
+        hit = self._ecache.get(key)
+        if hit is None:
+            if len(self._ecache) >= 8:
+                self._ecache.pop(next(iter(self._ecache)))
+            hit = self._ecache[key] = {}
+        if what not in hit:
+            hit[what] = compute()
+        return hit[what]
 
     @staticmethod
     def _capsule(
@@ -121,7 +138,8 @@ class _Matrix(_SightTables):
             if nb:
                 candB = cand[:, :, :nb]
                 assert T.lev is not None  # set by _targets
-                candB &= self._blk_active(E, T.C, self._elev_np(E), T.lev)
+                lev_o = self._eyes(E, "level", lambda: self._elev_np(E))
+                candB &= self._blk_active(E, T.C, lev_o, T.lev)
                 if candB.any():
                     info = self._tall_pass(E, T, candB, vis)
             if self._npc:
@@ -267,14 +285,7 @@ class _Matrix(_SightTables):
         nb = self._nb
         # Front-facing edges (the eye on their outer side) cast the shadow; they depend on
         # the eye only, so find them per observer and expand each (pair, feature) to them.
-        ax_ = self._ea[None, :, 0] - E[:, 0, None]
-        ay_ = self._ea[None, :, 1] - E[:, 1, None]
-        bx_ = self._eb[None, :, 0] - E[:, 0, None]
-        by_ = self._eb[None, :, 1] - E[:, 1, None]
-        fm = _cross(ax_, ay_, bx_, by_) < 0  # (no, m)
-        _, fe = np.nonzero(fm)
-        fcount = np.add.reduceat(fm, self._e_start, axis=1, dtype=np.intp).ravel()
-        fstart = np.cumsum(fcount) - fcount
+        fe, fcount, fstart = self._eyes(E, "front", lambda: self._front_edges(E))
         fk = ii * nb + kk
         rep, pos = _expand(fcount[fk], fstart[fk])
         edge = fe[pos]
@@ -313,6 +324,19 @@ class _Matrix(_SightTables):
             d=d[inside],
             R=Rr[inside],
         )
+
+    def _front_edges(self, E: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(edge indices, count per (observer, blocker), start of each count) of the
+        blockers' edges each eye sees from outside, observer by observer."""
+        ax_ = self._ea[None, :, 0] - E[:, 0, None]
+        ay_ = self._ea[None, :, 1] - E[:, 1, None]
+        bx_ = self._eb[None, :, 0] - E[:, 0, None]
+        by_ = self._eb[None, :, 1] - E[:, 1, None]
+        fm = _cross(ax_, ay_, bx_, by_) < 0  # (no, m)
+        _, fe = np.nonzero(fm)
+        fcount = np.add.reduceat(fm, self._e_start, axis=1, dtype=np.intp).ravel()
+        fstart = np.cumsum(fcount) - fcount
+        return fe, fcount, fstart
 
     def _hide_by_intervals(
         self,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import shapely
@@ -46,6 +47,8 @@ class _SightTables:
         self._build_edges()
         self._build_pieces()
         self._tcache: dict[tuple[Footprint, ...], _Targets] = {}
+        # per set of observers' eyes (bytes of their array): see _Matrix._eyes
+        self._ecache: dict[bytes, dict[str, Any]] = {}
         # per target base: cone vertices, sample points, ground elevation (see _target_parts)
         self._pcache: dict[Footprint, tuple[np.ndarray, np.ndarray | None, float]] = {}
         self._sight_cache: dict[tuple[object, ...], Sight] = {}
