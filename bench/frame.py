@@ -1,12 +1,15 @@
 """Frame time of the game window: 200 models, 40 terrain pieces, every overlay on.
 
-Why this benchmark: the window must stay smooth (median under 8 ms, no frame over
-16.7 ms) while the player sweeps the mouse over targets, which is when the most work
-happens per frame: sight lines, the hidden part of the target base, zones, odds, the odds
-panel's text. It drives the real App headless with mouse-motion events over a different
-enemy every frame, and prints medians and maxima for the cached renderer and for an
-uncached baseline (terrain redrawn and text re-rendered every frame) measured in the same
-run, with their ratio.
+Why this benchmark: the window must stay smooth (issue 24: p95 at most 8 ms, no frame
+over 16.7 ms, the hover preview's p90 at most 1 ms) while the player sweeps the mouse
+over targets, which is when the most work happens per frame: sight lines, the hidden
+part of the target base, zones, odds, the odds panel's text. It drives the real App
+headless with mouse-motion events over a different enemy every frame, and prints
+medians, p95 and maxima for the cached renderer and for an uncached baseline (terrain
+redrawn and text re-rendered every frame) measured in the same run, with their ratio,
+and the whole frame in CPU time too, since on a shared machine the wall clock also
+counts the time other processes held the core. The hover preview's own measure (one
+shooter against a hundred targets) is ``bench/geometry.py``'s.
 
     python bench/frame.py [--frames 300] [--ruleset umr]
 """
@@ -14,6 +17,7 @@ run, with their ratio.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import statistics
@@ -136,7 +140,9 @@ class BenchApp(App):
         return ov
 
 
-def run(frames: int, cache: bool, key: str | None) -> tuple[list[float], list[float]]:
+def run(frames: int, cache: bool, key: str | None) -> dict[str, list[float]]:
+    """Milliseconds per frame: "step" (the whole frame, wall), "cpu" (the same in CPU
+    time) and "render" (the renderer alone)."""
     app = BenchApp(size=SIZE, saves_dir=ROOT / "out" / "bench-saves", animate=False)
     game = bench_game(key)
     app.start(game, {s: "human" for s in game.state.sides})
@@ -153,21 +159,28 @@ def run(frames: int, cache: bool, key: str | None) -> tuple[list[float], list[fl
     enemies = [m for m in game.state.live() if m.side != me.side]
     for _ in range(5):
         app.step([], 1 / 60)
-    steps, renders = [], []
+    out: dict[str, list[float]] = {"step": [], "cpu": [], "render": []}
     for i in range(frames):
         t = enemies[i % len(enemies)]
         pos = app.camera.to_screen_i(t.x, t.y)
         ev = pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         app.step([ev], 1 / 60)
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         view, ov = app.battle.table_view(), app.battle.overlays()
         t2 = time.perf_counter()
         app.battle.renderer.render(app.screen, view, ov, app.camera)
-        renders.append((time.perf_counter() - t2) * 1000)
-        steps.append((t1 - t0) * 1000)
+        out["render"].append((time.perf_counter() - t2) * 1000)
+        out["step"].append((t1 - t0) * 1000)
+        out["cpu"].append((c1 - c0) * 1000)
     app.close()
-    return steps, renders
+    return out
+
+
+def _pct(xs: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of xs."""
+    xs = sorted(xs)
+    return xs[max(0, math.ceil(len(xs) * q / 100) - 1)]
 
 
 def main() -> int:
@@ -175,14 +188,12 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=300)
     ap.add_argument("--ruleset", default=None)
     args = ap.parse_args()
-    cached, cached_r = run(args.frames, True, args.ruleset)
-    base, base_r = run(max(40, args.frames // 5), False, args.ruleset)
+    cached = run(args.frames, True, args.ruleset)
+    base = run(max(40, args.frames // 5), False, args.ruleset)
 
-    def line(name: str, xs: list[float]) -> str:
-        xs = sorted(xs)
-        p95 = xs[int(len(xs) * 0.95) - 1]
+    def line(name: str, xs: list[float], q: int = 95) -> str:
         return (
-            f"{name:28} median {statistics.median(xs):6.2f} ms   p95 {p95:6.2f} ms   "
+            f"{name:28} median {statistics.median(xs):6.2f} ms   p{q} {_pct(xs, q):6.2f} ms   "
             f"max {max(xs):6.2f} ms   ({len(xs)} frames)"
         )
 
@@ -190,18 +201,21 @@ def main() -> int:
         f"ruleset {RULESET_USED[0] if RULESET_USED else '?'}: 200 models, 40 terrain pieces, "
         "every overlay on, hovering a new target each frame"
     )
-    print(line("whole frame, cached", cached))
-    print(line("  renderer only, cached", cached_r))
-    print(line("whole frame, uncached", base))
-    print(line("  renderer only, uncached", base_r))
-    ratio = statistics.median(base) / statistics.median(cached)
-    ratio_r = statistics.median(base_r) / statistics.median(cached_r)
+    print(line("whole frame, cached", cached["step"]))
+    print(line("  in CPU time", cached["cpu"]))
+    print(line("  renderer only, cached", cached["render"]))
+    print(line("whole frame, uncached", base["step"]))
+    print(line("  in CPU time", base["cpu"]))
+    print(line("  renderer only, uncached", base["render"]))
+    ratio = statistics.median(base["step"]) / statistics.median(cached["step"])
+    ratio_r = statistics.median(base["render"]) / statistics.median(cached["render"])
     print(f"ratio uncached/cached (median): whole frame {ratio:.1f}x, renderer {ratio_r:.1f}x")
-    med, worst = statistics.median(cached), max(cached)
-    print(
-        f"target median < 8 ms: {'OK' if med < 8 else 'MISSED'} ({med:.2f} ms); "
-        f"no frame over 16.7 ms: {'OK' if worst < 16.7 else 'MISSED'} ({worst:.2f} ms)"
-    )
+    for what, xs in (("wall", cached["step"]), ("CPU", cached["cpu"])):
+        p95, worst = _pct(xs, 95), max(xs)
+        print(
+            f"{what:4}: p95 <= 8 ms: {'OK' if p95 <= 8 else 'MISSED'} ({p95:.2f} ms); "
+            f"no frame over 16.7 ms: {'OK' if worst <= 16.7 else 'MISSED'} ({worst:.2f} ms)"
+        )
     return 0
 
 

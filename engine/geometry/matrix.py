@@ -364,15 +364,7 @@ class _Matrix(_SightTables):
         newp = np.concatenate(([True], gpid[1:] != gpid[:-1]))
         rank = np.cumsum(newp) - 1
         upid = gpid[newp]
-        klo, khi = rank * 8.0 + lo, rank * 8.0 + hi
-        order = np.argsort(klo, kind="stable")
-        klo, khi, rank_s = klo[order], khi[order], rank[order]
-        run = np.maximum.accumulate(khi)
-        new = np.concatenate(([True], klo[1:] > run[:-1]))
-        st = np.flatnonzero(new)
-        g_lo = klo[st] - rank_s[st] * 8.0
-        g_hi = np.maximum.reduceat(khi, st) - rank_s[st] * 8.0
-        g_rank = rank_s[st]
+        g_lo, g_hi, g_rank = _merge_intervals(rank, lo, hi)
         gi, gj = upid[g_rank] // nt, upid[g_rank] % nt
         uxx = T.C[gj, 0] - E[gi, 0]
         uyy = T.C[gj, 1] - E[gi, 1]
@@ -423,6 +415,32 @@ class _Matrix(_SightTables):
         np.clip(f, 0.0, 1.0, out=f)
         f *= cpq
         return 0.5 * f.sum(-1)
+
+
+def _merge_intervals(
+    rank: np.ndarray, lo: np.ndarray, hi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Union of the intervals [lo, hi] of each pair (``rank``, sorted, from 0): the merged
+    intervals' (lo, hi, rank). Why a running maximum per pair (a segmented scan by
+    doubling) and not one over all pairs with an offset per pair added to the angles:
+    the offset grows with the number of pairs and rounds the angles, so a pair's answer
+    would depend on what else is in the batch; this way ``visible_row`` is exactly a row
+    of ``visible_matrix``."""
+    order = np.lexsort((lo, rank))
+    lo_s, hi_s, rank_s = lo[order], hi[order], rank[order]
+    first = np.concatenate(([True], rank_s[1:] != rank_s[:-1]))
+    starts = np.flatnonzero(first)
+    pos = np.arange(rank_s.size) - starts[np.cumsum(first) - 1]
+    run = hi_s.copy()  # running max of hi within each pair
+    d = 1
+    while d <= pos.max(initial=0):
+        k = np.flatnonzero(pos >= d)
+        run[k] = np.maximum(run[k], run[k - d])
+        d *= 2
+    new = first.copy()
+    new[1:] |= lo_s[1:] > run[:-1]
+    st = np.flatnonzero(new)
+    return lo_s[st], np.maximum.reduceat(hi_s, st), rank_s[st]
 
 
 class _Rows(NamedTuple):

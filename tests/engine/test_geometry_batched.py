@@ -1,0 +1,126 @@
+"""The batched and short-cut paths of the geometry service give exactly the answers of the
+pair-by-pair ones (issue 24).
+
+Why exact figures: the speed-ups answer the same questions in bulk (one observer's row,
+one target's column, a whole matrix) or skip work when feature envelopes show nothing can
+be near; a rule or the window must get bit for bit what the one-pair call gives, so each
+test compares with ``==`` (``np.array_equal``), never with a tolerance.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from engine.battlefield import Battlefield, Footprint, TerrainFeature
+from engine.geometry import Geometry, crossings, features_under, overlaps, terrain_index
+from engine.geometry import bases as geometry_bases
+
+
+def _rect(cx: float, cy: float, w: float, h: float, ang: float) -> tuple:
+    c, s = math.cos(ang), math.sin(ang)
+    return tuple(
+        (round(cx + x * c - y * s, 3), round(cy + x * s + y * c, 3))
+        for x, y in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))
+    )
+
+
+def _table(seed: int = 11) -> tuple[Battlefield, list[Footprint], list[Footprint]]:
+    """A 36x24 table with walls, buildings, woods, a hedge and a hill, and eight models a
+    side on round and rectangular bases."""
+    rng = random.Random(seed)
+    feats = []
+    for k in range(10):
+        kind = ("wall", "building", "rocks", "woods", "hedge")[k % 5]
+        w, h = (rng.uniform(2, 4), 0.4) if kind in ("wall", "hedge") else (2.5, 2.0)
+        poly = _rect(rng.uniform(4, 32), rng.uniform(8, 16), w, h, rng.uniform(0, math.pi))
+        feats.append(TerrainFeature(f"f{k}", kind, poly))
+    feats.append(TerrainFeature("hill", "hill", _rect(18, 12, 5, 3, 0.3), 2.0))
+    bf = Battlefield(36, 24, tuple(feats))
+    bases = (25.0, 32.0, (25.0, 50.0), (60.0, 30.0))
+    a = [
+        Footprint(round(rng.uniform(1, 35), 2), round(rng.uniform(1, 6), 2), 90.0, bases[i % 4])
+        for i in range(8)
+    ]
+    b = [
+        Footprint(round(rng.uniform(1, 35), 2), round(rng.uniform(18, 23), 2), 270.0, bases[i % 4])
+        for i in range(8)
+    ]
+    return bf, a, b
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_a_row_and_a_column_are_exactly_the_matrix(seed):
+    bf, a, b = _table(seed)
+    geo = Geometry(bf)
+    m = geo.visible_matrix(a, b)
+    rows = np.array([geo.visible_row(o, b) for o in a])
+    cols = np.array([Geometry(bf).visible_matrix(a, [t])[:, 0] for t in b]).T
+    assert np.array_equal(m, rows)
+    assert np.array_equal(m, cols)
+
+
+def test_the_matrix_answers_the_same_when_its_eye_caches_are_warm():
+    bf, a, b = _table()
+    geo = Geometry(bf)
+    cold = geo.visible_matrix(b, [a[0]])
+    geo.visible_matrix(b, a)  # the same observers: eyes cached
+    warm = geo.visible_matrix(b, [a[0]])
+    assert np.array_equal(cold, warm)
+    assert np.array_equal(Geometry(bf).visible_matrix(b, a), geo.visible_matrix(b, a))
+
+
+def test_sight_with_nothing_near_is_the_exact_answer():
+    """The envelope short cut ("no feature can be near") says what the exact path says."""
+    bf, a, b = _table()
+    geo = Geometry(bf)
+    checked = 0
+    for o in a + b:
+        for t in a + b:
+            if o != t and geo._nothing_near(o, t):
+                assert geo.sight(o, t) == geo._sight(o, t, 0.0, 0.0)
+                checked += 1
+    assert checked > 10
+
+
+def test_cover_from_envelopes_is_the_cover_from_every_feature(monkeypatch):
+    """Cover read from the envelope pre-filter equals cover read from every feature."""
+    bf, a, b = _table()
+    fast = Geometry(bf)
+    slow = Geometry(bf)
+    every = np.flatnonzero(slow._cover_kind)
+    monkeypatch.setattr(slow, "_cover_candidates", lambda o, t: every)
+    for o in a:
+        for t in b:
+            assert fast._sight(o, t, 0.0, 0.0) == slow._sight(o, t, 0.0, 0.0)
+
+
+def test_terrain_queries_skip_the_tree_only_when_it_finds_nothing(monkeypatch):
+    bf, a, b = _table()
+    rng = random.Random(5)
+    paths = [
+        [(rng.uniform(0, 36), rng.uniform(0, 24)) for _ in range(rng.randint(1, 3))]
+        for _ in range(60)
+    ]
+    fast = [crossings(p, bf) for p in paths], [features_under(f, bf) for f in a + b]
+    monkeypatch.setattr(terrain_index._TerrainIndex, "none_near", lambda self, *box: False)
+    slow = [crossings(p, bf) for p in paths], [features_under(f, bf) for f in a + b]
+    assert fast == slow
+    assert any(fast[0]) and not all(fast[0])  # both branches were taken
+
+
+def test_the_quick_overlap_test_agrees_with_the_exact_one():
+    rng = random.Random(9)
+    bases = (25.0, 32.0, (25.0, 50.0), (60.0, 30.0))
+    seen = set()
+    for _ in range(2000):
+        fa = Footprint(rng.uniform(0, 4), rng.uniform(0, 4), rng.uniform(0, 360), rng.choice(bases))
+        fb = Footprint(rng.uniform(0, 4), rng.uniform(0, 4), rng.uniform(0, 360), rng.choice(bases))
+        p, q = geometry_bases._sorted_pair(fa, fb)
+        exact = geometry_bases._penetration(p, q) > 1e-6
+        assert overlaps(fa, fb) == exact
+        seen.add(exact)
+    assert seen == {True, False}
