@@ -67,33 +67,36 @@ def verdict(total: int) -> str:
     )
 
 
+def army_test(state: GameState, ctx: Context, side: str) -> str:
+    """IA-MORALE: the whole warband throws 2d6 with the modifiers; the result is applied
+    (a lost initiative waits for the end of the turn). Returns the result word."""
+    mods = modifiers(state, side)
+    k = sum(x.value for x in mods)
+    ch = prob(dice_sum(2, 6), partial(_holds_regular, k=k))
+    r = ctx.dice.roll(6, f"{side} army morale", n=2, modifiers=mods, need="9+ to act regularly", chance=ch,
+                      actor=side, rule="IA-MORALE", result=lambda tot, f: verdict(tot))  # fmt: skip
+    ctx.log.emit("morale", r.explain(), actor=side, rule="IA-MORALE", chance=float(ch), rolls=list(r.faces),
+                 outcome=str(r.result))  # fmt: skip
+    if r.result == "retreat":
+        retreat(state, ctx, side)
+    elif r.result == "initiative lost":
+        lost_init = state.vars["ia"].setdefault("lose_init", [])
+        if side not in lost_init:
+            lost_init.append(side)
+    elif r.result == "inspired":
+        state.vars.setdefault("inspired", []).append(side)
+        inspire(state, ctx, side)
+    return str(r.result)
+
+
 def end_of_turn(state: GameState, ctx: Context) -> None:
-    """IA-MORALE: each side in a critical situation tests; results applied at once."""
-    lose_init = []
+    """IA-MORALE: each side in a critical situation tests; a 5-8 of this turn's tests
+    hands the initiative over for the next turn (unchanged when every side has it)."""
     for side in list(state.sides):
         if state.over or not critical(state, side):
             continue
-        mods = modifiers(state, side)
-        k = sum(x.value for x in mods)
-        ch = prob(dice_sum(2, 6), partial(_holds_regular, k=k))
-        r = ctx.dice.roll(6, f"{side} army morale", n=2, modifiers=mods, need="9+ to act regularly", chance=ch,
-                          actor=side, rule="IA-MORALE", result=lambda tot, f: verdict(tot))  # fmt: skip
-        ctx.log.emit(
-            "morale",
-            r.explain(),
-            actor=side,
-            rule="IA-MORALE",
-            chance=float(ch),
-            rolls=list(r.faces),
-            outcome=str(r.result),
-        )
-        if r.result == "retreat":
-            retreat(state, ctx, side)
-        elif r.result == "initiative lost":
-            lose_init.append(side)
-        elif r.result == "inspired":
-            state.vars.setdefault("inspired", []).append(side)
-            inspire(state, ctx, side)
+        army_test(state, ctx, side)
+    lose_init = state.vars["ia"].pop("lose_init", [])
     order = state.vars["ia"]["order"]
     if lose_init and len(lose_init) < len(order):
         state.vars["ia"]["order"] = [s for s in order if s not in lose_init] + [

@@ -14,7 +14,7 @@ from fractions import Fraction
 from engine.actions import Move
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, formation, measure
+from rulesets.inter_arma import combat, formation, measure, retreat
 from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import foot_type, mounted
 
@@ -81,10 +81,6 @@ def check(state: GameState, ctx: Context, a: Move) -> list[str]:
         why.append(f"{m.id} has already moved this turn (IA-SEQUENCE)")
     if "wounded" in m.status:
         why.append(f"{m.id} is wounded: it stays in place (IA-WOUNDED)")
-    if measure.enemies_in_contact(state, m):
-        why.append(
-            f"{m.id} is in contact with the enemy: breaking contact is not offered (IA-I-CONTACT)"
-        )
     base = base_cm(m, mode)
     if base is None:
         why.append(
@@ -94,6 +90,7 @@ def check(state: GameState, ctx: Context, a: Move) -> list[str]:
     path = list(a.waypoints(m.pos))
     if any(not ctx.battlefield.on_table(x, y) for x, y in path):
         why.append("the path leaves the table")
+    why += retreat.check(state, ctx, m, path)
     if mode == "crawl" and len(path) >= 2:
         from engine.geometry import crossings
 
@@ -158,6 +155,8 @@ def apply(state: GameState, ctx: Context, a: Move) -> None:
     path = list(a.waypoints(m.pos))
     m.vars["moved"] = state.turn
     m.set_status("tired", False)
+    if not retreat.break_away(state, ctx, m):
+        return
     allow, _ = allowance_cm(state, ctx, m, mode, path)
     tired = fatigue(state, ctx, m, mode)
     if tired == "tired":
