@@ -21,7 +21,7 @@ from typing import Any
 from engine import actions as act
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
-from rulesets.gemini import ai, build, melee, movement, rules, shooting, switches
+from rulesets.gemini import ai, build, melee, movement, rules, shooting, switches, view
 
 
 @register
@@ -120,4 +120,4 @@ class Gemini(Ruleset):
         return ai.score(state, side, ctx)
 
     def model_view(self, model: Model) -> dict[str, Any]:
-        return {"hp": model.hp, "status": sorted(model.status)}
+        return view.model_view(model)

@@ -102,3 +102,30 @@ def test_parry_values():
     assert combat_score.parries(b, r) == 1
     b.weapons = [SWORD, SWORD]
     assert combat_score.parries(b, r) == 2
+
+
+def test_charging_the_flank_is_plus_two_and_over_a_low_wall_minus_one():
+    """GM-COMBAT-SCORE modifiers: charging a foe's flank +2 (the foe faces east, the
+    charger comes from the south); charging over a low wall −1 that turn."""
+    from engine.battlefield import TerrainFeature
+
+    wall = TerrainFeature("lw", "low_wall", ((15, 13), (25, 13), (25, 13.5), (15, 13.5)))
+    g = duel({"weapons": [KNIFE]}, {"weapons": [KNIFE], "facing": 0.0}, gap=5.0,
+             options={"combat_score": True}, terrain=[wall])  # fmt: skip
+    apply(g, Charge(actor="b", target="r"))
+    to_phase(g, "close_combat")
+    ev = apply(g, Fight(actor="b", target="r"), dice=[3, 3, 1])  # b wins by 1: a 1 to wound
+    e = score_event(ev)
+    assert "charging the flank" in e.text and "behind an obstacle" in e.text
+    assert e.data["scores"] == {"b": 3 + 3 + 2 - 1, "r": 6}
+
+
+def test_encumbered_and_improvised_are_minus_one_each():
+    """GM-COMBAT-SCORE modifiers: a heavy weapon carried −1, an improvised weapon −1."""
+    club = {"name": "club", "class": "melee", "size": "improvised"}
+    stubber = {"name": "stubber", "range": 36, "S": 4, "class": "heavy"}
+    g = duel({"weapons": [club, stubber]}, {"weapons": [KNIFE]}, gap=CONTACT,
+             options={"combat_score": True})  # fmt: skip
+    to_phase(g, "close_combat")
+    ev = apply(g, Fight(actor="b", target="r"), dice=[4, 4, 1, 1])  # r wins by 2
+    assert score_event(ev).data["scores"] == {"b": 4 + 3 - 2, "r": 7}

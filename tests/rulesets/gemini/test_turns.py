@@ -63,3 +63,10 @@ def test_two_failed_dice_end_the_sides_turn_and_frozen_rolls_two():
     apply(g, Move(actor="b1", to=(10.0, 8.0)))
     apply(g, EndActivation())
     assert g.to_act() == "red"  # b2 never got its activation
+
+
+def test_the_window_shows_statuses_most_telling_first_in_words():
+    """The model card and the table: down and stunned before pinned, in words."""
+    g = duel(red={"state": {"status": ["frozen", "running_for_cover", "stunned", "zzz"]}})
+    v = g.ruleset.model_view(g.state.models["r"])
+    assert v["status"] == ["stunned", "running for cover", "frozen", "zzz"]
