@@ -13,7 +13,7 @@ from functools import partial
 from engine.dice import Modifier, dice_sum, prob
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.inter_arma import measure
+from rulesets.inter_arma import goals, measure
 
 
 def down(m: Model) -> bool:
@@ -39,7 +39,7 @@ def modifiers(state: GameState, side: str) -> list[Modifier]:
         mods.append(Modifier(1, "enemy commander killed", "IA-MORALE"))
     if any(m.removed and m.stats.get("class") == "commander" for m in own):
         mods.append(Modifier(-1, "own commander killed", "IA-MORALE"))
-    return mods
+    return mods + goals.modifiers(state, side)
 
 
 def _holds_regular(total: int, k: int) -> bool:

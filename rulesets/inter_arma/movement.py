@@ -14,7 +14,7 @@ from fractions import Fraction
 from engine.actions import Move
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, formation, measure, retreat
+from rulesets.inter_arma import combat, formation, goals, measure, retreat
 from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import foot_type, mounted
 
@@ -184,6 +184,7 @@ def apply(state: GameState, ctx: Context, a: Move) -> None:
     ctx.log.emit("move", f"{m.id} {mode}s {gone:.1f} cm of its {allow:g} cm{' (halved by fatigue)' if tired else ''}{stop} (IA-MOVE)",
                  actor=m.id, rule="IA-MOVE", outcome=mode, data={"cm": round(gone, 2)})  # fmt: skip
     pick_up(state, ctx, m)
+    goals.visit(state, m)
 
 
 def pick_up(state: GameState, ctx: Context, m: Model) -> None:

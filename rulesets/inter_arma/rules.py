@@ -82,6 +82,7 @@ def apply(state: GameState, a: act.Action, ctx: Context) -> None:
         ctx.log.emit("status", f"{side} concedes", actor=side, outcome="concede")
         state.over = {"winner": winner, "reason": f"{side} conceded"}
         state.active = None
+        after_battle(state, ctx)
         return
     if isinstance(a, act.EndPhase):
         end_phase(state, ctx)
@@ -155,6 +156,7 @@ def settle(state: GameState, ctx: Context) -> None:
         }
         state.active = None
         ctx.log.emit("status", state.over["reason"], outcome="over")
+        after_battle(state, ctx)
 
 
 def finish_on_losses(state: GameState, ctx: Context, why: str) -> None:
@@ -178,3 +180,12 @@ def finish_on_losses(state: GameState, ctx: Context, why: str) -> None:
     }
     state.active = None
     ctx.log.emit("status", state.over["reason"], outcome="over")
+    after_battle(state, ctx)
+
+
+def after_battle(state: GameState, ctx: Context) -> None:
+    """IA-WOUNDED: in a campaign (``options.campaign``) the wounded throw for their fate."""
+    from rulesets.inter_arma import goals
+
+    if goals.campaign(state):
+        goals.fates(state, ctx)
