@@ -21,7 +21,7 @@ from typing import Any
 from engine import actions as act
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
-from rulesets.gemini import ai, build, melee, movement, rules, shooting, switches, view
+from rulesets.gemini import ai, build, cs_odds, melee, movement, rules, shooting, switches, view
 
 
 @register
@@ -112,6 +112,9 @@ class Gemini(Ruleset):
             return None
         if isinstance(action, act.Shoot):
             return shooting.odds(state, ctx, action)
+        if isinstance(action, act.Fight) and switches.of(state).combat_score:
+            m, foe = state.models[action.actor], state.models[action.target]
+            return cs_odds.odds(state, ctx, m, foe)
         if isinstance(action, act.Fight):
             return melee.odds(state, ctx, action)
         return None

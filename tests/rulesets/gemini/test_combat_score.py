@@ -129,3 +129,23 @@ def test_encumbered_and_improvised_are_minus_one_each():
     to_phase(g, "close_combat")
     ev = apply(g, Fight(actor="b", target="r"), dice=[4, 4, 1, 1])  # r wins by 2
     assert score_event(ev).data["scores"] == {"b": 4 + 3 - 2, "r": 7}
+
+
+def test_the_odds_of_a_contest_are_exact():
+    """GM-COMBAT-SCORE: one die each, equal WS and I: b wins when its die beats r's
+    (15 of 36); a 1 adds one to the foe, so b's 2 against r's 1 is a win by 2."""
+    from fractions import Fraction
+
+    from rulesets.gemini import cs_odds
+
+    g = duel({"weapons": [KNIFE]}, {"weapons": [KNIFE]}, gap=CONTACT,
+             options={"combat_score": True})  # fmt: skip
+    to_phase(g, "close_combat")
+    o = g.odds(Fight(actor="b", target="r"))
+    assert o.chance == Fraction(15, 36)
+    # by two: 2 against a 1 (3 against 1), and 4-2, 5-3, 6-4
+    assert o.dist[2] == Fraction(1 + 3, 36)
+    assert cs_odds.side_dist(1, 0)[(6, 0, 0)] == Fraction(1, 6)
+    assert cs_odds.side_dist(2, 0)[(6, 0, 1)] == Fraction(1, 36)
+    # a parry re-roll of a single die: the new face stands
+    assert cs_odds.side_dist(1, 1) == cs_odds.side_dist(1, 0)
