@@ -130,6 +130,15 @@ class Gem(Ruleset):
 
         return candidates(state, side, ctx)
 
+    def proposals(
+        self, state: GameState, side: str, ctx: Context
+    ) -> tuple[list[Action], list[Action]] | None:
+        """The menu before ``check``, for the random agent's lazy pick (see
+        ``engine.agents.random_agent``)."""
+        from .candidates import proposals
+
+        return proposals(state, side, ctx)
+
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state, ctx)
 

@@ -47,14 +47,45 @@ def _units_now(state: GameState, side: str, need: str) -> list[str]:
 
 
 def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
-    out: list[Action] = [EndPhase()]
     ph = state.phase
     if ph in ("side", "plan", "deploy"):
         from . import deploy
 
         return deploy.candidates(state, side, ctx)
+    sure, unsure = _proposals(state, side, ctx)
+    out: list[Action] = [EndPhase()]
+    ok = {repr(a.to_dict()) for a in sure}
+    seen = set()
+    for a in sure + unsure:
+        key = repr(a.to_dict())
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(out) >= CAP:
+            break
+        if key in ok or check(state, a, ctx).ok:
+            out.append(a)
+    return out
+
+
+def proposals(
+    state: GameState, side: str, ctx: Context
+) -> tuple[list[Action], list[Action]] | None:
+    """The menu before ``check``: (actions known legal, actions to check), for an agent
+    that wants one legal action at random and need not check them all
+    (``RandomAgent``); None where only ``candidates`` will do (deployment)."""
+    if state.phase in ("side", "plan", "deploy"):
+        return None
+    sure, unsure = _proposals(state, side, ctx)
+    return sure, [EndPhase(), *unsure]
+
+
+def _proposals(state: GameState, side: str, ctx: Context) -> tuple[list[Action], list[Action]]:
+    """(shots, which have passed ``check`` already since each measures sight; every
+    other option of the phase, unchecked)."""
+    ph = state.phase
     opts: list[Action] = []
-    checked: list[Action] = []  # already passed ``check`` (shots: each one measures sight)
+    checked: list[Action] = []
     if ph in ("magic_offence", "magic_defence"):
         opts += _magic(state, side, ph)
     if ph == "movement" or (ph == "cards" and (cards_current(state) or ["", ""])[1] == "move"):
@@ -71,18 +102,7 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
                 else:
                     for m in unit_models(state, u):
                         opts.append(Fight(actor=m.id, target=foe))
-    ok = {repr(a.to_dict()) for a in checked}
-    seen = set()
-    for a in checked + opts:
-        key = repr(a.to_dict())
-        if key in seen:
-            continue
-        seen.add(key)
-        if len(out) >= CAP:
-            break
-        if key in ok or check(state, a, ctx).ok:
-            out.append(a)
-    return out
+    return checked, opts
 
 
 def _magic(state: GameState, side: str, ph: str) -> list[Action]:
