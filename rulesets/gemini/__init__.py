@@ -22,6 +22,7 @@ from engine import actions as act
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
 from rulesets.gemini import ai, build, cs_odds, melee, movement, rules, shooting, switches, view
+from rulesets.gemini.options import phase_hooks, react_hooks
 
 
 @register
@@ -68,6 +69,7 @@ class Gemini(Ruleset):
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
         state.vars.setdefault(rules.KEY, {"stamp": 0})
         rules.flow(state).setup(self, state, ctx, first)
+        phase_hooks.setup(state, ctx)
 
     def to_act(self, state: GameState) -> str | None:
         side: str | None = rules.flow(state).to_act(state)
@@ -89,6 +91,15 @@ class Gemini(Ruleset):
     def advance(self, state: GameState, ctx: Context) -> act.Action | None:
         step: act.Action | None = rules.flow(state).advance(self, state, ctx)
         return step
+
+    def answer(
+        self, state: GameState, decision: Mapping[str, Any], action: act.Action, ctx: Context
+    ) -> None:
+        """A reaction or overwatch decision (``options.react_hooks``), else the default."""
+        if react_hooks.answers(dict(decision)):
+            react_hooks.answer(state, ctx, dict(decision), action)
+        else:
+            super().answer(state, decision, action, ctx)
 
     # --- the rules ----------------------------------------------------------------------
     def problems(self, state: GameState, action: act.Action, ctx: Context) -> list[str]:

@@ -18,6 +18,7 @@ from engine.dice import Modifier
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.gemini import build, switches, wounds
+from rulesets.gemini.options import fight_hooks
 
 OBSTACLES = ("hedge", "fence", "low_wall")
 #: statuses in which a model adds no WS to its score (GM-COMBAT-SCORE 2)
@@ -101,7 +102,7 @@ def roll_dice(ctx: Context, side: Side, n: int, foe: Model) -> None:
     m = side.model
     r = ctx.dice.roll(6, f"{m.id} attack dice against {foe.id} (Combat Score)", n=n,
                       actor=m.id, rule="GM-COMBAT-SCORE",
-                      result=lambda tot, f: f"highest {max(f)}")  # fmt: skip
+                      result=lambda tot, f: f"highest {max(f, default=0)}")  # fmt: skip
     wounds.report(ctx, r, m.id, "GM-COMBAT-SCORE", foe.id)
     side.dice = list(r.faces)
 
@@ -137,19 +138,19 @@ def explain(side: Side) -> str:
     return f"{side.model.id} rolled {dice}: {side.best} + WS {side.ws}{mods} = {side.score}"
 
 
-def ws_of(m: Model) -> int:
+def ws_of(state: GameState, m: Model) -> int:
     """WS as it adds to the score: none while routing or running for cover (HOOK
     smoke: halved, rounding up)."""
     if any(s in m.status for s in NO_WS):
         return 0
-    return int(m.stat("WS"))
+    return fight_hooks.defend_ws(state, m)
 
 
 def contest(state: GameState, ctx: Context, m: Model, foe: Model) -> tuple[Side, Side]:
     """Steps 1 and 2: both sides' dice, parries and scores."""
-    a, b = Side(m, ws=ws_of(m)), Side(foe, ws=ws_of(foe))
-    roll_dice(ctx, a, attack_dice(state, ctx, m, foe), foe)
-    roll_dice(ctx, b, attack_dice(state, ctx, foe, m), m)
+    a, b = Side(m, ws=ws_of(state, m)), Side(foe, ws=ws_of(state, foe))
+    roll_dice(ctx, a, fight_hooks.attack_dice(state, ctx, m, attack_dice(state, ctx, m, foe)), foe)
+    roll_dice(ctx, b, fight_hooks.attack_dice(state, ctx, foe, attack_dice(state, ctx, foe, m)), m)
     if switches.of(state).parry:
         reroll(ctx, a, foe, parries(foe, m))
         reroll(ctx, b, m, parries(m, foe))

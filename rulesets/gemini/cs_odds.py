@@ -41,8 +41,8 @@ def odds(state: GameState, ctx: Context, m: Model, foe: Model) -> Odds:
     parry = bool(switches.of(state).parry)
     da = side_dist(cs.attack_dice(state, ctx, m, foe), cs.parries(foe, m) if parry else 0)
     db = side_dist(cs.attack_dice(state, ctx, foe, m), cs.parries(m, foe) if parry else 0)
-    base_a = cs.ws_of(m) + sum(x.value for x in cs.modifiers(state, ctx, m, foe))
-    base_b = cs.ws_of(foe) + sum(x.value for x in cs.modifiers(state, ctx, foe, m))
+    base_a = cs.ws_of(state, m) + sum(x.value for x in cs.modifiers(state, ctx, m, foe))
+    base_b = cs.ws_of(state, foe) + sum(x.value for x in cs.modifiers(state, ctx, foe, m))
     tie_to_a = int(m.stat("I")) > int(foe.stat("I"))
     tie_to_b = int(foe.stat("I")) > int(m.stat("I"))
     hits: dict[int, Fraction] = {}

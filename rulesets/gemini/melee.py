@@ -15,6 +15,7 @@ from engine.ruleset import Context, Odds
 from engine.state import GameState, Model
 from rulesets.gemini import build, combat_score, measure, switches, wounds
 from rulesets.gemini import tables as T
+from rulesets.gemini.options import fight_hooks, move_hooks
 
 #: statuses that keep a model from striking (the switches set them)
 HELPLESS = ("down", "stunned", "knocked_down")
@@ -30,6 +31,7 @@ def can_strike(state: GameState, m: Model) -> bool:
         not m.removed
         and m.vars.get("struck") != stamp(state)
         and not any(s in m.status for s in HELPLESS)
+        and fight_hooks.can_fight(state, m)
     )
 
 
@@ -44,6 +46,8 @@ def problems(state: GameState, ctx: Context, a: Fight) -> list[str]:
     for s in HELPLESS:
         if s in m.status:
             return [f"{m.id} is {s.replace('_', ' ')}: it cannot fight"]
+    if not fight_hooks.can_fight(state, m):
+        return [f"{m.id} cannot fight in its state ({', '.join(m.status)})"]
     return []
 
 
@@ -52,8 +56,9 @@ def order(state: GameState, a: Model, b: Model) -> list[list[Model]]:
     Initiative; equal ranks strike at the same time (GM-I-TIES)."""
     ready = [x for x in (a, b) if can_strike(state, x)]
 
-    def rank(x: Model) -> tuple[int, int]:
-        return (1 if x.vars.get("charged") == state.turn else 0, int(x.stat("I")))
+    def rank(x: Model) -> tuple[int, int, int]:
+        last = 0 if fight_hooks.strikes_last(state, x) else 1  # dazed strikes last
+        return (last, 1 if x.vars.get("charged") == state.turn else 0, int(x.stat("I")))
 
     groups: list[list[Model]] = []
     for r in sorted({rank(x) for x in ready}, reverse=True):
@@ -64,16 +69,30 @@ def order(state: GameState, a: Model, b: Model) -> list[list[Model]]:
 def strike(state: GameState, ctx: Context, m: Model, t: Model) -> wounds.Result:
     """GM-MELEE: the striker's A dice against the foe's WS, then the hits' wounds."""
     w = build.melee_weapon(m)
-    need = T.melee_need(int(m.stat("WS")), int(t.stat("WS")))
-    n = max(1, int(m.stat("A", 1)))
+    t_ws = fight_hooks.defend_ws(state, t)
+    need = fight_hooks.need(state, m, t, T.melee_need(int(m.stat("WS")), t_ws))
+    n = fight_hooks.attack_dice(state, ctx, m, max(1, int(m.stat("A", 1))))
+    if n <= 0:
+        return wounds.Result()
     p = T.chance(need)
-    r = ctx.dice.roll(6, f"{m.id} strikes {t.id}: {n} attack dice, WS {m.stat('WS')} against WS {t.stat('WS')}",
+    r = ctx.dice.roll(6, f"{m.id} strikes {t.id}: {n} attack dice, WS {m.stat('WS')} against WS {t_ws}",
                       n=n, need=f"{need}+ each", chance=1 - (1 - p) ** n, actor=m.id, rule="GM-MELEE",
                       result=lambda tot, f: f"{sum(1 for x in f if x >= need)} hits")  # fmt: skip
     wounds.report(ctx, r, m.id, "GM-MELEE", t.id)
+    faces = list(r.faces)
+    misses = sum(1 for f in faces if f < need)
+    if misses and fight_hooks.rerolls_misses(state, m, t):
+        r2 = ctx.dice.roll(6, f"{m.id} hates {t.id}: re-rolls {misses} misses", n=misses,
+                           need=f"{need}+ each", actor=m.id, rule="GM-HATRED",
+                           result=lambda tot, f: f"{sum(1 for x in f if x >= need)} hits")  # fmt: skip
+        wounds.report(ctx, r2, m.id, "GM-HATRED", t.id)
+        faces = [f for f in faces if f >= need] + list(r2.faces)
     s = int(w.get("S", m.stat("S")))
-    hits = [wounds.Hit(s, int(w.get("save", 0)), w, "melee", f) for f in r.faces if f >= need]
-    # HOOK psychology (hatred): first-round re-roll of misses goes here.
+    hits = [
+        wounds.Hit(s, int(w.get("save", 0)), w, "melee", f, fight_hooks.lucky(state, f, need))
+        for f in faces
+        if f >= need
+    ]
     if not hits:
         return wounds.Result()
     return wounds.resolve_hits(state, ctx, m, t, hits, "GM-MELEE")
@@ -84,6 +103,8 @@ def resolve(state: GameState, ctx: Context, a: Fight) -> None:
     if switches.of(state).combat_score:
         m.vars["struck"] = stamp(state)  # the foe may still be fought by others
         combat_score.fight(state, ctx, m, t)
+        fight_hooks.after_fight(state, ctx, m, t)
+        move_hooks.follow_up_after_fight(state, ctx, m, t)
         return
     for group in order(state, m, t):
         standing = [x for x in group if not x.removed]
@@ -92,6 +113,8 @@ def resolve(state: GameState, ctx: Context, a: Fight) -> None:
             foe = t if x is m else m
             if not foe.removed:
                 strike(state, ctx, x, foe)
+    fight_hooks.after_fight(state, ctx, m, t)
+    move_hooks.follow_up_after_fight(state, ctx, m, t)
 
 
 def odds(state: GameState, ctx: Context, a: Fight) -> Odds | None:

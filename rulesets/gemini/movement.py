@@ -16,11 +16,12 @@ from engine.physics import Physics
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 from engine.table import footprint
-from rulesets.gemini import measure, switches
+from rulesets.gemini import build, measure, switches, wounds
 from rulesets.gemini import tables as T
+from rulesets.gemini.options import fight_hooks, move_hooks, react_hooks
 
 #: statuses that keep a model where it is (the switches set them)
-STILL = ("down", "stunned", "knocked_down", "pinned", "frozen", "hiding")
+STILL = ("down", "stunned", "pinned", "frozen", "hiding")
 #: the low obstacles a foe may shelter behind against a charge (GM-COMBAT-SCORE)
 OBSTACLES = ("hedge", "fence", "low_wall")
 
@@ -33,8 +34,9 @@ def physics(state: GameState, ctx: Context) -> Physics:
 
 
 def allowance(state: GameState, m: Model, mode: str = "") -> float:
-    """GM-MOVE: M inches (HOOK running: double or +d6 when the switch is on)."""
-    return float(m.stat("M", 4))
+    """GM-MOVE: M inches, less what the model's state allows (half, a 2" crawl) and
+    more for a run (GM-RUNNING: double or up to +d6), ``options.move_hooks``."""
+    return move_hooks.allowance(state, m, mode, float(m.stat("M", 4)))
 
 
 def cost(ctx: Context, path: list[tuple[float, float]]) -> float:
@@ -42,11 +44,15 @@ def cost(ctx: Context, path: list[tuple[float, float]]) -> float:
     return ctx.table.path_cost(path, T.DIFFICULT)
 
 
-def stuck(state: GameState, m: Model) -> str:
-    """Why the model cannot move or charge at all ("" when it can)."""
-    if m.vars.get("moved") == state.turn and switches.of(state).turns != "arap":
+def stuck(state: GameState, m: Model, moving: bool = False) -> str:
+    """Why the model cannot move or charge at all ("" when it can). ``moving``: a move,
+    which a follow-up or breaking off (``options.move_hooks``) may allow."""
+    bonus = move_hooks.bonus_move(state, m) if moving else ""
+    again = switches.of(state).turns == "arap" or bonus == "follow_up"
+    if m.vars.get("moved") == state.turn and not again:
         return f"{m.id} has already moved this turn (GM-MOVE)"
-    if measure.engaged(state, m):
+    locked = bonus != "follow_up" and not (moving and move_hooks.may_break_off(state, m))
+    if measure.engaged(state, m) and locked:
         return f"{m.id} is locked in close combat (GM-I-LOCKED)"
     for s in STILL:
         if s in m.status:
@@ -56,9 +62,14 @@ def stuck(state: GameState, m: Model) -> str:
 
 def move_problems(state: GameState, ctx: Context, a: Move) -> list[str]:
     m = state.models[a.actor]
-    why = stuck(state, m)
+    why = stuck(state, m, moving=True)
     if why:
         return [why]
+    switched = move_hooks.move_problems(state, m, a.mode)
+    if move_hooks.bonus_move(state, m) == "reserve" and a.waypoints(m.pos):
+        switched += move_hooks.reserve_problems(state, m, a.waypoints(m.pos)[-1])
+    if switched:
+        return list(switched)
     path = list(a.waypoints(m.pos))
     if any(not ctx.battlefield.on_table(x, y) for x, y in path):
         return ["the path leaves the table"]
@@ -83,7 +94,18 @@ def move_problems(state: GameState, ctx: Context, a: Move) -> list[str]:
 
 def resolve_move(state: GameState, ctx: Context, a: Move) -> None:
     m = state.models[a.actor]
-    path = list(a.waypoints(m.pos))
+    if move_hooks.bonus_move(state, m) == "follow_up":
+        m.vars.pop("follow_up")
+    elif measure.engaged(state, m):  # GM-BREAKING-OFF: the Ld test and the parting blow
+        foe = move_hooks.break_off(state, ctx, m)
+        if foe is not None:
+            w = build.melee_weapon(foe)
+            hit = wounds.Hit(int(w.get("S", foe.stat("S"))), int(w.get("save", 0)), w, "melee")
+            wounds.resolve_hits(state, ctx, foe, m, [hit], "GM-BREAKING-OFF")
+        if m.removed or not move_hooks.allowance(state, m, a.mode, float(m.stat("M", 4))):
+            m.vars["moved"] = state.turn
+            return
+    path = move_hooks.run_path(state, ctx, m, a.mode, list(a.waypoints(m.pos)))
     m.vars["moved"] = state.turn
     ph = physics(state, ctx)
     res = ph.move(m.id, path[1:]) if len(path) > 1 else None
@@ -98,6 +120,7 @@ def resolve_move(state: GameState, ctx: Context, a: Move) -> None:
     stop = f", stopped by {res.blocked_by}" if res is not None and res.blocked_by else ""
     ctx.log.emit("move", f'{m.id} moves {gone:.1f}"{stop} (GM-MOVE)', actor=m.id,
                  rule="GM-MOVE", data={"inches": round(gone, 2)})  # fmt: skip
+    react_hooks.after_move(state, ctx, m, path)
 
 
 def contact_spot(state: GameState, ctx: Context, m: Model, t: Model) -> tuple[float, float] | None:
@@ -110,7 +133,7 @@ def charge_problems(state: GameState, ctx: Context, a: Charge) -> list[str]:
     m, t = state.models[a.actor], state.models.get(a.target)
     if t is None or t.removed or t.side == m.side:
         return [f"{a.target} is not an enemy model on the table"]
-    why = stuck(state, m)
+    why = stuck(state, m) or move_hooks.charge_problem(state, m)
     if why:
         return [why]
     limit = 2 * allowance(state, m)
@@ -134,6 +157,9 @@ def charge_problems(state: GameState, ctx: Context, a: Charge) -> list[str]:
 
 def resolve_charge(state: GameState, ctx: Context, a: Charge) -> None:
     m, t = state.models[a.actor], state.models[a.target]
+    if not fight_hooks.dares_charge(state, ctx, m, t):
+        m.vars["moved"] = state.turn
+        return
     spot = contact_spot(state, ctx, m, t)
     assert spot is not None
     m.facing = ctx.table.bearing(m.pos, t.pos)
@@ -146,3 +172,4 @@ def resolve_charge(state: GameState, ctx: Context, a: Charge) -> None:
     m.vars["charged"] = state.turn
     ctx.log.emit("move", f'{m.id} charges {t.id} ({gone:.1f}") (GM-CHARGE)', actor=m.id,
                  target=t.id, rule="GM-CHARGE", outcome="charge")  # fmt: skip
+    react_hooks.after_move(state, ctx, m, [])

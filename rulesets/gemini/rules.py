@@ -19,6 +19,7 @@ from engine.turn_orders import InitiativeFlow, PlayerTurnFlow
 from engine.turns import RollOff
 from rulesets.gemini import melee, morale, movement, shooting, switches
 from rulesets.gemini.arap import Activate, ArapFlow
+from rulesets.gemini.options import move_hooks, phase_hooks
 
 PHASES = ("movement", "shooting", "close_combat", "recovery")
 #: the phase each verb belongs to in a turn of phases (GM-TURN)
@@ -56,6 +57,7 @@ def stepped(state: GameState, ctx: Context, before: tuple[Any, ...]) -> None:
     d["stamp"] = int(d.get("stamp", 0)) + 1
     if state.phase == "recovery" and state.active:
         morale.recovery(state, ctx, state.active)
+    phase_hooks.stepped(state, ctx, before)
 
 
 def problems(state: GameState, action: act.Action, ctx: Context) -> list[str]:
@@ -65,12 +67,13 @@ def problems(state: GameState, action: act.Action, ctx: Context) -> list[str]:
     phase = PHASE_OF.get(type(action))
     if phase is None:
         return [f"gemini has no '{action.KIND}' here (verbs: move, charge, shoot, fight)"]
-    if state.phase in PHASES and state.phase != phase:
+    m = state.models[action.actor]
+    bonus = isinstance(action, act.Move) and move_hooks.bonus_move(state, m)
+    if state.phase in PHASES and state.phase != phase and not bonus:
         return [
             f"{action.KIND} belongs to the {phase.replace('_', ' ')} phase, "
             f"not the {state.phase.replace('_', ' ')} phase (GM-TURN)"
         ]
-    m = state.models[action.actor]
     arap = switches.of(state).turns == "arap"  # each action die is one more act (GM-ARAP)
     if not arap and isinstance(action, (act.Move, act.Charge)) and m.vars.get("shot") == state.turn:
         return [f"{m.id} has shot this turn: it moves before it shoots (GM-TURN)"]

@@ -16,8 +16,9 @@ from engine.actions import Shoot
 from engine.dice import Modifier
 from engine.ruleset import NO_SIGHT, OUT_OF_RANGE, Context, Odds, Reason
 from engine.state import GameState, Model
-from rulesets.gemini import build, measure, switches, wounds
+from rulesets.gemini import build, measure, wounds
 from rulesets.gemini import tables as T
+from rulesets.gemini.options import fire_hooks, move_hooks
 
 
 @dataclass
@@ -50,7 +51,7 @@ def can_fire(state: GameState, m: Model) -> str:
     for s in ("down", "stunned", "knocked_down", "pinned", "running_for_cover", "routing"):
         if s in m.status:
             return f"{m.id} is {s.replace('_', ' ')}: no shooting"
-    return ""
+    return move_hooks.shoot_problem(state, m)
 
 
 def shootable(state: GameState, ctx: Context, m: Model, t: Model, w: dict[str, Any]) -> str:
@@ -69,10 +70,10 @@ def shootable(state: GameState, ctx: Context, m: Model, t: Model, w: dict[str, A
     return ""
 
 
-def closer_counts(state: GameState, ctx: Context, m: Model, other: Model) -> bool:
+def closer_counts(state: GameState, ctx: Context, m: Model, other: Model, t: Model) -> bool:
     """GM-TARGET: whether a nearer enemy bars shooting past it (HOOK gasr_targeting:
     downed models and those in cover may be passed over, bikes and cavalry picked out)."""
-    return True
+    return not fire_hooks.passes_over(state, ctx, m, other, t)
 
 
 def closest_problem(state: GameState, ctx: Context, m: Model, t: Model, w: dict[str, Any]) -> str:
@@ -81,7 +82,7 @@ def closest_problem(state: GameState, ctx: Context, m: Model, t: Model, w: dict[
     for e in state.live():
         if e.side == m.side or e.id == t.id or measure.gap(m, e) >= d - 1e-6:
             continue
-        if shootable(state, ctx, m, e, w) == "" and closer_counts(state, ctx, m, e):
+        if shootable(state, ctx, m, e, w) == "" and closer_counts(state, ctx, m, e, t):
             return f"{e.id} is closer: shoot at the closest target (GM-TARGET)"
     return ""
 
@@ -117,6 +118,7 @@ def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
         p.mods.append(Modifier(-2, "hard cover", "GM-COVER"))
     if t.stats.get("large"):
         p.mods.append(Modifier(1, "large target", "GM-SHOOT"))
+    p.mods += fire_hooks.to_hit_mods(state, m)
     p.need = T.hit_need(int(m.stat("BS")), sum(x.value for x in p.mods))
     if p.need >= 10:
         p.problems.append(f"needs {p.need}: {m.id} cannot hit {t.id} (GM-SHOOT)")
@@ -162,20 +164,38 @@ def resolve(state: GameState, ctx: Context, a: Shoot) -> None:
     m, t = state.models[a.actor], state.models[a.target]
     p = plan(state, ctx, a)
     assert p.weapon is not None
-    w = p.weapon
     m.vars["shot"] = state.turn
+    fire(state, ctx, m, t, p, int(p.weapon.get("shots", 1)), a.options)
+
+
+def fire(
+    state: GameState,
+    ctx: Context,
+    m: Model,
+    t: Model,
+    p: Plan,
+    shots: int,
+    options: dict[str, Any] | None = None,
+) -> None:
+    """``shots`` to-hit rolls with the plan's weapon, then the hits through ``wounds``
+    (a reaction fires its own number of shots, ``options.react_hooks``)."""
+    assert p.weapon is not None
+    w = p.weapon
     hits: list[wounds.Hit] = []
-    for k in range(int(w.get("shots", 1))):
+    for k in range(shots):
         ok, face = roll_to_hit(ctx, m, t, p, k)
-        # HOOK ammo_rolls: a natural 6 here tests the weapon's ammunition.
-        # HOOK lucky_shots: face >= need + 2 picks +1 S or three wound rolls.
+        lucky, stop = fire_hooks.after_to_hit(state, ctx, m, w, face, p.need, ok, options)
         if ok:
-            hits.append(wounds.Hit(int(w.get("S", 3)), int(w.get("save", 0)), w, "shooting", face))
+            hits.append(
+                wounds.Hit(int(w.get("S", 3)), int(w.get("save", 0)), w, "shooting", face, lucky)
+            )
+        if stop:
+            break
     if not hits:
         return
     res = wounds.resolve_hits(state, ctx, m, t, hits, "GM-SHOOT")
-    if res.unhurt and switches.of(state).frozen_pinned:
-        pass  # HOOK frozen_pinned: the target tests Ld once a turn (pinned or frozen).
+    if res.unhurt:
+        fire_hooks.shaken_by_fire(state, ctx, t, p.cover != "")
 
 
 def odds(state: GameState, ctx: Context, a: Shoot) -> Odds | None:

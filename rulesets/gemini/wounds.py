@@ -17,8 +17,8 @@ from typing import Any
 from engine.dice import Roll
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.gemini import switches
 from rulesets.gemini import tables as T
+from rulesets.gemini.options import damage, nerve_hooks
 
 #: statuses of a model that is out of the fight but still on the table (injuries)
 DOWN = ("down", "stunned", "knocked_down")
@@ -103,45 +103,56 @@ def save_roll(ctx: Context, m: Model, t: Model, hit: Hit) -> bool:
 def resolve_hits(
     state: GameState, ctx: Context, m: Model, t: Model, hits: list[Hit], rule: str
 ) -> Result:
-    """Roll every hit to wound, then every wound's save, then take the wounds off."""
+    """Roll every hit to wound, then every wound's save, then take the wounds off.
+    Lucky shots and critical damage change the to-wound step (``options.damage``)."""
     res = Result()
-    wounding: list[Hit] = []
+    wounding: list[tuple[Hit, int, bool]] = []
+    fancy = damage.wound_switches(state)
     for h in hits:
-        if wound_roll(ctx, m, t, h):
-            wounding.append(h)
+        n, crit = (
+            damage.wound_step(state, ctx, m, t, h)
+            if fancy
+            else (int(wound_roll(ctx, m, t, h)), False)
+        )
+        if n:
+            wounding.append((h, n, crit))
         else:
             res.outcomes.append("no_wound")
-    for h in wounding:
-        if save_roll(ctx, m, t, h):
+    unsaved: list[tuple[Hit, int]] = []
+    for h, n, crit in wounding:
+        if not crit and save_roll(ctx, m, t, h):
             res.outcomes.append("saved")
             continue
         res.outcomes.append("wounded")
-        res.wounds += 1
-    for h in wounding[: res.wounds]:
+        res.wounds += n
+        unsaved.append((h, n))
+    for h, n in unsaved:
         if t.removed:
             break
-        take_wound(state, ctx, m, t, h, rule)
+        take_wound(state, ctx, m, t, h, rule, n)
     return res
 
 
-def take_wound(state: GameState, ctx: Context, m: Model, t: Model, hit: Hit, rule: str) -> None:
-    """GM-CASUALTY: an unsaved wound takes one W; at 0 W the model is out of action and
-    removed — unless an injuries switch is on (HOOK injuries: roll on its table
-    instead)."""
-    t.hp -= 1
+def take_wound(
+    state: GameState, ctx: Context, m: Model, t: Model, hit: Hit, rule: str, n: int = 1
+) -> None:
+    """GM-CASUALTY: an unsaved hit takes ``n`` W (1, 2 for critical damage); at 0 W the
+    model is out of action and removed — unless a damage switch is on: extra wounds,
+    instant death and the injury tables are ``options.damage.take``."""
+    if damage.take_switches(state):
+        if damage.take(state, ctx, m, t, hit, n):
+            out_of_action(state, ctx, t, "no wounds left", "GM-CASUALTY")
+        return
+    t.hp -= n
     ctx.log.emit(
         "status",
-        f"{t.id} loses a wound ({max(t.hp, 0)} of {t.max_hp} left) (GM-CASUALTY)",
+        f"{t.id} loses {'a wound' if n == 1 else f'{n} wounds'} ({max(t.hp, 0)} of {t.max_hp} left) (GM-CASUALTY)",
         actor=t.id,
         rule="GM-CASUALTY",
         outcome="wounded",
     )
     if t.hp > 0:
         return
-    sw = switches.of(state)
-    if sw.injuries != "none":
-        # HOOK injuries: the options package rolls the chart here (location, severity).
-        pass
     out_of_action(state, ctx, t, "no wounds left", "GM-CASUALTY")
 
 
@@ -150,6 +161,7 @@ def out_of_action(state: GameState, ctx: Context, t: Model, why: str, rule: str)
     t.removed = True
     t.status = [s for s in t.status if s not in DOWN]
     ctx.log.emit("removed", f"{t.id} is out of action: {why} ({rule})", actor=t.id, rule=rule)
+    nerve_hooks.struck_down(state, ctx, t)
 
 
 def p_wound_and_unsaved(s: int, save_mod: int, t: Model) -> Fraction:

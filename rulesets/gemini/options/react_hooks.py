@@ -1,0 +1,141 @@
+"""Reactions and overwatch in play: an enemy's move gives the models that may answer it
+a decision (fire or hold), and the answer fires as the switch says.
+
+Why a decision: the text lets the reacting player choose whether and when to react; the
+engine's pending decisions hand the choice to that side (the computer answers for its
+own side), and nothing else can happen until it is answered. A model reacts to the
+model that moved; the closest-target rule does not apply to it (GM-I-REACT).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action, Choose, Shoot
+from engine.dice import Modifier
+from engine.ruleset import Context
+from engine.state import GameState, Model
+from rulesets.gemini import build, measure, shooting, switches
+from rulesets.gemini import tables as T
+from rulesets.gemini.options import reactions as R
+from rulesets.gemini.options.common import report_all, say
+
+KIND = "gemini_reaction"
+#: terrain a move into or between cover touches (GM-OVERWATCH-OLD)
+COVER_KINDS = (
+    "wall",
+    "building",
+    "rocks",
+    "woods",
+    "heavy_woods",
+    "brush",
+    "hedge",
+    "fence",
+    "low_wall",
+)
+
+
+def _mode(state: GameState, m: Model) -> str:
+    """How ``m`` may answer a move now: "old" or "arap" overwatch, "reaction", or ""."""
+    sw = switches.of(state)
+    if "overwatch" in m.status and sw.overwatch != "none":
+        return str(sw.overwatch)
+    if sw.reactions and not R.may_react(m, state.turn, measure.engaged(state, m)):
+        return "reaction"
+    return ""
+
+
+def _reach(mode: str, w: dict[str, Any]) -> float:
+    if mode == "reaction":
+        return R.REACTION_RANGE
+    if mode == "arap":
+        return R.OVERWATCH_RANGE
+    return float(w.get("range", 0))
+
+
+def _problems(state: GameState, ctx: Context, m: Model, t: Model) -> list[str]:
+    p = shooting.plan(state, ctx, Shoot(actor=m.id, target=t.id))
+    return [str(x) for x in p.problems if "(GM-TARGET)" not in str(x)]
+
+
+def after_move(
+    state: GameState, ctx: Context, mover: Model, path: list[tuple[float, float]]
+) -> None:
+    """After an enemy model moved or charged: each model that may react or is in
+    overwatch, and could shoot it, is asked whether to fire."""
+    if mover.removed:
+        return
+    into_cover = len(path) > 1 and ctx.table.first_touched(path, COVER_KINDS) is not None
+    for m in state.live():
+        if m.side == mover.side:
+            continue
+        mode = _mode(state, m)
+        w = shooting.pick_weapon(m, "")
+        if not mode or w is None or measure.gap(m, mover) > _reach(mode, w) + 1e-9:
+            continue
+        if _problems(state, ctx, m, mover):
+            continue
+        state.pending.append(
+            {
+                "side": m.side,
+                "kind": KIND,
+                "text": f"{m.id} may fire at {mover.id} ({mode.replace('old', 'overwatch')})",
+                "options": ["fire", "hold"],
+                "verbs": ["choose"],
+                "data": {"reactor": m.id, "target": mover.id, "mode": mode, "cover": into_cover},
+            }
+        )
+
+
+def answers(decision: dict[str, Any]) -> bool:
+    return decision.get("kind") == KIND
+
+
+def answer(state: GameState, ctx: Context, decision: dict[str, Any], action: Action) -> None:
+    """Carry out "fire" or "hold" for the reactor named in the decision."""
+    d = decision["data"]
+    m, t = state.models[d["reactor"]], state.models[d["target"]]
+    if not isinstance(action, Choose) or action.option != "fire" or m.removed or t.removed:
+        return
+    if _problems(state, ctx, m, t):
+        say(ctx, f"{m.id} can no longer fire at {t.id}", m.id, R.R_REACT, "held")
+        return
+    p = shooting.plan(state, ctx, Shoot(actor=m.id, target=t.id))
+    assert p.weapon is not None
+    w = p.weapon
+    cls, usual = str(w.get("class", "assault")), int(w.get("shots", 1))
+    mode = d["mode"]
+    if mode == "reaction":
+        roll = R.reaction_roll(ctx.dice, m, state.turn)
+        report_all(ctx, roll.rolls, m.id, t.id)
+        shots = R.reaction_shots(cls, usual, roll.successes)
+    elif mode == "arap":
+        shots = R.overwatch_shots(w, measure.gap(m, t))
+    else:
+        shots = usual
+        if d.get("cover") and p.cover == "":
+            p.mods.append(Modifier(-1, "moving into or between cover", R.R_OLD))
+            p.need = T.hit_need(int(m.stat("BS")), sum(x.value for x in p.mods))
+    if mode in ("old", "arap"):
+        R.lose_overwatch(m, "it fired")
+    if shots <= 0:
+        say(
+            ctx,
+            f"{m.id} cannot fire its {w.get('name', 'weapon')} as a reaction",
+            m.id,
+            R.R_REACT,
+            "held",
+        )
+        return
+    shooting.fire(state, ctx, m, t, p, shots, {})
+
+
+def overwatch_at_turn_end(state: GameState, m: Model, turn: int) -> None:
+    """GM-OVERWATCH-OLD (GM-I-OVERWATCH for "arap"): a model that neither moved nor
+    fired in its turn is in overwatch."""
+    if switches.of(state).overwatch == "none" or m.removed:
+        return
+    moved = m.vars.get("moved") == turn
+    fired = m.vars.get("shot") == turn
+    if build.ranged(m):
+        R.old_overwatch_at_turn_end(m, moved, fired)
