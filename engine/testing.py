@@ -10,7 +10,8 @@ and small differences. A new ruleset's tests start from these two functions.
     events = apply(game, Shoot(actor="a", target="b"), dice=[4, 2, 5])
 
 ``apply`` insists that the action uses every forced die: a test that forces three faces
-and sees two used is testing something else than it says.
+and sees two used is testing something else than it says. ``events_of``, ``refusal``,
+``logged`` and ``to_phase`` read what happened and move a phased game on.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, EndPhase
 from engine.battlefield import Battlefield, TerrainFeature
 from engine.dice import Dice
 from engine.events import Event
@@ -92,3 +93,30 @@ def apply(
     if exact and unused:
         raise AssertionError(f"unused forced dice {unused}: {[e.text for e in events]}")
     return events
+
+
+def events_of(events: Iterable[Event], kind: str) -> list[Event]:
+    """The events of one kind ("resolution", "move", "refused"...), in order."""
+    return [e for e in events if e.kind == kind]
+
+
+def refusal(events: Sequence[Event]) -> str:
+    """The text of the refusal ``events`` consists of; fails the test if they are
+    anything else (the action was carried out, or wrote more than its refusal)."""
+    assert [e.kind for e in events] == ["refused"], [e.to_dict() for e in events]
+    return events[0].text
+
+
+def logged(game: Game, kind: str | None = None) -> list[Event]:
+    """Everything the game has logged so far (of one kind, if given)."""
+    return [e for e in game.log.events if kind is None or e.kind == kind]
+
+
+def to_phase(game: Game, phase: str, side: str | None = None, limit: int = 50) -> None:
+    """End phases (``EndPhase``) until ``phase`` is reached, with ``side`` to act if
+    given; fails the test if it is not reached within ``limit`` steps."""
+    for _ in range(limit):
+        if game.state.phase == phase and (side is None or game.state.active == side):
+            return
+        game.apply(EndPhase())
+    raise AssertionError(f"never reached {phase} ({game.state.phase}, {game.state.active})")

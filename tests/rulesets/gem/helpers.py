@@ -1,12 +1,11 @@
-"""Build small GEM games in code (no scenario file): models from specs, a battlefield,
-turn 1 set up with the given side first (by :mod:`engine.testing`), and a jump to any
-segment."""
+"""Build small GEM games in code (no scenario file): model entries, blocks laid out in
+ranks and terrain pieces in GEM's terms, and turn 1 set up with the given side first (by
+:mod:`engine.testing`, which also plays actions, reads the log and moves to a segment)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import EndPhase
 from engine.battlefield import TerrainFeature
 from engine.game import Game
 from engine.testing import make_game
@@ -75,16 +74,3 @@ def make(
         vars=vars_,
         setup_dice=force or [],
     )
-
-
-def goto(game: Game, phase: str, side: str | None = None) -> None:
-    """End segments until ``phase`` (and ``side`` to act) is reached this turn."""
-    for _ in range(50):
-        if game.state.phase == phase and (side is None or game.state.active == side):
-            return
-        game.apply(EndPhase())
-    raise AssertionError(f"never reached {phase} ({game.state.phase}, {game.state.active})")
-
-
-def events(game: Game, kind: str | None = None) -> list:
-    return [e for e in game.log.events if kind is None or e.kind == kind]

@@ -12,12 +12,13 @@ import math
 import pytest
 
 from engine.actions import Charge, Move
+from engine.testing import to_phase
 from rulesets.gem import scoring
 from rulesets.gem.candidates import _toward
 from rulesets.gem.points import model_value
 from rulesets.gem.rules import check
 
-from .helpers import goto, make, model
+from .helpers import make, model
 
 HILL = {"id": "hill", "x": 36.0, "y": 24.0, "radius": 3.0, "side": "blue", "by_turn": 8}
 
@@ -72,7 +73,7 @@ def test_the_objective_pulls_its_side_closer():
 def test_objective_moves_are_offered_and_legal():
     """GEM-3.7: both sides need a way onto the objective: a move and a rush toward it."""
     g = duel(bx=36.0, by=9.0, objectives=[HILL])
-    goto(g, "movement", "blue")
+    to_phase(g, "movement", "blue")
     cands = g.candidates("blue")
     walk = Move(actor="b", to=_toward((36.0, 9.0), (36.0, 24.0), 6 * 0.9))
     rush = Move(actor="b", to=_toward((36.0, 9.0), (36.0, 24.0), 6 * 1.6), mode="rush")
@@ -85,7 +86,7 @@ def test_a_melee_is_valued_by_its_expected_exchange():
     other next segment: blue OFF 5 vs DEF 5 needs 11+, +2 for the charge (12 faces in
     20), on a 3-HIT figure; red needs 11+ (10 faces in 20) on blue's single HIT."""
     g = duel(bx=10.0, by=10.0, rx=14.0, ry=10.0)
-    goto(g, "movement", "blue")
+    to_phase(g, "movement", "blue")
     g.dice.force([20])  # any fear check passes
     g.apply(Charge(actor="b", target="r"))
     st = g.state
@@ -190,7 +191,7 @@ def test_shots_are_offered_at_the_nearest_foes_that_can_be_hit():
     ]
     house = terrain("building", [(12, 7), (14, 7), (14, 11), (12, 11)], height=3.0)
     g = make(specs, terrain_=(house,))
-    goto(g, "missile", "blue")
+    to_phase(g, "missile", "blue")
     shots = [a for a in g.candidates("blue") if isinstance(a, Shoot)]
     assert shots == [Shoot(actor="b", target="r2", weapon="bow")]
     for hidden in ("r1", "r3"):

@@ -3,9 +3,10 @@
 import pytest
 
 from engine.actions import EndPhase, Shoot
+from engine.testing import logged, to_phase
 from rulesets.gem.actions import Cast, Drive
 
-from .helpers import events, goto, make, model
+from .helpers import make, model
 
 
 def _grenade(extra=()):
@@ -22,20 +23,20 @@ def test_direct_hit_attacks_everyone_under_and_partials_roll_d6():
     """GEM-2.2.6: 5-6 on the d6 is a direct hit; a fully covered figure is attacked, a
     partly covered one only on a d6 of 4-6."""
     g = _grenade()
-    goto(g, "missile")
+    to_phase(g, "missile")
     g.dice.force([5, 20, 4, 20])
     g.apply(Shoot(actor="gren", target="t", weapon="grenade launcher"))
     assert g.state.models["t"].removed and g.state.models["u"].removed
-    sc = events(g, "scatter")[0]
+    sc = logged(g, "scatter")[0]
     assert sc.outcome == "direct hit"
-    part = [e for e in events(g, "resolution") if "partly under" in e.text][0]
+    part = [e for e in logged(g, "resolution") if "partly under" in e.text][0]
     assert part.outcome == "under" and part.chance == 0.5
 
 
 def test_partial_figure_safe_on_1_to_3():
     """GEM-2.2.6: a partly covered figure is safe on 1-3."""
     g = _grenade()
-    goto(g, "missile")
+    to_phase(g, "missile")
     g.dice.force([6, 20, 3])
     g.apply(Shoot(actor="gren", target="t", weapon="grenade launcher"))
     assert g.state.models["t"].removed and not g.state.models["u"].removed
@@ -45,10 +46,10 @@ def test_deviation_clock_along_the_line_of_fire():
     """GEM-2.2.6: on 1-4 the template drifts: d12 clock (12 = along the line of fire) and
     the deviation dice in inches."""
     g = _grenade([model("v", "red", 24.5, 10, 180, profile="trooper")])
-    goto(g, "missile")
+    to_phase(g, "missile")
     g.dice.force([3, 12, 4, 20])
     g.apply(Shoot(actor="gren", target="t", weapon="grenade launcher"))
-    sc = events(g, "scatter")[0]
+    sc = logged(g, "scatter")[0]
     assert sc.data["centre"] == [24.0, 10.0] and sc.rolls == [3, 12, 4]
     assert g.state.models["v"].removed and not g.state.models["t"].removed
     from rulesets.gem.measure import clock_point
@@ -82,7 +83,7 @@ def test_spell_opposed_then_against_mag():
     # as soon as red has laid its last card.
     g.dice.force([6, 6])
     g.apply(Cast(actor="rw", target="r", spell="Haste of Gygax", power=2))
-    res = [e for e in events(g, "resolution") if e.rule == "GEM-3.5.3"]
+    res = [e for e in logged(g, "resolution") if e.rule == "GEM-3.5.3"]
     assert [e.outcome for e in res] == ["succeeds", "succeeds"]
     from rulesets.gem.movement import mov
 
@@ -93,7 +94,7 @@ def test_spell_opposed_then_against_mag():
 def test_unopposed_defensive_spell_must_beat_mag_and_haste_adds_mov():
     """GEM-3.5.3/3.5.4: Haste of Gygax, a point of MOV per power level, after beating MAG."""
     g = _wizards()
-    goto(g, "magic_defence", "blue")
+    to_phase(g, "magic_defence", "blue")
     g.apply(Cast(actor="w", target="b", spell="Haste of Gygax", power=3))
     g.dice.force([9])  # 3 vs MAG 2 needs 8
     g.apply(EndPhase())  # red ends the magic segment: the cards are turned
@@ -125,7 +126,7 @@ def _tank():
 def test_vehicle_speed_changes_by_acc():
     """GEM-3.1: this turn's speed is last turn's give or take ACC."""
     g = _tank()
-    goto(g, "movement")
+    to_phase(g, "movement")
     assert "outside 0 to 4" in g.check(Drive(actor="tank", speed=6.0)).reason
     g.apply(Drive(actor="tank", speed=4.0))
     t = g.state.models["tank"]
@@ -169,7 +170,7 @@ def test_jammed_central_control_repeats_and_broken_tread_halts():
     g.dice.force([3, 2, 7, 6, 1, 1, 1, 1, 1, 1, 1])  # left mobilizer broken; skid 8"
     vehicle_hit(g.state, g.ctx, t, 9)
     assert max_speed(t) == 0.0
-    skid = [e for e in events(g, "status") if e.rule == "GEM-3.4"]
+    skid = [e for e in logged(g, "status") if e.rule == "GEM-3.4"]
     assert skid and "skids 8" in skid[0].text
 
 

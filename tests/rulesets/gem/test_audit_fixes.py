@@ -6,10 +6,11 @@ service (exact end positions)."""
 from pathlib import Path
 
 from engine.scenario import load_scenario, new_game
+from engine.testing import logged
 from rulesets.gem.melee import fight_problems
 from rulesets.gem.vehicles import vehicle_hit
 
-from .helpers import events, make, model, terrain
+from .helpers import make, model, terrain
 
 HERE = Path(__file__).parent
 
@@ -54,7 +55,7 @@ def test_sudden_deceleration_compares_with_zero():
     t = g.state.models["tank"]
     g.dice.force([3, 1, 12] + [1] * 8)  # left mobilizer jammed; clock 12; 8 safe inches
     vehicle_hit(g.state, g.ctx, t, 9)
-    skid = [e for e in events(g, "status") if e.rule == "GEM-3.4"]
+    skid = [e for e in logged(g, "status") if e.rule == "GEM-3.4"]
     assert skid and 'skids 8"' in skid[0].text
     assert (round(t.x, 2), round(t.y, 2)) == (30.0, 18.0)
 
@@ -68,7 +69,7 @@ def test_a_skid_stops_touching_a_trooper():
     vehicle_hit(g.state, g.ctx, t, 9)
     half = 90 / 25.4 / 2
     assert abs(t.y - (16.0 - 25 / 25.4 / 2 - half)) < 0.01 and abs(t.x - 30.0) < 0.01
-    assert "stopped by man" in [e for e in events(g, "status") if e.rule == "GEM-3.4"][0].text
+    assert "stopped by man" in [e for e in logged(g, "status") if e.rule == "GEM-3.4"][0].text
 
 
 def test_a_skid_stops_at_a_wall():

@@ -3,8 +3,9 @@ carry-over, block shape, ranks, frontage, overrun."""
 
 from engine.actions import Move
 from engine.ruleset import TOO_FAR
+from engine.testing import logged, to_phase
 
-from .helpers import block_specs, events, goto, make, model, terrain
+from .helpers import block_specs, make, model, terrain
 
 
 def test_difficult_terrain_halves_and_roads_add_half():
@@ -19,7 +20,7 @@ def test_difficult_terrain_halves_and_roads_add_half():
         ],
         terrain_=(woods, road),
     )
-    goto(g, "movement")
+    to_phase(g, "movement")
     bad = g.check(Move(actor="a", to=(14.0, 10.0)))  # 2" clear + 2" woods = 6" > 4"
     assert not bad.ok and "too far" in bad.reason
     assert bad.find(TOO_FAR).data["limit"] == 4.0  # the window's allowance, as data
@@ -40,7 +41,7 @@ def test_obstacle_costs_2_and_carries_over():
         ],
         terrain_=(hedge,),
     )
-    goto(g, "movement")
+    to_phase(g, "movement")
     assert not g.check(Move(actor="a", to=(13.5, 10.0))).ok  # 3.5 + 2 > 4
     assert g.check(Move(actor="a", to=(12.3, 10.0))).ok  # stops on the hedge
     g.apply(Move(actor="a", to=(12.3, 10.0)))
@@ -85,14 +86,14 @@ def test_block_moves_as_a_whole_and_wheels():
         block_specs("h", "blue", (20.0, 10.0), 90.0, 8, 4)
         + [model("x", "red", 30, 40, profile="archer")]
     )
-    goto(g, "movement")
+    to_phase(g, "movement")
     g.apply(Move(actor="h", to=(20.0, 13.0)))
     assert abs(g.state.models["h1"].y - (13.0 - 0.5 * (25 / 25.4 + 0.02))) < 1e-3
     g2 = make(
         block_specs("h", "blue", (20.0, 10.0), 90.0, 8, 4)
         + [model("x", "red", 30, 40, profile="archer")]
     )
-    goto(g2, "movement")
+    to_phase(g2, "movement")
     r = g2.check(Move(actor="h", to=(20.0, 13.5), facing=0.0))  # 3.5 + 3.1 > 4
     assert not r.ok and "wheel" not in r.reason and "too far" in r.reason
 
@@ -105,7 +106,7 @@ def test_frontage_change_instead_of_moving():
         block_specs("h", "blue", (20.0, 10.0), 90.0, 16, 4)
         + [model("x", "red", 30, 40, profile="archer")]
     )
-    goto(g, "movement")
+    to_phase(g, "movement")
     assert not g.check(ChangeFrontage(actor="h", files=9)).ok  # 9 files x 1 rank
     assert not g.check(ChangeFrontage(actor="h", files=2)).ok  # deeper than wide
     g.apply(ChangeFrontage(actor="h", files=8))
@@ -126,7 +127,7 @@ def test_block_cannot_leave_melee_or_move_disorganized():
     )
     engage(g.state, "h", "x", "front", False)
     set_disorganized(g.state, "o")
-    goto(g, "movement")
+    to_phase(g, "movement")
     assert "melee" in g.check(Move(actor="h", to=(20.0, 8.0))).reason
     assert "disorganized" in g.check(Move(actor="o", to=(40.0, 11.0))).reason
 
@@ -141,7 +142,7 @@ def test_overrun_destroys_skirmisher_and_carries_on():
             model("z", "red", 60, 45, profile="archer"),
         ]
     )
-    goto(g, "movement")
+    to_phase(g, "movement")
     g.dice.force([15, 1, 1, 1, 1, 1, 20])  # 6 attacks (4 + 2 spears), one hit; back: 20
     g.apply(Move(actor="h", to=(20.0, 13.5)))
     assert g.state.models["sk"].removed
@@ -149,7 +150,7 @@ def test_overrun_destroys_skirmisher_and_carries_on():
     from rulesets.gem import blocks
 
     assert blocks.record(g.state, "h")["front"] == [20.0, 13.5]
-    assert sum(1 for e in events(g, "resolution") if "GEM-2.1.5" in e.rule) == 2
+    assert sum(1 for e in logged(g, "resolution") if "GEM-2.1.5" in e.rule) == 2
 
 
 def test_overrun_failure_stops_the_block_in_melee():
@@ -161,7 +162,7 @@ def test_overrun_failure_stops_the_block_in_melee():
             model("z", "red", 60, 45, profile="archer"),
         ]
     )
-    goto(g, "movement")
+    to_phase(g, "movement")
     g.dice.force([1, 1, 1, 1, 1, 1, 1])
     g.apply(Move(actor="h", to=(20.0, 13.5)))
     from rulesets.gem import blocks
@@ -182,7 +183,7 @@ def test_friendly_skirmishers_are_removed_without_loss():
             model("z", "red", 60, 45, profile="archer"),
         ]
     )
-    goto(g, "movement")
+    to_phase(g, "movement")
     g.apply(Move(actor="h", to=(20.0, 13.5)))
     from rulesets.gem.gstate import lost_percent
 

@@ -92,8 +92,9 @@ def test_overlap_priced_once_in_a_move():
     """GEM-2.1.1: the cost of a move through woods lying on rough ground counts the
     overlap double once, not four times."""
     from engine.actions import Move
+    from engine.testing import to_phase
 
-    from .helpers import goto, make, model
+    from .helpers import make, model
 
     rough = terrain("rough", [(11, 0), (20, 0), (20, 20), (11, 20)], "rg")
     woods = terrain("woods", [(11, 0), (20, 0), (20, 20), (11, 20)], "wd")
@@ -104,7 +105,7 @@ def test_overlap_priced_once_in_a_move():
         ],
         terrain_=(rough, woods),
     )
-    goto(g, "movement")
+    to_phase(g, "movement")
     # 1" clear + 1.5" in both pieces = 1 + 3 = 4 (MOV 4); with the overlap paid twice it
     # would have cost 1 + 1.5 x 3 = 5.5
     assert g.check(Move(actor="a", to=(12.5, 10.0))).ok

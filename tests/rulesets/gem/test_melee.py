@@ -2,8 +2,9 @@
 taken where the charge began, spears and pikes."""
 
 from engine.actions import Charge, Fight
+from engine.testing import logged, to_phase
 
-from .helpers import block_specs, events, goto, make, model, terrain
+from .helpers import block_specs, make, model, terrain
 
 
 def _charge(bface: float, ax: float = 10.0, ay: float = 10.0, terrain_=(), a_kw=None):
@@ -12,7 +13,7 @@ def _charge(bface: float, ax: float = 10.0, ay: float = 10.0, terrain_=(), a_kw=
         model("b", "red", 14, 10, bface, stats={"OFF": 5, "DEF": 5, "HIT": 3, "MOR": 5}),
     ]
     g = make(specs, terrain_=terrain_)
-    goto(g, "movement")
+    to_phase(g, "movement")
     g.dice.force([20])  # any fear check the contact calls for passes
     ev = g.apply(Charge(actor="a", target="b"))
     assert not any(e.kind == "refused" for e in ev), [e.text for e in ev]
@@ -33,7 +34,7 @@ def test_charge_brings_bases_into_contact_and_gives_plus_2():
 
     assert distance(g.state.models["a"], g.state.models["b"]) <= 0.02
     assert _mods(g) == {"charged into combat this turn": 2}
-    goto(g, "melee")
+    to_phase(g, "melee")
     g.dice.force([9])  # OFF 5 vs DEF 5 needs 11: 9 + 2 = 11 hits
     ev = g.apply(Fight(actor="a", target="b"))
     res = [e for e in ev if e.kind == "resolution"][0]
@@ -45,7 +46,7 @@ def test_flank_attack_plus_5_and_fear_check():
     and contact in the flank calls a fear check (GEM-2.4.1)."""
     g = _charge(90)
     assert _mods(g)["flank attack"] == 5
-    assert any("contacted in the flank" in e.text for e in events(g, "morale"))
+    assert any("contacted in the flank" in e.text for e in logged(g, "morale"))
 
 
 def test_rear_attack_plus_10():

@@ -3,8 +3,9 @@ Table 1 roll with forced dice."""
 
 from engine.actions import Move, Shoot
 from engine.ruleset import OUT_OF_ARC, OUT_OF_RANGE
+from engine.testing import logged, to_phase
 
-from .helpers import block_specs, events, goto, make, model, terrain
+from .helpers import block_specs, make, model, terrain
 
 
 def _duel(target_kw=None, shooter_kw=None, terrain_=(), tx=20.0, ty=10.0):
@@ -30,7 +31,7 @@ def _mods(g, a="arc", t="tgt"):
 def test_plain_shot_hits_on_table1_with_forced_die():
     """GEM-2.2.3: bow OFF 4 vs DEF 7 needs 15; a forced 15 hits and takes a HIT."""
     g = _duel()
-    goto(g, "missile")
+    to_phase(g, "missile")
     g.dice.force([15])
     ev = g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
     res = [e for e in ev if e.kind == "resolution"][0]
@@ -41,7 +42,7 @@ def test_plain_shot_hits_on_table1_with_forced_die():
 def test_plain_shot_misses_below_the_cell():
     """GEM-2.2.3: a 14 against 15+ misses."""
     g = _duel()
-    goto(g, "missile")
+    to_phase(g, "missile")
     g.dice.force([14])
     g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
     assert g.state.models["tgt"].hp == 2
@@ -122,7 +123,7 @@ def test_target_wholly_behind_a_wall_or_building_cannot_be_shot():
         ("building", [(14, 8), (17, 8), (17, 12), (14, 12)]),
     ):
         g = _duel(terrain_=(terrain(kind, poly, "t1"),))
-        goto(g, "missile")
+        to_phase(g, "missile")
         legal = g.check(Shoot(actor="arc", target="tgt", weapon="bow"))
         assert not legal.ok and "cannot be seen" in legal.reason and f"{kind} t1" in legal.reason
 
@@ -149,7 +150,7 @@ def test_deep_woods_hide_the_target():
     """GEM-2.2.5 and DESIGN.md: sight enters woods 2"; a target 4" inside is not seen."""
     woods = terrain("woods", [(15, 5), (25, 5), (25, 15), (15, 15)], "wd")
     g = _duel(terrain_=(woods,))
-    goto(g, "missile")
+    to_phase(g, "missile")
     legal = g.check(Shoot(actor="arc", target="tgt", weapon="bow"))
     assert not legal.ok and "hidden by woods wd" in legal.reason
 
@@ -162,13 +163,13 @@ def test_prone_is_soft_cover():
 def test_out_of_range_and_out_of_arc_are_refused():
     """GEM-2.2.2: skirmishers fire within 90 degrees of their front; range is measured."""
     g = _duel(tx=40.0)
-    goto(g, "missile")
+    to_phase(g, "missile")
     ev = g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
     assert ev[0].kind == "refused" and "out of range" in ev[0].text
     far = g.check(Shoot(actor="arc", target="tgt", weapon="bow")).find(OUT_OF_RANGE)
     assert far is not None and far.data["limit"] == 24 and far.data["distance"] > 24
     g = _duel(tx=10.0, ty=20.0)  # straight to the left: 90 degrees off the facing
-    goto(g, "missile")
+    to_phase(g, "missile")
     ev = g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
     assert ev[0].kind == "refused" and "fire arc" in ev[0].text
     assert OUT_OF_ARC in g.check(Shoot(actor="arc", target="tgt", weapon="bow")).codes
@@ -181,7 +182,7 @@ def test_cavalry_fires_all_round():
         model("tgt", "red", 10, 20, 0, profile="archer"),
     ]
     g = make(specs)
-    goto(g, "missile")
+    to_phase(g, "missile")
     assert g.check(Shoot(actor="cav", target="tgt", weapon="bow")).ok
 
 
@@ -193,7 +194,7 @@ def test_no_fire_within_1_inch_of_a_friend():
         model("tgt", "red", 20, 10, 180, profile="archer"),
     ]
     g = make(specs)
-    goto(g, "missile")
+    to_phase(g, "missile")
     legal = g.check(Shoot(actor="arc", target="tgt", weapon="bow"))
     assert not legal.ok and 'within 1"' in legal.reason
 
@@ -206,10 +207,10 @@ def test_heavy_weapon_not_after_moving_and_no_fire_after_rush():
         model("tgt", "red", 30, 12, 180, profile="trooper"),
     ]
     g = make(specs)
-    goto(g, "movement")
+    to_phase(g, "movement")
     g.apply(Move(actor="gun", to=(11.0, 10.0)))
     g.apply(Move(actor="arc", to=(16.0, 20.0), mode="rush"))
-    goto(g, "missile")
+    to_phase(g, "missile")
     r1 = g.check(Shoot(actor="gun", target="tgt", weapon="autocannon"))
     assert not r1.ok and "heavy weapon" in r1.reason
     r2 = g.check(Shoot(actor="arc", target="tgt", weapon="bow"))
@@ -224,7 +225,7 @@ def test_block_front_rank_fires_straight_ahead_only():
         model("t2", "red", 30.0, 14.0, 270, profile="archer"),
     ]
     g = make(specs)
-    goto(g, "missile")
+    to_phase(g, "missile")
     from rulesets.gem import blocks
 
     front = [m.id for m in blocks.front_rank(g.state, "leg")]
@@ -235,7 +236,7 @@ def test_block_front_rank_fires_straight_ahead_only():
     g.dice.force([20, 1, 1, 1])
     g.apply(Shoot(actor="leg", target="t1", weapon="pilum"))
     assert g.state.models["t1"].removed
-    assert len([e for e in events(g, "resolution")]) == 1  # the target fell to the first
+    assert len([e for e in logged(g, "resolution")]) == 1  # the target fell to the first
 
 
 def test_armour_types_pick_the_def():

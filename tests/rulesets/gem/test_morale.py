@@ -1,7 +1,9 @@
 """Morale (GEM-2.4): the table, MOR, leader and hero modifiers, fear from missile losses,
 rout checks and routing."""
 
-from .helpers import events, goto, make, model
+from engine.testing import logged, to_phase
+
+from .helpers import make, model
 
 
 def _unit(n=5, **kw):
@@ -40,14 +42,14 @@ def test_fear_check_from_missile_losses_disorganizes_on_failure():
     from rulesets.gem.damage import apply_hits
 
     g = make(_unit())
-    goto(g, "missile")
+    to_phase(g, "missile")
     apply_hits(g.state, g.ctx, g.state.models["s0"], 1, missile=True)
     apply_hits(g.state, g.ctx, g.state.models["s1"], 1, missile=True)
     g.dice.force([13])
     from rulesets.gem.morale import segment
 
     segment(g.state, g.ctx)
-    m = events(g, "morale")[-1]
+    m = logged(g, "morale")[-1]
     assert m.outcome == "failed" and m.data["need"] == 10
     assert all("disorganized" in x.status for x in g.state.live("blue") if x.unit == "sk")
 
@@ -64,10 +66,10 @@ def test_rout_check_from_60_percent_and_routing_removes():
         apply_hits(g.state, g.ctx, g.state.models[f"s{i}"], 1)
     g.dice.force([20])
     segment(g.state, g.ctx)
-    assert events(g, "morale")[-1].outcome == "passed"
+    assert logged(g, "morale")[-1].outcome == "passed"
     g.dice.force([5])
     segment(g.state, g.ctx)
-    assert events(g, "morale")[-1].data["need"] == 18
+    assert logged(g, "morale")[-1].data["need"] == 18
     assert all(
         g.state.models[i].removed and "routed" in g.state.models[i].status for i in ("s3", "s4")
     )
@@ -85,5 +87,5 @@ def test_disorganized_cannot_fire():
         ]
     )
     set_disorganized(g.state, "a")
-    goto(g, "missile")
+    to_phase(g, "missile")
     assert "disorganized" in g.check(Shoot(actor="a", target="b", weapon="bow")).reason

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from engine.actions import Shoot
 from engine.ruleset import load
+from engine.testing import to_phase
 
-from .helpers import goto, make, model
+from .helpers import make, model
 
 GEM = Path(__file__).resolve().parents[3] / "rulesets" / "gem"
 
@@ -30,7 +31,7 @@ def test_odds_match_table1_with_modifiers():
             model("t", "red", 24, 10, 180, stats={"OFF": 3, "DEF": 7}),
         ]
     )
-    goto(g, "missile")
+    to_phase(g, "missile")
     o = g.odds(Shoot(actor="a", target="t", weapon="bow"))
     assert o is not None and o.chance == Fraction(4, 20)
     assert o.dist == {0: Fraction(16, 20), 1: Fraction(4, 20)}

@@ -3,10 +3,11 @@ charge, frontage change (GEM-2.1.3) or change of order (GEM-2.3.4) that would le
 base off the table or on top of another base is refused with the code ``no_room``."""
 
 from engine.actions import Charge, Move
+from engine.testing import to_phase
 from rulesets.gem.actions import ChangeFrontage, ChangeOrder
 from rulesets.gem.room import NO_ROOM
 
-from .helpers import goto, make, model
+from .helpers import make, model
 
 
 def _hoplites(x0: float = 0.4957) -> list[dict]:
@@ -28,7 +29,7 @@ def test_frontage_change_onto_a_friend_or_off_the_edge_is_refused():
             model("foe", "red", 60, 40, 270, profile="archer"),
         ]
     )
-    goto(g, "movement", "blue")
+    to_phase(g, "movement", "blue")
     r = g.check(ChangeFrontage(actor="hop", files=4))
     assert not r.ok and NO_ROOM in r.codes, r.reason
     before = {m.id: m.pos for m in g.state.models.values()}
@@ -39,7 +40,7 @@ def test_frontage_change_onto_a_friend_or_off_the_edge_is_refused():
 def test_frontage_change_with_room_is_allowed():
     """The same block 10" from any edge or friend may go from 3 to 4 files."""
     g = make(_hoplites(20.0) + [model("foe", "red", 60, 40, 270, profile="archer")])
-    goto(g, "movement", "blue")
+    to_phase(g, "movement", "blue")
     assert g.check(ChangeFrontage(actor="hop", files=4)).ok
 
 
@@ -57,7 +58,7 @@ def test_peltasts_cannot_form_a_block_on_a_friend():
             model("foe", "red", 60, 40, 270, profile="archer"),
         ]
     )
-    goto(g, "movement", "blue")
+    to_phase(g, "movement", "blue")
     r = g.check(ChangeOrder(actor="pel", order="block"))
     assert not r.ok and NO_ROOM in r.codes, r.reason
 
@@ -71,7 +72,7 @@ def test_a_move_that_turns_a_horse_off_the_table_edge_is_refused():
             model("z", "red", 60, 40, 270, profile="archer"),
         ]
     )
-    goto(g, "movement", "blue")
+    to_phase(g, "movement", "blue")
     fits = [g.check(Move(actor="a", to=(0.7, 10.0), facing=f)) for f in (0.0, 90.0)]
     assert sorted(r.ok for r in fits) == [False, True], [r.reason for r in fits]
     assert NO_ROOM in [r for r in fits if not r.ok][0].codes
@@ -86,6 +87,6 @@ def test_cavalry_charge_that_would_swing_onto_its_target_is_refused():
             model("arc3", "red", 26.43, 22.95, 94.3303915640672, profile="archer"),
         ]
     )
-    goto(g, "movement", "blue")
+    to_phase(g, "movement", "blue")
     r = g.check(Charge(actor="eq2", target="arc3"))
     assert not r.ok and NO_ROOM in r.codes, r.reason

@@ -3,9 +3,10 @@ deployment plans checked against the zone, placing by the plan (initiative first
 reveal, and turn 1's segments after it. Dice are forced; each test names its section."""
 
 from engine.actions import Choose, EndPhase, Move
+from engine.testing import logged
 from rulesets.gem.actions import Deploy, Plan
 
-from .helpers import block_specs, events, make, model
+from .helpers import block_specs, make, model
 
 OPTS = {"options": {"deployment": True}}
 
@@ -41,7 +42,7 @@ def test_high_roll_chooses_the_edge():
     s = g.state
     assert s.phase == "side" and s.active == "red"
     assert all("undeployed" in m.status for m in s.live())
-    rolls = [e for e in events(g, "initiative") if e.rule == "GEM-2.0.3"]
+    rolls = [e for e in logged(g, "initiative") if e.rule == "GEM-2.0.3"]
     assert [e.rolls for e in rolls] == [[5], [17]]
     g.apply(Choose(option="north"))
     assert s.vars["gem"]["edges"] == {"red": "north", "blue": "south"}
@@ -91,7 +92,7 @@ def test_plans_are_hidden_from_the_other_player_until_revealed():
     rs = g.ruleset
     assert rs.redact(g.state, "red").vars["gem"]["plans"]["blue"] == "hidden"
     assert rs.redact(g.state, "blue").vars["gem"]["plans"]["blue"]["hop"] == [30, 10, 90]
-    assert "30" not in events(g, "note")[-1].text
+    assert "30" not in logged(g, "note")[-1].text
     g.apply(Plan(placements=RED_PLAN))
     assert g.state.phase == "deploy" and g.state.active == "blue"
     assert rs.redact(g.state, "blue").vars["gem"]["plans"]["red"] == "hidden"
@@ -128,8 +129,8 @@ def test_reveal_then_turn_1_begins():
     assert not any("undeployed" in m.status for m in s.live())
     assert (s.models["hx"].x, s.models["hx"].y, s.models["hx"].facing) == (30.0, 42.0, 270.0)
     assert g.ruleset.redact(s, "blue").vars["gem"]["plans"]["red"]["hx"] == [30, 42, 270]
-    assert any("revealed" in e.text for e in events(g, "note"))
-    assert any(e.kind == "turn" for e in events(g))
+    assert any("revealed" in e.text for e in logged(g, "note"))
+    assert any(e.kind == "turn" for e in logged(g))
 
 
 def test_passing_keeps_the_nearer_edge_and_takes_a_ready_made_plan():

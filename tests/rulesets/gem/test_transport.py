@@ -6,12 +6,13 @@ import math
 import pytest
 
 from engine.actions import Shoot
+from engine.testing import to_phase
 from rulesets.gem import measure, transport
 from rulesets.gem.actions import Disembark, Drive, Embark, ReplaceDriver
 from rulesets.gem.gstate import lost_percent
 from rulesets.gem.vehicles import damage_roll, forced_move, weapon_problem
 
-from .helpers import goto, make, model
+from .helpers import make, model
 from .test_vehicles import next_turn
 
 
@@ -44,7 +45,7 @@ def test_a_figure_within_its_move_gets_in_and_rides_along():
     MOV gets in; it leaves the table with its HIT, goes where the vehicle goes and is no
     loss for morale (GEM-2.4)."""
     g = _carrier()
-    goto(g, "movement")
+    to_phase(g, "movement")
     apc, t1 = g.state.models["apc"], g.state.models["t1"]
     assert g.check(Embark(actor="t1", target="apc")).ok
     g.apply(Embark(actor="t1", target="apc"))
@@ -59,12 +60,12 @@ def test_a_figure_within_its_move_gets_in_and_rides_along():
 def test_getting_in_is_priced_as_a_move():
     """GEM-I-EMBARK: the walk to the vehicle costs like a move (MOV 5 here)."""
     g = _carrier([model("far", "blue", 28, 10, 90, profile="trooper")])
-    goto(g, "movement")
+    to_phase(g, "movement")
     why = g.check(Embark(actor="far", target="apc")).reason
     # t1 and t2 stand in the way along y = 10
     assert "blocked by t2" in why
     g2 = _carrier([model("far", "blue", 20, 17.5, 270, profile="trooper")])
-    goto(g2, "movement")
+    to_phase(g2, "movement")
     why = g2.check(Embark(actor="far", target="apc")).reason
     assert "too far" in why and 'MOV 5"' in why
 
@@ -72,7 +73,7 @@ def test_getting_in_is_priced_as_a_move():
 def test_a_full_vehicle_takes_no_more():
     """GEM-I-EMBARK: capacity 6 places, one a figure."""
     g = _carrier(aboard=5)
-    goto(g, "movement")
+    to_phase(g, "movement")
     why = g.check(Embark(actor="sq", target="apc")).reason
     assert "room for 1 more" in why
     assert g.check(Embark(actor="t1", target="apc")).ok
@@ -82,7 +83,7 @@ def test_getting_out_into_contact_is_the_move():
     """GEM-I-EMBARK: out into base contact with the vehicle near `to`, facing away; not
     the same turn it got in."""
     g = _carrier(aboard=2)
-    goto(g, "movement")
+    to_phase(g, "movement")
     apc = g.state.models["apc"]
     g.apply(Disembark(actor="p0", to=(16.0, 10.0)))
     p0 = g.state.models["p0"]
@@ -155,11 +156,11 @@ def test_torn_off_driver_is_replaced_next_turn_taking_a_full_turn():
     damage_roll(g.state, g.ctx, bike, 5)
     assert "no_driver" in bike.status and forced_move(bike) == "coasting to a stop"
     assert "lost its controls" in weapon_problem(bike, bike.weapons[0])
-    goto(g, "movement")
+    to_phase(g, "movement")
     why = g.check(ReplaceDriver(actor="m1", target="bike")).reason
     assert "from next turn" in why
     next_turn(g, (1, 20))  # red 1 - 5, blue 20: blue first
-    goto(g, "movement", "red")
+    to_phase(g, "movement", "red")
     assert bike.vars["speed"] == 4.0  # it coasted 9 -> 4 as the segment began
     assert g.check(ReplaceDriver(actor="m1", target="bike")).ok
     g.apply(ReplaceDriver(actor="m1", target="bike"))

@@ -6,6 +6,7 @@ import math
 import pytest
 
 from engine.actions import EndPhase, Fight
+from engine.testing import logged, to_phase
 from rulesets.gem.actions import Drive
 from rulesets.gem.gstate import engage
 from rulesets.gem.vehicles import (
@@ -19,7 +20,7 @@ from rulesets.gem.vehicles import (
     vehicle_hit,
 )
 
-from .helpers import events, goto, make, model
+from .helpers import make, model
 
 
 def _one(profile: str, speed: float = 0.0, **kw):
@@ -67,7 +68,7 @@ def test_wheel_at_speed_radius_turns_speed_over_radius():
     """GEM-3.1: the distance of a wheel is measured along an arc whose radius is the
     speed: at 6" a 90 degree wheel needs 9.4", so all 6" turn 1 radian."""
     g = _one("skimmer", 6.0)
-    goto(g, "movement")
+    to_phase(g, "movement")
     g.apply(Drive(actor="v", speed=6.0, wheels=((0.0, 90.0),)))
     v = g.state.models["v"]
     assert v.facing == pytest.approx(90 + math.degrees(1.0), abs=0.01)
@@ -83,12 +84,12 @@ def test_jammed_wheel_halves_speed_and_the_turning_arc():
     g.dice.force([3, 1])  # left mobilizer, jammed
     damage_roll(g.state, g.ctx, v, 5)
     assert max_speed(v) == 8.0 and turn_radius(v) == 16.0
-    assert not events(g, "status") or all(e.rule != "GEM-3.4" for e in events(g, "status"))
-    goto(g, "movement")
+    assert not logged(g, "status") or all(e.rule != "GEM-3.4" for e in logged(g, "status"))
+    to_phase(g, "movement")
     assert "outside" in g.check(Drive(actor="v", speed=9.0)).reason
     g.apply(Drive(actor="v", speed=8.0, wheels=((0.0, 90.0),)))
     assert v.facing == pytest.approx(90 + math.degrees(8.0 / 16.0), abs=0.01)
-    assert "half the turning arc" in events(g, "move")[-1].text
+    assert "half the turning arc" in logged(g, "move")[-1].text
 
 
 def test_broken_tread_only_turns_in_place():
@@ -99,7 +100,7 @@ def test_broken_tread_only_turns_in_place():
     g.dice.force([4, 2])  # right mobilizer, broken
     damage_roll(g.state, g.ctx, v, 5)
     assert max_speed(v) == 0.0 and speed_range(v) == (0.0, 0.0)
-    goto(g, "movement")
+    to_phase(g, "movement")
     why = g.check(Drive(actor="v", speed=2.0)).reason
     assert "only turn in place" in why
     g.apply(Drive(actor="v", speed=0.0, wheels=((0.0, -135.0),)))
@@ -112,10 +113,10 @@ def test_jammed_main_body_needs_3_to_turn_even_slowly():
     g = _one("grav_tank", 4.0)  # MOV 12: half speed 6
     v = g.state.models["v"]
     damage(v)["main_body"] = ["jammed"]
-    goto(g, "movement")
+    to_phase(g, "movement")
     g.dice.force([2])
     g.apply(Drive(actor="v", speed=4.0, wheels=((0.0, 30.0),)))
-    roll = [e for e in events(g, "resolution") if "jammed main body" in e.text][-1]
+    roll = [e for e in logged(g, "resolution") if "jammed main body" in e.text][-1]
     assert roll.outcome == "stalls" and roll.rolls == [2] and roll.chance == pytest.approx(4 / 6)
     assert v.facing == 90.0 and v.y == pytest.approx(14.0, abs=0.01)
 
@@ -125,7 +126,7 @@ def test_jammed_main_body_over_half_speed():
     g = _one("grav_tank", 8.0)
     v = g.state.models["v"]
     damage(v)["main_body"] = ["jammed"]
-    goto(g, "movement")
+    to_phase(g, "movement")
     g.dice.force([3])
     g.apply(Drive(actor="v", speed=8.0))
     assert v.y == pytest.approx(18.0, abs=0.01)
@@ -149,10 +150,10 @@ def test_jammed_main_body_needs_3_to_use_an_arm():
     g = _claw()
     v = g.state.models["v"]
     damage(v)["main_body"] = ["jammed"]
-    goto(g, "melee", "blue")
+    to_phase(g, "melee", "blue")
     g.dice.force([2])
     g.apply(Fight(actor="v", target="x"))
-    assert [e.outcome for e in events(g, "resolution")][-1] == "stalls"
+    assert [e.outcome for e in logged(g, "resolution")][-1] == "stalls"
     assert not g.state.models["x"].removed and v.vars["fought"]
 
 
@@ -162,7 +163,7 @@ def test_a_damaged_arm_cannot_strike_and_a_wild_one_calms_on_4():
     g = _claw()
     v = g.state.models["v"]
     apply_effect(g.state, g.ctx, v, "left_actuator", "out_of_control", 5)
-    goto(g, "melee", "blue")
+    to_phase(g, "melee", "blue")
     why = g.check(Fight(actor="v", target="x")).reason
     assert "left actuator (arm) is out of control" in why
     from rulesets.gem.vehicles import start_of_turn
@@ -188,7 +189,7 @@ def test_random_speed_over_the_top_sticks_at_full_throttle():
     assert forced_move(v) is None
     assert speed_range(v) == (16.0, 16.0)
     v.vars.pop("moved_done")
-    goto(g, "movement")
+    to_phase(g, "movement")
     why = g.check(Drive(actor="v", speed=12.0)).reason
     assert "stuck at full throttle" in why
 
@@ -200,7 +201,7 @@ def test_main_body_out_of_control_does_not_care():
     g.dice.force([5, 3])
     damage_roll(g.state, g.ctx, v, 5)
     assert forced_move(v) is None and max_speed(v) == 12.0
-    assert "acting funny" in events(g, "status")[-1].text
+    assert "acting funny" in logged(g, "status")[-1].text
 
 
 def test_torn_off_controls_coast_half_of_last_turn_rounded_down():
@@ -210,7 +211,7 @@ def test_torn_off_controls_coast_half_of_last_turn_rounded_down():
     v = g.state.models["v"]
     g.dice.force([6, 5])
     damage_roll(g.state, g.ctx, v, 5)
-    assert not [e for e in events(g, "status") if e.rule == "GEM-3.4"]
+    assert not [e for e in logged(g, "status") if e.rule == "GEM-3.4"]
     assert forced_move(v) == "coasting to a stop"
     from rulesets.gem.vehicles import auto_drive, weapon_problem
 
@@ -245,7 +246,7 @@ def test_skid_damage_rolls_are_table_rolls_without_hits():
     vehicle_hit(g.state, g.ctx, v, 9)
     assert v.hp == 3  # the hit's HIT only
     assert damage(v)["left_actuator"] == ["jammed"]
-    skid = [e for e in events(g, "status") if e.rule == "GEM-3.4"]
+    skid = [e for e in logged(g, "status") if e.rule == "GEM-3.4"]
     assert "skids 8" in skid[0].text
 
 

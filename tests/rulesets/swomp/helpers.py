@@ -10,7 +10,7 @@ from engine.actions import Action
 from engine.battlefield import TerrainFeature
 from engine.events import Event
 from engine.game import Game
-from engine.testing import apply, make_game
+from engine.testing import make_game
 
 
 def make(
@@ -36,15 +36,6 @@ def make(
         turn_limit=turn_limit,
         vars={"options": dict(options)} if options else None,
     )
-
-
-def do(game: Game, action: Action, dice: Sequence[int] = (), exact: bool = True) -> list[Event]:
-    """Apply with forced dice; by default every forced die must be used."""
-    return apply(game, action, dice, exact=exact)
-
-
-def kinds(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
 
 
 def attack(game: Game, action: Action, dice: Sequence[int] = (), exact: bool = True) -> list[Event]:

@@ -3,9 +3,10 @@ against the rulebook's words: jams, called shots at crew, moves into contact, un
 coherency and the ramming contest."""
 
 from engine.actions import Move, Shoot
+from engine.testing import apply, events_of
 from rulesets.swomp.actions import ClearJam, Ram
 
-from .helpers import do, kinds, make
+from .helpers import make
 
 
 def test_clearing_a_heavy_weapons_jam_leaves_a_normal_move():
@@ -21,9 +22,9 @@ def test_clearing_a_heavy_weapons_jam_leaves_a_normal_move():
     }
     far = {"id": "e", "side": "red", "profile": "space_marine", "x": 60.0, "y": 40.0}
     g = make([term, far])
-    do(g, ClearJam(actor="term", weapon="assault cannon"))
-    ev = do(g, Move(actor="term", to=(13.0, 24.0)))
-    assert kinds(ev, "move") and g.state.models["term"].x == 13.0
+    apply(g, ClearJam(actor="term", weapon="assault cannon"))
+    ev = apply(g, Move(actor="term", to=(13.0, 24.0)))
+    assert events_of(ev, "move") and g.state.models["term"].x == 13.0
 
 
 def test_a_called_shot_at_exposed_crew_contests_the_crews_dr():
@@ -42,10 +43,10 @@ def test_a_called_shot_at_exposed_crew_contests_the_crews_dr():
             },
         ]
     )
-    ev = do(
+    ev = apply(
         g, Shoot(actor="m", target="bike", weapon="boltgun", options={"location": "crew"}), [5, 5]
     )
-    assert "crew DR 3 + armour 1 + 5 = 9" in kinds(ev, "resolution")[0].text
+    assert "crew DR 3 + armour 1 + 5 = 9" in events_of(ev, "resolution")[0].text
 
 
 def test_a_plain_move_may_not_end_in_base_contact():
@@ -59,12 +60,12 @@ def test_a_plain_move_may_not_end_in_base_contact():
         ],
         first="blue",
     )
-    ev = do(g, Move(actor="marine", to=(20.0, 24.0)))
-    assert kinds(ev, "refused") and "is a charge" in ev[0].text
-    ev = do(g, Move(actor="marine", to=(20.0, 22.0), mode="charge"))
-    assert kinds(ev, "refused") and "use charge" in ev[0].text
-    ev = do(g, Move(actor="marine", to=(20.0, 22.0), mode="sneak"))
-    assert kinds(ev, "refused") and "no mode 'sneak'" in ev[0].text
+    ev = apply(g, Move(actor="marine", to=(20.0, 24.0)))
+    assert events_of(ev, "refused") and "is a charge" in ev[0].text
+    ev = apply(g, Move(actor="marine", to=(20.0, 22.0), mode="charge"))
+    assert events_of(ev, "refused") and "use charge" in ev[0].text
+    ev = apply(g, Move(actor="marine", to=(20.0, 22.0), mode="sneak"))
+    assert events_of(ev, "refused") and "no mode 'sneak'" in ev[0].text
 
 
 def test_a_move_may_not_split_the_unit():
@@ -75,8 +76,8 @@ def test_a_move_may_not_split_the_unit():
         for k, x in (("A", 13.5), ("B", 10.0), ("C", 17.0))
     ]
     g = make([*sq, {"id": "e", "side": "red", "profile": "space_marine", "x": 60.0, "y": 40.0}])
-    ev = do(g, Move(actor="A", to=(10.0, 27.0)))
-    assert kinds(ev, "refused") and "would split sq" in ev[0].text
+    ev = apply(g, Move(actor="A", to=(10.0, 27.0)))
+    assert events_of(ev, "refused") and "would split sq" in ev[0].text
 
 
 def _ram(dice):
@@ -100,16 +101,16 @@ def _ram(dice):
             },
         ]
     )
-    return g, do(g, Ram(actor="rhino", target="t", speed=15), dice)
+    return g, apply(g, Ram(actor="rhino", target="t", speed=15), dice)
 
 
 def test_ram_speed_rounds_to_the_nearest_and_damage_needs_five():
     """SWOMP-RAM: speed 15 / 10 rounds to 2 (audit ram_round: 16 vs 7, 1 damage; now
     17 vs 7, won by 10, 2 damage); won by 3 does no damage (audit ram_margin3)."""
     g, ev = _ram([6, 4])
-    res = kinds(ev, "resolution")[0]
+    res = events_of(ev, "resolution")[0]
     assert "speed 2 + 6 = 17" in res.text and res.data["damage"] == 2
     assert g.state.models["t"].hp == 1
     g, ev = _ram([2, 6])
-    res = kinds(ev, "resolution")[0]
+    res = events_of(ev, "resolution")[0]
     assert res.outcome == "hit" and res.data["damage"] == 0 and g.state.models["t"].hp == 3

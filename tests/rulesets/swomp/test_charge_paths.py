@@ -3,10 +3,11 @@ impassable terrain stops it (SWOMP "Charging"; "Terrain ... may also affect move
 SWOMP-I-CHARGE, SWOMP-I-TERRAIN), with forced dice."""
 
 from engine.actions import Choose
+from engine.testing import apply, events_of
 from rulesets.swomp import core, reactions
 from rulesets.swomp.actions import SwompCharge
 
-from .helpers import attack, do, kinds, make
+from .helpers import attack, make
 
 
 def m(mid, side, x, y, profile="space_marine", **kw):
@@ -58,12 +59,12 @@ def test_a_path_round_the_wall_reaches_if_it_is_short_enough():
     g = make([m("a", "blue", 10, 24, stats={"MR": 6}), m("b", "red", 16, 24)], terrain=(wall,))
     path = ((10.0, 24.0), (12.0, 26.2), (14.5, 26.2))
     assert g.check(SwompCharge(actor="a", target="b", path=path)).ok
-    do(g, SwompCharge(actor="a", target="b", path=path))
+    apply(g, SwompCharge(actor="a", target="b", path=path))
     assert reactions.owed(g.state)["defender"] == "b"
     a = g.state.models["a"]
     assert a.vars["foes"] == ["b"] and a.y > 24.0  # arrived from the north side
-    ev = do(g, Choose(option="stand"), [5, 5])
-    assert kinds(ev, "resolution")[0].rule == "SWOMP-CHARGE"
+    ev = apply(g, Choose(option="stand"), [5, 5])
+    assert events_of(ev, "resolution")[0].rule == "SWOMP-CHARGE"
 
 
 def test_other_models_in_the_way_block_the_charge():

@@ -2,10 +2,11 @@
 ``options = { deployment = true }``; forced dice for the initiative that follows."""
 
 from engine.actions import Move
+from engine.testing import apply
 from rulesets.swomp import deploy
 from rulesets.swomp.actions import Deploy
 
-from .helpers import do, make
+from .helpers import make
 
 OPTS = {"deployment": True}
 
@@ -37,10 +38,10 @@ def test_lowest_sr_deploys_first_and_nothing_else_happens():
     assert "red's turn to deploy" in why
     why = g.check(Move(actor="g1", to=(10.0, 40.0))).reason
     assert "deployment comes first" in why and "gaunts" in why
-    do(g, Deploy(actor="g1", to=(10.0, 45.0)))
+    apply(g, Deploy(actor="g1", to=(10.0, 45.0)))
     assert g.to_act() == "red"  # the rest of its unit goes down before anything else
     assert "not next" in g.check(Deploy(actor="w", to=(20.0, 44.0))).reason
-    do(g, Deploy(actor="g2", to=(11.5, 45.0)))
+    apply(g, Deploy(actor="g2", to=(11.5, 45.0)))
     assert g.to_act() == "blue"  # tac (SR 6) before w (SR 7) and cap (SR 9)
 
 
@@ -60,7 +61,7 @@ def test_overlap_building_and_coherency_are_refused():
     house = ("building", [[14.0, 40.0], [18.0, 40.0], [18.0, 46.0], [14.0, 46.0]])
     g = make(armies(), first=None, options=OPTS, terrain=(house,))
     assert "impassable" in g.check(Deploy(actor="g1", to=(15.0, 43.0))).reason
-    do(g, Deploy(actor="g1", to=(10.0, 45.0)))
+    apply(g, Deploy(actor="g1", to=(10.0, 45.0)))
     assert "overlap g1" in g.check(Deploy(actor="g2", to=(10.5, 45.0))).reason
     assert "coherency" in g.check(Deploy(actor="g2", to=(2.0, 45.0))).reason
 
@@ -77,8 +78,8 @@ def test_ties_alternate_from_the_side_that_placed_least_recently():
         m("g2", "red", 31.5, 44, profile="hormagaunt", unit="gaunt"),
     ]
     g = make(ms, first=None, options=OPTS)
-    do(g, Deploy(actor="g", to=(30.0, 44.0)))
-    do(g, Deploy(actor="g2", to=(31.5, 44.0)))
+    apply(g, Deploy(actor="g", to=(30.0, 44.0)))
+    apply(g, Deploy(actor="g2", to=(31.5, 44.0)))
     # SR 7 all round: red placed last, so blue (never placed) starts, then they alternate
     sides = []
     for mid, to in (
@@ -88,7 +89,7 @@ def test_ties_alternate_from_the_side_that_placed_least_recently():
         ("r2", (20.0, 44.0)),
     ):
         sides.append(g.to_act())
-        do(g, Deploy(actor=mid, to=to))
+        apply(g, Deploy(actor=mid, to=to))
     assert sides == ["blue", "red", "blue", "red"]
 
 
@@ -103,8 +104,8 @@ def test_first_round_begins_with_initiative_after_deployment():
         ("a2", (12.0, 4.0)),
         ("w", (20.0, 42.0)),
     ):
-        do(g, Deploy(actor=mid, to=to))
-    ev = do(g, Deploy(actor="cap", to=(20.0, 4.0), facing=45.0), [3, 8])
+        apply(g, Deploy(actor=mid, to=to))
+    ev = apply(g, Deploy(actor="cap", to=(20.0, 4.0), facing=45.0), [3, 8])
     assert g.state.models["cap"].facing == 45.0 and g.state.models["g1"].facing == 270.0
     assert [e.kind for e in ev].count("initiative") == 2
     assert g.state.phase == "activation" and g.to_act() == "red" and g.state.turn == 1
@@ -126,7 +127,7 @@ def test_candidates_offer_legal_placements():
     for _ in range(6):
         cands = g.candidates()
         assert cands and all(g.check(a).ok for a in cands)
-        do(
+        apply(
             g,
             cands[-1],
             [3, 8]

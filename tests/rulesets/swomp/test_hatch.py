@@ -3,10 +3,11 @@ empty turret hatch as its action (SWOMP "Exposed crewmen/riders": "the turret ca
 fire unless another turret gunner takes his place"; SWOMP-I-MAN), with forced dice."""
 
 from engine.actions import Choose, EndActivation
+from engine.testing import apply, events_of
 from rulesets.swomp import core, hatch, vehicle_cc, vehicles, victory
 from rulesets.swomp.actions import Man, SwompCharge
 
-from .helpers import do, kinds, make
+from .helpers import make
 
 
 def marine(mid="a", x=10.0, y=24.0, side="blue", **kw):
@@ -29,9 +30,9 @@ def gunner_out(extra=()):
     """The Razorback's gunner jumps out to meet a charge on the tracks and survives
     (CR 4 + 1 + 2 = 7 against DR 4 + AR 4 + 9 = 17); red's marine p stands beside it."""
     g = make([marine(), razorback(), *extra], first="blue")
-    do(g, SwompCharge(actor="a", target="v", options={"location": "tracks"}))
-    do(g, Choose(option="jump_out"), [2, 9])
-    do(g, EndActivation())
+    apply(g, SwompCharge(actor="a", target="v", options={"location": "tracks"}))
+    apply(g, Choose(option="jump_out"), [2, 9])
+    apply(g, EndActivation())
     return g
 
 
@@ -48,11 +49,11 @@ def test_another_model_takes_the_gunners_place():
     v, p = st.models["v"], st.models["p"]
     assert hatch.open_hatches(v) == ["gunner"]
     assert g.check(Man(actor="p", target="v")).ok
-    ev = do(g, Man(actor="p", target="v"))
+    ev = apply(g, Man(actor="p", target="v"))
     assert p.removed and p.vars["aboard"] == "v"
     assert v.vars["loc"]["gunner"] == 1 and "gunner_out" not in v.status
     assert vehicle_cc.turret_silent(v, v.weapon("heavy bolter")) == ""
-    assert kinds(ev, "move")[-1].rule == "SWOMP-VEH-CREW"
+    assert events_of(ev, "move")[-1].rule == "SWOMP-VEH-CREW"
     assert victory.casualty_points(st, "blue") == 0  # aboard is not a casualty
     # the original gunner is still on the ground, an ordinary trooper now
     gun = st.models["v_gunner"]
@@ -82,7 +83,7 @@ def test_a_killed_gunner_is_replaced_too():
     v.vars["loc"]["gunner"] = 0
     v.vars["effects"] = ["turret_lost"]
     assert vehicle_cc.turret_silent(v, v.weapon("heavy bolter"))
-    do(g, Man(actor="p", target="v"))
+    apply(g, Man(actor="p", target="v"))
     assert vehicle_cc.turret_silent(v, v.weapon("heavy bolter")) == ""
     assert "turret_lost" not in v.vars["effects"]
 
@@ -95,7 +96,7 @@ def test_a_man_killed_in_the_hatch_is_a_casualty():
     v = st.models["v"]
     v.vars["loc"]["gunner"] = 0
     v.vars["effects"] = ["turret_lost"]
-    do(g, Man(actor="p", target="v"))
+    apply(g, Man(actor="p", target="v"))
     pts = int(st.models["p"].vars["points"])
     vehicles.damage(st, g.ctx, v, 1, "gunner", "shot", "a")  # a called shot's hit
     p = st.models["p"]
@@ -109,7 +110,7 @@ def test_the_new_gunner_jumps_out_as_himself():
     hatch took while he was in it; the first gunner may no longer climb back in."""
     g = gunner_out([beside()])
     st = g.state
-    do(g, Man(actor="p", target="v"))
+    apply(g, Man(actor="p", target="v"))
     v = st.models["v"]
     out = hatch.crewman_out(st, v, "gunner", (15.4, 26.0))
     assert out.id == "p" and out.hp == 1 and out.stats == st.models["p"].stats

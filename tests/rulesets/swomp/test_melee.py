@@ -1,10 +1,11 @@
 """Close combat with forced dice; each test names the SWOMP section it checks."""
 
 from engine.actions import Charge, EndActivation, Fight
+from engine.testing import apply, events_of
 from rulesets.swomp import core
 from rulesets.swomp.actions import Retreat
 
-from .helpers import attack, do, kinds, make
+from .helpers import attack, make
 
 
 def m(mid, side, x, y, profile="space_marine", **kw):
@@ -15,7 +16,7 @@ def test_charge_fights_at_once_with_plus_one():
     """SWOMP "Charging": into base contact, the first round at once, +1 CR."""
     g = make([m("a", "blue", 10, 24), m("b", "red", 15, 24, stats={"HP": 3})])
     ev = attack(g, Charge(actor="a", target="b"), [5, 5])
-    res = kinds(ev, "resolution")[0]
+    res = events_of(ev, "resolution")[0]
     assert "CR 4 + charging 1 + 5 = 10" in res.text
     assert core.engaged(g.state.models["a"]) and g.state.models["a"].vars["foes"] == ["b"]
 
@@ -38,7 +39,7 @@ def test_parrying_weapon_helps_the_defender():
     """SWOMP "Parrying": +1 when defending."""
     g = make([m("a", "blue", 10, 24), m("b", "red", 15, 24, weapons=["power sword"])])
     ev = attack(g, Charge(actor="a", target="b"), [5, 5])
-    assert "parry 1" in kinds(ev, "resolution")[0].text
+    assert "parry 1" in events_of(ev, "resolution")[0].text
 
 
 def test_outnumbered_model_strikes_one_at_minus_one():
@@ -52,9 +53,9 @@ def test_outnumbered_model_strikes_one_at_minus_one():
         first="red",
     )
     attack(g, Charge(actor="pair", target="a"), [2, 9])
-    do(g, EndActivation())
+    apply(g, EndActivation())
     ev = attack(g, Fight(actor="a", target="y"), [5, 5])
-    res = kinds(ev, "resolution")[0]
+    res = events_of(ev, "resolution")[0]
     assert res.target == "y" and "outnumbered 1" in res.text
 
 
@@ -90,7 +91,7 @@ def test_get_them_off_me():
         first="red",
     )
     attack(g, Charge(actor="pair", target="a"), [2, 9])
-    do(g, EndActivation())
+    apply(g, EndActivation())
     ev = attack(g, Charge(actor="c", target="x"), [5, 5])
     assert any(e.rule == "SWOMP-OFF-ME" for e in ev)
     assert g.state.models["x"].vars["foes"] == ["c"]
@@ -111,7 +112,7 @@ def test_follow_up_move_after_killing_all_opponents():
     assert g.state.models["b"].removed and core.act(a)["follow"] == 3.0
     assert g.check(Charge(actor="a", target="c")).ok
     ev = attack(g, Charge(actor="a", target="c"), [])
-    assert not kinds(ev, "resolution") and a.vars.get("charge_bonus")
+    assert not events_of(ev, "resolution") and a.vars.get("charge_bonus")
 
 
 def test_retreat_contest_and_half_mr_move():
@@ -121,8 +122,8 @@ def test_retreat_contest_and_half_mr_move():
         first="red",
     )
     attack(g, Charge(actor="b", target="a"), [2, 9])
-    do(g, EndActivation())
-    ev = do(g, Retreat(actor="a", to=(8.0, 24.0)), [7, 3])
-    res = kinds(ev, "resolution")[0]
+    apply(g, EndActivation())
+    ev = apply(g, Retreat(actor="a", to=(8.0, 24.0)), [7, 3])
+    res = events_of(ev, "resolution")[0]
     assert "retreating 1" in res.text and res.outcome == "retreated"
     assert not core.engaged(g.state.models["a"]) and g.state.models["a"].x < 9.5

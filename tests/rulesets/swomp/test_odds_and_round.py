@@ -3,9 +3,10 @@
 from fractions import Fraction
 
 from engine.actions import Charge, EndActivation, Shoot
+from engine.testing import apply
 from rulesets.swomp import build, contest, rules
 
-from .helpers import do, make
+from .helpers import make
 
 
 def test_shooting_odds_are_exact_fractions():
@@ -79,7 +80,7 @@ def test_initiative_d10_ties_reroll_and_alternate_units():
     init = [e for e in g.log.events if e.kind == "initiative"]
     assert init and all(e.rule == "SWOMP-ROUND" for e in init)
     first = g.to_act()
-    do(g, EndActivation())
+    apply(g, EndActivation())
     assert g.to_act() != first or len(g.state.units(first)) > 1
     assert rules.TURNS.data(g.state)["order"][0] == first
 
@@ -97,7 +98,7 @@ def test_three_sides_play_in_initiative_order():
     seen = []
     while g.state.turn == 1 and g.to_act() is not None:
         seen.append(g.to_act())
-        do(g, EndActivation(), exact=False)
+        apply(g, EndActivation(), exact=False)
     assert seen == order
 
 

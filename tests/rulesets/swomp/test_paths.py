@@ -3,8 +3,9 @@ for the same swept move that apply makes, so what is allowed goes the whole way 
 would stop short is refused with what is in the way."""
 
 from engine.actions import Move
+from engine.testing import apply, events_of
 
-from .helpers import do, kinds, make
+from .helpers import make
 
 
 def _pair():
@@ -21,8 +22,8 @@ def test_a_move_through_a_friend_is_refused_naming_it():
     """MR 4, Move only 8": 5" north meets ml's 1" base after 3.0" (centres 4" apart, less
     the two 0.5" radii): refused, and nothing moves."""
     g = _pair()
-    ev = do(g, Move(actor="cap", to=(36.0, 10.0)))
-    assert kinds(ev, "refused")
+    ev = apply(g, Move(actor="cap", to=(36.0, 10.0)))
+    assert events_of(ev, "refused")
     assert 'cap\'s path meets ml after 3.0" of 5.0"' in ev[0].text
     assert g.state.models["cap"].pos == (36.0, 5.0)
 
@@ -31,8 +32,8 @@ def test_a_move_round_the_friend_goes_the_whole_way():
     """North by way of (37.2, 6), passing ml 1.2" centre to centre (0.2" clear): 1.56"
     + 4.0" = 5.56", within 8", and the captain ends exactly at (37.2, 10)."""
     g = _pair()
-    ev = do(g, Move(actor="cap", path=[(36.0, 5.0), (37.2, 6.0), (37.2, 10.0)]))
-    assert not kinds(ev, "refused")
+    ev = apply(g, Move(actor="cap", path=[(36.0, 5.0), (37.2, 6.0), (37.2, 10.0)]))
+    assert not events_of(ev, "refused")
     assert g.state.models["cap"].pos == (37.2, 10.0)
 
 
@@ -40,8 +41,8 @@ def test_a_move_ending_touching_a_friend_is_allowed():
     """To (36, 8): the bases touch (centres 1" apart); the physics stop is 8.0 or 8.01,
     within the 0.05" slack, so the move is allowed and ends in contact."""
     g = _pair()
-    ev = do(g, Move(actor="cap", to=(36.0, 8.0)))
-    assert not kinds(ev, "refused")
+    ev = apply(g, Move(actor="cap", to=(36.0, 8.0)))
+    assert not events_of(ev, "refused")
     assert abs(g.state.models["cap"].y - 8.0) <= 0.011
 
 
@@ -54,5 +55,5 @@ def test_a_move_into_a_wall_is_refused():
         ],
         terrain=(("wall", [(40.0, 10.0), (41.0, 10.0), (41.0, 30.0), (40.0, 30.0)]),),
     )
-    ev = do(g, Move(actor="cap", to=(44.0, 20.0)))
-    assert kinds(ev, "refused") and 'meets t0 after 3.5"' in ev[0].text
+    ev = apply(g, Move(actor="cap", to=(44.0, 20.0)))
+    assert events_of(ev, "refused") and 'meets t0 after 3.5"' in ev[0].text

@@ -2,10 +2,11 @@
 forced dice; each test names the SWOMP section it checks."""
 
 from engine.actions import Choose, EndActivation, Fight, Move
+from engine.testing import apply, events_of
 from rulesets.swomp import core, reactions, rules
 from rulesets.swomp.actions import Retreat, SwompCharge
 
-from .helpers import attack, do, kinds, make
+from .helpers import attack, make
 
 
 def m(mid, side, x, y, profile="space_marine", **kw):
@@ -19,7 +20,7 @@ def locked(first="red"):
         first=first,
     )
     attack(g, SwompCharge(actor="b", target="a"), [2, 9])
-    do(g, EndActivation())
+    apply(g, EndActivation())
     return g
 
 
@@ -28,26 +29,26 @@ def test_charge_gives_the_defender_a_retreat_decision():
     combat; the charge's immediate round is one, so the charged model owes a decision
     before any contest is rolled, and to_act hands it to the defender's side."""
     g = make([m("a", "blue", 10, 24), m("b", "red", 15, 24)], first="red")
-    ev = do(g, SwompCharge(actor="b", target="a"))
-    assert not kinds(ev, "resolution")
+    ev = apply(g, SwompCharge(actor="b", target="a"))
+    assert not events_of(ev, "resolution")
     p = reactions.owed(g.state)
     assert p["kind"] == "retreat" and p["defender"] == "a" and p["attackers"] == ["b"]
     assert g.to_act() == "blue"
     why = g.check(Move(actor="a", to=(5.0, 24.0))).reason
     assert "retreat with a (-2 CR) or choose stand" in why
     assert rules.advance(g.state, g.ctx) == Choose(option="stand")
-    ev = do(g, Choose(option="stand"), [5, 5])
-    assert kinds(ev, "resolution")[0].rule == "SWOMP-CHARGE"
+    ev = apply(g, Choose(option="stand"), [5, 5])
+    assert events_of(ev, "resolution")[0].rule == "SWOMP-CHARGE"
 
 
 def test_defender_retreats_at_minus_two_and_the_attack_is_lost():
     """SWOMP "Retreating from close combat": the defender's retreat is at -2 CR; on a
     win it moves half its MR at once and the attacker's blow falls on nobody."""
     g = locked()
-    do(g, Fight(actor="a"))
+    apply(g, Fight(actor="a"))
     assert reactions.owed(g.state)["defender"] == "b" and g.to_act() == "red"
-    ev = do(g, Retreat(actor="b", to=(12.5, 24.0)), [8, 3])
-    res = kinds(ev, "resolution")
+    ev = apply(g, Retreat(actor="b", to=(12.5, 24.0)), [8, 3])
+    res = events_of(ev, "resolution")
     assert len(res) == 1 and res[0].outcome == "retreated"
     assert "CR 4 \u2212 retreating 2 + 8 = 10 beats CR 4 + 3 = 7" in res[0].text
     assert not core.engaged(g.state.models["b"])
@@ -60,9 +61,9 @@ def test_defender_retreats_at_minus_two_and_the_attack_is_lost():
 def test_failed_defender_retreat_then_the_attack_lands():
     """SWOMP "Retreating from close combat": held, the attack goes on as declared."""
     g = locked()
-    do(g, Fight(actor="a"))
-    ev = do(g, Retreat(actor="b", to=(12.5, 24.0)), [2, 6, 9, 3])
-    res = kinds(ev, "resolution")
+    apply(g, Fight(actor="a"))
+    ev = apply(g, Retreat(actor="b", to=(12.5, 24.0)), [2, 6, 9, 3])
+    res = events_of(ev, "resolution")
     assert res[0].outcome == "held" and res[1].rule == "SWOMP-CC" and res[1].outcome == "hit"
     assert core.engaged(g.state.models["b"])
 
@@ -70,7 +71,7 @@ def test_failed_defender_retreat_then_the_attack_lands():
 def test_reaction_retreat_is_limited_to_half_mr():
     """SWOMP "Retreating from close combat": half MR (marine MR 4: 2")."""
     g = locked()
-    do(g, Fight(actor="a"))
+    apply(g, Fight(actor="a"))
     why = g.check(Retreat(actor="b", to=(20.0, 24.0))).reason
     assert "half MR" in why
     assert not g.check(Retreat(actor="a", to=(5.0, 24.0))).ok
@@ -83,11 +84,11 @@ def test_reaction_retreat_leaves_the_defenders_own_action_alone():
         [m("a", "blue", 10, 24, stats={"HP": 3}), m("b", "red", 15, 24, stats={"HP": 3})],
         first="red",
     )
-    do(g, SwompCharge(actor="b", target="a"))
-    do(g, Retreat(actor="a", to=(8.0, 24.0)), [9, 2])
+    apply(g, SwompCharge(actor="b", target="a"))
+    apply(g, Retreat(actor="a", to=(8.0, 24.0)), [9, 2])
     a = g.state.models["a"]
     assert not core.engaged(a) and not core.act(a)["fought"]
-    do(g, EndActivation())
+    apply(g, EndActivation())
     assert g.to_act() == "blue" and g.check(Move(actor="a", to=(4.0, 24.0))).ok
 
 
@@ -108,10 +109,10 @@ def test_retreat_into_a_charge_elsewhere():
         }
     )
     g.state.models["c"].vars.pop("foes")
-    do(g, Fight(actor="a"))
-    ev = do(g, Retreat(actor="b", target="c"), [8, 3])
+    apply(g, Fight(actor="a"))
+    ev = apply(g, Retreat(actor="b", target="c"), [8, 3])
     # the charge into c owes c its own retreat decision before the immediate round
     assert reactions.owed(g.state)["defender"] == "c"
-    ev = do(g, Choose(option="stand"), [5, 5])
-    res = kinds(ev, "resolution")
+    ev = apply(g, Choose(option="stand"), [5, 5])
+    res = events_of(ev, "resolution")
     assert res[0].actor == "b" and res[0].target == "c" and "charging 1" in res[0].text

@@ -2,9 +2,10 @@
 
 from engine.actions import EndActivation, Move, Shoot
 from engine.ruleset import OUT_OF_ARC
+from engine.testing import apply, events_of
 from rulesets.swomp import rules
 
-from .helpers import do, kinds, make
+from .helpers import make
 
 MARINE = {"id": "m", "side": "blue", "profile": "space_marine", "x": 10.0, "y": 24.0}
 
@@ -27,8 +28,8 @@ def test_range_is_measured_only_after_the_shot_is_declared():
     g = make([MARINE, target(x=40.0)])
     shot = Shoot(actor="m", target="e", weapon="boltgun")
     assert g.check(shot).ok
-    ev = do(g, shot, [])
-    res = kinds(ev, "resolution")[0]
+    ev = apply(g, shot, [])
+    res = events_of(ev, "resolution")[0]
     assert res.outcome == "out of range" and res.rule == "SWOMP-RANGE"
     assert not g.check(Shoot(actor="m", target="e", weapon="boltgun")).ok  # shot spent
 
@@ -68,8 +69,8 @@ def test_closest_target_of_each_size():
 def test_standing_still_gives_plus_one_and_pins_the_shooter():
     """SWOMP "Shoot only" / SWOMP-I-STAND: +1 PR, then no move this action."""
     g = make([MARINE, target()])
-    ev = do(g, Shoot(actor="m", target="e", weapon="boltgun"), [5, 5])
-    assert "PR 4 + WR 2 + standing still 1 + 5 = 12" in kinds(ev, "resolution")[0].text
+    ev = apply(g, Shoot(actor="m", target="e", weapon="boltgun"), [5, 5])
+    assert "PR 4 + WR 2 + standing still 1 + 5 = 12" in events_of(ev, "resolution")[0].text
     why = g.check(Move(actor="m", to=(12.0, 24.0)))
     assert not why.ok and "stood still" in why.reason
 
@@ -77,8 +78,10 @@ def test_standing_still_gives_plus_one_and_pins_the_shooter():
 def test_shoot_then_move_has_no_bonus_and_moves_mr():
     """SWOMP "Shoot and Move": fire, then up to MR."""
     g = make([MARINE, target()])
-    ev = do(g, Shoot(actor="m", target="e", weapon="boltgun", options={"then_move": True}), [5, 5])
-    assert "standing still" not in kinds(ev, "resolution")[0].text
+    ev = apply(
+        g, Shoot(actor="m", target="e", weapon="boltgun", options={"then_move": True}), [5, 5]
+    )
+    assert "standing still" not in events_of(ev, "resolution")[0].text
     assert not g.check(Move(actor="m", to=(14.5, 24.0))).ok
     assert g.check(Move(actor="m", to=(14.0, 24.0))).ok
 
@@ -87,7 +90,7 @@ def test_move_only_doubles_mr_and_forbids_shooting():
     """SWOMP "Move only": twice MR without shooting; more than MR and no shot after."""
     g = make([MARINE, target(x=40.0)])
     assert not g.check(Move(actor="m", to=(18.5, 24.0))).ok
-    do(g, Move(actor="m", to=(16.0, 24.0)))
+    apply(g, Move(actor="m", to=(16.0, 24.0)))
     assert g.state.models["m"].vars["moved"] == 6.0
     why = g.check(Shoot(actor="m", target="e", weapon="boltgun"))
     assert not why.ok and 'more than the 4"' in why.reason
@@ -97,7 +100,7 @@ def test_heavy_weapons_move_half_when_shooting():
     """SWOMP "Move and Shoot": heavy weapons half MR; Move only: MR (SWOMP-HEAVY)."""
     g = make([{**MARINE, "profile": "marine_missile"}, target()])
     assert not g.check(Move(actor="m", to=(14.5, 24.0))).ok  # 1 x MR without shooting
-    do(g, Move(actor="m", to=(12.5, 24.0)))
+    apply(g, Move(actor="m", to=(12.5, 24.0)))
     why = g.check(Shoot(actor="m", target="e", weapon="krak missile"))
     assert not why.ok and '2"' in why.reason
 
@@ -119,22 +122,22 @@ def test_movement_bonus_lasts_until_the_next_action():
         ],
         first="red",
     )
-    do(g, Move(actor="runner", to=(28.0, 24.0)))
-    do(g, EndActivation())
-    ev = do(g, Shoot(actor="m", target="runner", weapon="boltgun"), [5, 5])
-    assert "moving 1" in kinds(ev, "resolution")[0].text
+    apply(g, Move(actor="runner", to=(28.0, 24.0)))
+    apply(g, EndActivation())
+    ev = apply(g, Shoot(actor="m", target="runner", weapon="boltgun"), [5, 5])
+    assert "moving 1" in events_of(ev, "resolution")[0].text
 
 
 def test_two_pistols_at_minus_one_each_but_not_two_handed_weapons():
     """SWOMP "A single model firing multiple weapons"."""
     two = {**MARINE, "weapons": ["bolt pistol", "plasma pistol"]}
     g = make([two, target(x=18.0)])
-    ev = do(
+    ev = apply(
         g,
         Shoot(actor="m", target="e", weapon="bolt pistol", options={"second": "plasma pistol"}),
         [5, 5, 5, 5],
     )
-    texts = [e.text for e in kinds(ev, "resolution")]
+    texts = [e.text for e in events_of(ev, "resolution")]
     assert len(texts) == 2 and all("two weapons 1" in t for t in texts)
     g2 = make([{**MARINE, "weapons": ["boltgun", "bolt pistol"]}, target(x=18.0)])
     why = g2.check(
@@ -147,15 +150,15 @@ def test_sustained_fire_one_contest_per_shot_and_jams_on_a_one():
     """SWOMP "Sustained-fire Weapons" and "Jams": the assault cannon jams on 4; a rolled 1
     calls for a jam roll, and every shot still takes effect."""
     g = make([{**MARINE, "profile": "terminator"}, target(x=20.0)])
-    ev = do(
+    ev = apply(
         g,
         Shoot(actor="m", target="e", weapon="assault cannon"),
         [1, 5, 4, 2, 9, 2, 9, 2, 9, 2],
         exact=False,
     )
-    res = [e for e in kinds(ev, "resolution") if e.rule == "SWOMP-SHOOT"]
+    res = [e for e in events_of(ev, "resolution") if e.rule == "SWOMP-SHOOT"]
     assert len(res) >= 2
-    jam = [e for e in kinds(ev, "resolution") if e.rule == "SWOMP-JAM"][0]
+    jam = [e for e in events_of(ev, "resolution") if e.rule == "SWOMP-JAM"][0]
     assert jam.outcome == "jammed" and jam.rolls == [4]
     assert "assault cannon" in g.state.models["m"].vars["jammed"]
 
@@ -169,7 +172,7 @@ def test_spread_fire_shares_shots_between_targets():
             target("b", x=20.0, y=26.0),
         ]
     )
-    ev = do(
+    ev = apply(
         g,
         Shoot(
             actor="m",
@@ -179,7 +182,7 @@ def test_spread_fire_shares_shots_between_targets():
         ),
         [2, 9] * 4,
     )
-    assert [e.target for e in kinds(ev, "resolution")] == ["a", "b", "a", "b"]
+    assert [e.target for e in events_of(ev, "resolution")] == ["a", "b", "a", "b"]
 
 
 def test_linked_battery_jams_as_one():
@@ -196,7 +199,7 @@ def test_linked_battery_jams_as_one():
             target(x=20.0),
         ]
     )
-    do(g, Shoot(actor="m", target="e", weapon="left"), [1, 5, 3, 2, 9, 2, 9, 2, 9])
+    apply(g, Shoot(actor="m", target="e", weapon="left"), [1, 5, 3, 2, 9, 2, 9, 2, 9])
     assert g.state.models["m"].vars["jammed"] == ["left", "right"]
 
 
@@ -208,10 +211,10 @@ def test_called_shot_minus_four_on_a_chosen_location():
             {"id": "t", "side": "red", "profile": "rhino", "x": 30.0, "y": 24.0, "facing": 90.0},
         ]
     )
-    ev = do(
+    ev = apply(
         g, Shoot(actor="m", target="t", weapon="lascannon", options={"location": "tracks"}), [9, 2]
     )
-    assert "called shot 4" in kinds(ev, "resolution")[0].text
+    assert "called shot 4" in events_of(ev, "resolution")[0].text
     assert g.state.models["t"].vars["loc"]["tracks"] == 0
 
 
@@ -225,10 +228,10 @@ def test_lost_blast_shot_scatters():
             target("f", x=34.0, y=24.0),
         ]
     )
-    ev = do(g, Shoot(actor="m", target="e", weapon="frag missile"), [2, 9, 10, 4, 5, 8])
-    sc = kinds(ev, "scatter")[0]
+    ev = apply(g, Shoot(actor="m", target="e", weapon="frag missile"), [2, 9, 10, 4, 5, 8])
+    sc = events_of(ev, "scatter")[0]
     assert sc.rolls == [10, 4] and sc.data["centre"] == [34.0, 24.0]
-    blast = [e for e in kinds(ev, "resolution") if e.rule == "SWOMP-SCATTER"]
+    blast = [e for e in events_of(ev, "resolution") if e.rule == "SWOMP-SCATTER"]
     assert [e.target for e in blast] == ["f"] and blast[0].outcome == "miss"
 
 
@@ -238,13 +241,13 @@ def test_overwatch_interrupts_an_enemy_move():
     g = make([MARINE, target(x=40.0)])
     from rulesets.swomp.actions import Overwatch
 
-    do(g, Overwatch(actor="m"))
-    do(g, EndActivation())
-    do(g, Move(actor="e", to=(32.0, 24.0)))
+    apply(g, Overwatch(actor="m"))
+    apply(g, EndActivation())
+    apply(g, Move(actor="e", to=(32.0, 24.0)))
     assert g.to_act() == "blue"
     assert not g.check(Move(actor="e", to=(31.0, 24.0))).ok
-    ev = do(g, Shoot(actor="m", target="e", weapon="boltgun"), [5, 5])
-    assert "overwatch 1" in kinds(ev, "resolution")[0].text
+    ev = apply(g, Shoot(actor="m", target="e", weapon="boltgun"), [5, 5])
+    assert "overwatch 1" in events_of(ev, "resolution")[0].text
     assert g.to_act() == "red" and not g.state.models["m"].vars.get("overwatch")
 
 
@@ -252,10 +255,10 @@ def test_overwatch_pass_keeps_watching():
     g = make([MARINE, target(x=40.0)])
     from rulesets.swomp.actions import Overwatch
 
-    do(g, Overwatch(actor="m"))
-    do(g, EndActivation())
-    do(g, Move(actor="e", to=(35.0, 24.0)))
+    apply(g, Overwatch(actor="m"))
+    apply(g, EndActivation())
+    apply(g, Move(actor="e", to=(35.0, 24.0)))
     adv = rules.advance(g.state, g.ctx)
     assert adv.KIND == "choose"
-    do(g, adv)
+    apply(g, adv)
     assert g.to_act() == "red" and g.state.models["m"].vars.get("overwatch")

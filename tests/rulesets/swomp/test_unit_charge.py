@@ -2,10 +2,11 @@
 packs it into; one that falls short pairs off or closes in (SWOMP "Charging";
 "Multiple attackers"; "The gang fight and pairing off"; SWOMP-I-CHARGE)."""
 
+from engine.testing import events_of
 from rulesets.swomp import charging, core, packing, reach
 from rulesets.swomp.actions import SwompCharge
 
-from .helpers import attack, kinds, make
+from .helpers import attack, make
 
 
 def m(mid, side, x, y, profile="space_marine", **kw):
@@ -59,7 +60,7 @@ def test_a_charger_that_cannot_reach_its_spot_closes_in():
         assert c.pos != before[cid]
         assert 0 < c.vars["moved"] <= 8.0 + 1e-6
         assert c.x > before[cid][0] + 5  # most of the way there
-    closing = [e for e in kinds(ev, "move") if "closes in" in e.text]
+    closing = [e for e in events_of(ev, "move") if "closes in" in e.text]
     assert [e.actor for e in closing] == ["a0", "a3"]
     assert all(e.rule == "SWOMP-CHARGE" for e in closing)
 
@@ -73,7 +74,7 @@ def test_a_charger_short_of_its_spot_pairs_off_first():
     ev = attack(g, SwompCharge(actor="sq", target="b"), exact=False)
     st = g.state
     assert st.models["a0"].vars["foes"] == ["c"]
-    assert any("pairs off with c" in e.text for e in kinds(ev, "note"))
+    assert any("pairs off with c" in e.text for e in events_of(ev, "note"))
     assert sorted(st.models["b"].vars["foes"]) == ["a1", "a2"]
 
 

@@ -2,11 +2,12 @@
 
 from engine.actions import EndActivation, Move, Shoot
 from engine.scenario import load_scenario
+from engine.testing import apply, events_of
 from rulesets.swomp import build, core, morale, vehicles
 from rulesets.swomp.actions import Rally, Ram
 from rulesets.swomp.catalog import CATALOG
 
-from .helpers import attack, do, kinds, make
+from .helpers import attack, make
 
 
 def squad(n, side="red", unit="sq", x=30.0, y=24.0, profile="eldar_guardian"):
@@ -31,7 +32,7 @@ def shooter(**kw):
 def test_break_test_at_a_quarter_of_the_points():
     """SWOMP "Break Tests": 25% lost, d10 above SR + 2 breaks (guardian SR 5: 8+ fails)."""
     g = make([shooter()] + squad(4))
-    do(g, Shoot(actor="m", target="sq0", weapon="boltgun"), [9, 2, 8])
+    apply(g, Shoot(actor="m", target="sq0", weapon="boltgun"), [9, 2, 8])
     ev = [e for e in g.log.events if e.kind == "morale"]
     assert ev and ev[-1].outcome == "broken" and "SR 5 + 2 = 7" in ev[-1].text
     assert morale.broken(g.state, "sq")
@@ -40,7 +41,7 @@ def test_break_test_at_a_quarter_of_the_points():
 
 def test_break_test_passed():
     g = make([shooter()] + squad(4))
-    do(g, Shoot(actor="m", target="sq0", weapon="boltgun"), [9, 2, 7])
+    apply(g, Shoot(actor="m", target="sq0", weapon="boltgun"), [9, 2, 7])
     assert not morale.broken(g.state, "sq")
 
 
@@ -67,7 +68,7 @@ def test_broken_units_do_not_shoot_or_close_in_and_rally_later():
     assert not why.ok and "full turn" in why.reason
     g.state.turn = 3
     assert g.check(Rally(actor="sq")).ok
-    do(g, Rally(actor="sq"), [3])
+    apply(g, Rally(actor="sq"), [3])
     assert not morale.broken(g.state, "sq")
 
 
@@ -152,8 +153,8 @@ def test_turning_beyond_the_allowance_needs_a_control_test():
         ]
     )
     # 14" > 1 x MR 7: 90 degrees allowed; a 135 degree turn is 45 beyond: SR 5 - 1 = 4
-    ev = do(g, Move(actor="v", path=((10.0, 24.0), (0.5, 33.5))), [3])
-    res = [e for e in kinds(ev, "resolution") if e.rule == "SWOMP-VEH-CONTROL"][0]
+    ev = apply(g, Move(actor="v", path=((10.0, 24.0), (0.5, 33.5))), [3])
+    res = [e for e in events_of(ev, "resolution") if e.rule == "SWOMP-VEH-CONTROL"][0]
     assert "needs 4 or less" in res.text and res.outcome == "kept"
 
 
@@ -176,7 +177,7 @@ def test_close_combat_against_a_vehicle_and_the_run_over():
     from engine.actions import Charge
 
     ev = attack(g, Charge(actor="a", target="v"), [2, 5, 8, 4])
-    res = kinds(ev, "resolution")
+    res = events_of(ev, "resolution")
     assert "DR 9 + speed 3 + 5 = 17" in res[0].text and res[0].outcome == "miss"
     assert res[1].rule == "SWOMP-VEH-CC" and res[1].outcome == "hit"
     assert g.state.models["a"].removed
@@ -192,7 +193,7 @@ def test_stopped_vehicle_gives_plus_five():
     from engine.actions import Charge
 
     ev = attack(g, Charge(actor="a", target="v"), [5, 5])
-    assert "vehicle stopped 5" in kinds(ev, "resolution")[0].text
+    assert "vehicle stopped 5" in events_of(ev, "resolution")[0].text
     assert g.state.models["v"].vars["loc"]["body"] == 5  # no exposed crew: the body
 
 
@@ -212,8 +213,8 @@ def test_ram_a_trooper_who_dives_aside():
             {"id": "t", "side": "red", "profile": "eldar_guardian", "x": 22.0, "y": 24.0},
         ]
     )
-    ev = do(g, Ram(actor="v", target="t", speed=15), [2, 9])
-    res = kinds(ev, "resolution")[0]
+    ev = apply(g, Ram(actor="v", target="t", speed=15), [2, 9])
+    res = events_of(ev, "resolution")[0]
     assert "DR 9 + speed 2 + 2 = 13" in res.text and res.outcome == "miss"
     t = g.state.models["t"]
     assert abs(t.y - 24.0) > 1.5 and not t.removed
@@ -240,7 +241,7 @@ def test_ram_damage_one_per_five_points():
             },
         ]
     )
-    do(g, Ram(actor="v", target="t", speed=15), [9, 2])
+    apply(g, Ram(actor="v", target="t", speed=15), [9, 2])
     # 9 + 1 + 9 = 19 against DR 3 + armour 1 + 2 = 6: won by 13, 2 damage
     assert g.state.models["t"].hp == 1
 
@@ -260,12 +261,12 @@ def test_vehicles_collide_end_touching_and_test_control():
             {"id": "w", "side": "red", "profile": "rhino", "x": 24.0, "y": 24.0, "facing": 90.0},
         ]
     )
-    ev = do(g, Ram(actor="v", target="w", speed=14), [9, 2, 4, 3, 3])
+    ev = apply(g, Ram(actor="v", target="w", speed=14), [9, 2, 4, 3, 3])
     v, w = g.state.models["v"], g.state.models["w"]
     from rulesets.swomp import table
 
     assert table.distance(v, w) < 0.05
-    ctl = [e for e in kinds(ev, "resolution") if e.rule == "SWOMP-VEH-CONTROL"]
+    ctl = [e for e in events_of(ev, "resolution") if e.rule == "SWOMP-VEH-CONTROL"]
     assert [e.actor for e in ctl] == ["v", "w"]
     assert vehicles.speed(v) == 0.0
     assert sum(w.vars["loc"].values()) < 12
@@ -274,7 +275,7 @@ def test_vehicles_collide_end_touching_and_test_control():
 def test_turn_limit_ends_the_game_on_points():
     """SWOMP-I-VICTORY: at the turn limit the most points of casualties wins."""
     g = make([shooter()] + squad(2), turn_limit=1)
-    do(g, Shoot(actor="m", target="sq0", weapon="boltgun"), [9, 2, 1])
+    apply(g, Shoot(actor="m", target="sq0", weapon="boltgun"), [9, 2, 1])
     while g.to_act() is not None:
-        do(g, EndActivation(), exact=False)
+        apply(g, EndActivation(), exact=False)
     assert g.state.over["winner"] == "blue"

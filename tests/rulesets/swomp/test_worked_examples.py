@@ -1,9 +1,10 @@
 """The rulebook's three worked examples, reproduced number for number with forced dice."""
 
 from engine.actions import Charge, Shoot
+from engine.testing import apply, events_of
 from rulesets.swomp import vehicles
 
-from .helpers import attack, do, kinds, make
+from .helpers import attack, make
 
 GAUNT = {
     "side": "green",
@@ -39,8 +40,8 @@ def test_frag_missile_into_six_running_hormagaunts_in_soft_cover():
         ]
         + [{**GAUNT, "id": k, "x": x, "y": y} for k, (x, y) in spots.items()]
     )
-    ev = do(g, Shoot(actor="marine", target="g1", weapon="frag missile"), [4, 3, 7, 2, 6, 10, 1])
-    res = kinds(ev, "resolution")
+    ev = apply(g, Shoot(actor="marine", target="g1", weapon="frag missile"), [4, 3, 7, 2, 6, 10, 1])
+    res = events_of(ev, "resolution")
     assert "PR 4 + WR 3 + 4 = 11 beats DR 3 + cover 1 + moving 1 + 3 = 8" in res[0].text
     assert res[0].rule == "SWOMP-SHOOT" and res[0].rolls == [4, 3]
     blast = [e for e in res if e.rule == "SWOMP-BLAST"]
@@ -71,8 +72,8 @@ def test_lascannon_against_the_moving_eldar_gravtank():
             },
         ]
     )
-    ev = do(g, Shoot(actor="marine", target="falcon", weapon="lascannon"), [6, 5, 3, 4, 8])
-    res = kinds(ev, "resolution")
+    ev = apply(g, Shoot(actor="marine", target="falcon", weapon="lascannon"), [6, 5, 3, 4, 8])
+    res = events_of(ev, "resolution")
     assert "PR 4 + WR 7 + 6 = 17 beats DR 10 + moving 1 + 5 = 16" in res[0].text
     tank = g.state.models["falcon"]
     assert tank.vars["loc"]["body"] == 3
@@ -106,7 +107,7 @@ def test_the_gravtank_explodes_on_a_one():
             },
         ]
     )
-    ev = do(g, Shoot(actor="marine", target="falcon", weapon="lascannon"), [6, 5, 3, 1])
+    ev = apply(g, Shoot(actor="marine", target="falcon", weapon="lascannon"), [6, 5, 3, 1])
     assert g.state.models["falcon"].removed
     assert any(e.outcome == "explodes" for e in ev)
 
@@ -134,7 +135,7 @@ def test_six_hormagaunts_charge_a_marine_in_power_armour():
     other five = 14, + 8 = 22 against DR 4 + power armour 4 + 3 = 11: won by 11, 3 HP."""
     g = _charge_game({"id": "marine", "profile": "space_marine"})
     ev = attack(g, Charge(actor="gaunts", target="marine"), [8, 3])
-    fight = kinds(ev, "resolution")[0]
+    fight = events_of(ev, "resolution")[0]
     assert sorted(fight.data["attackers"]) == [f"g{i}" for i in range(1, 7)]
     assert fight.data["value"] == 14 and fight.data["attacker"] == 22
     assert fight.text.count("2 +") >= 5 and "+ 8 = 22" in fight.text
@@ -151,7 +152,7 @@ def test_the_captain_with_a_conversion_field_takes_two():
     more than 5 but less than 10: 2 HP."""
     g = _charge_game({"id": "captain", "profile": "marine_captain", "weapons": ["bolt pistol"]})
     ev = attack(g, Charge(actor="gaunts", target="captain"), [8, 3])
-    fight = kinds(ev, "resolution")[0]
+    fight = events_of(ev, "resolution")[0]
     assert "DR 4 + armour 4 + field 2 + 3 = 13" in fight.text
     assert fight.data["damage"] == 2
     assert g.state.models["captain"].hp == 1

@@ -1,5 +1,6 @@
-"""Build small UMR games in memory and act in them with forced dice (the UMR words for
-:mod:`engine.testing`, which does the work).
+"""Build small UMR games in memory: model entries with UMR's defaults, box terrain and
+the army rules applied (the UMR words for :mod:`engine.testing`, which builds the game
+and plays actions with forced dice).
 
 Why no files: most rule tests need two or three models on an open table; writing the
 scenario inline keeps each test's setup next to its assertions. Golden tests use files.
@@ -9,12 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import Action
 from engine.battlefield import TerrainFeature
-from engine.events import Event
 from engine.game import Game
 from engine.ruleset import load
-from engine.testing import apply, make_game
+from engine.testing import make_game
 
 RS = load("umr")
 
@@ -59,20 +58,6 @@ def game(
         table=table,
         check_army=True,
     )
-
-
-def act(g: Game, action: Action, dice: list[int] | tuple[int, ...] = ()) -> list[Event]:
-    """Apply ``action`` with exactly these forced dice (all of them must be used)."""
-    return apply(g, action, dice)
-
-
-def refused(events: list[Event]) -> str:
-    assert [e.kind for e in events] == ["refused"], [e.to_dict() for e in events]
-    return events[0].text
-
-
-def resolutions(events: list[Event]) -> list[Event]:
-    return [e for e in events if e.kind == "resolution"]
 
 
 def hp(g: Game, mid: str) -> int:

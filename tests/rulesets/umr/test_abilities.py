@@ -4,8 +4,9 @@ once-per-round limits, and the optional RPG tests."""
 from __future__ import annotations
 
 from engine.actions import EndActivation, EndTurn, Fight, Move, Shoot
+from engine.testing import apply, events_of, refusal
 from rulesets.umr.actions import Lead, RpgTest
-from tests.rulesets.umr.helpers import act, game, hp, refused, resolutions, spec
+from tests.rulesets.umr.helpers import game, hp, spec
 
 TOUCH = 0.99
 
@@ -37,7 +38,7 @@ def next_round(g, dice=(5, 1)):
 
 
 def damages(ev):
-    return [e.data["damage"] for e in resolutions(ev) if "damage" in e.data]
+    return [e.data["damage"] for e in events_of(ev, "resolution") if "damage" in e.data]
 
 
 def test_leader_gives_a_teammate_one_extra_die_once_a_round():
@@ -48,16 +49,16 @@ def test_leader_gives_a_teammate_one_extra_die_once_a_round():
         spec("x", "red", 20, 14),
         spec("y", "red", 60, 40),
     )
-    ev = act(g, Lead(actor="boss", target="b"))
+    ev = apply(g, Lead(actor="boss", target="b"))
     assert ev[0].rule == "UMR-LEADER" and g.state.models["b"].vars["granted"] == 1
-    assert "once per round" in refused(act(g, Lead(actor="boss", target="b")))
-    act(g, EndActivation(actor="boss"))
-    act(g, EndActivation(actor="y"))
-    act(g, Shoot(actor="b", target="x"), [1, 2])
-    act(g, Shoot(actor="b", target="x"), [1, 2])
-    ev = act(g, Move(actor="b", to=(10, 18)), [2])  # the third die: the leader's
+    assert "once per round" in refusal(apply(g, Lead(actor="boss", target="b")))
+    apply(g, EndActivation(actor="boss"))
+    apply(g, EndActivation(actor="y"))
+    apply(g, Shoot(actor="b", target="x"), [1, 2])
+    apply(g, Shoot(actor="b", target="x"), [1, 2])
+    ev = apply(g, Move(actor="b", to=(10, 18)), [2])  # the third die: the leader's
     assert ev[0].data["die"] == "granted" and g.state.active == "red"
-    act(g, EndActivation(actor="x"), [4, 2])
+    apply(g, EndActivation(actor="x"), [4, 2])
     assert g.state.turn == 2 and g.state.models["b"].vars["granted"] == 0
 
 
@@ -70,12 +71,12 @@ def test_leader_gift_rules():
         spec("x", "red", 20, 14),
         spec("y", "red", 60, 40),
     )
-    assert "not on boss's team" in refused(act(g, Lead(actor="boss", target="x")))
-    assert "not a leader" in refused(act(g, Lead(actor="b", target="boss")))
-    assert "not a roll" in refused(act(g, Lead(actor="boss", target="b", roll="luck")))
-    act(g, EndActivation(actor="b"))
-    act(g, EndActivation(actor="x"))
-    assert "already activated" in refused(act(g, Lead(actor="boss", target="b")))
+    assert "not on boss's team" in refusal(apply(g, Lead(actor="boss", target="x")))
+    assert "not a leader" in refusal(apply(g, Lead(actor="b", target="boss")))
+    assert "not a roll" in refusal(apply(g, Lead(actor="boss", target="b", roll="luck")))
+    apply(g, EndActivation(actor="b"))
+    apply(g, EndActivation(actor="x"))
+    assert "already activated" in refusal(apply(g, Lead(actor="boss", target="b")))
 
 
 def test_leader_may_give_himself_the_roll():
@@ -85,7 +86,7 @@ def test_leader_may_give_himself_the_roll():
         spec("x", "red", 20, 14),
         spec("y", "red", 60, 40),
     )
-    act(g, Lead(actor="boss", target="boss"))
+    apply(g, Lead(actor="boss", target="boss"))
     assert g.state.models["boss"].vars["granted"] == 1
 
 
@@ -97,9 +98,9 @@ def test_leader_gives_after_his_own_activation():
         spec("x", "red", 40, 14),
         spec("y", "red", 60, 40),
     )
-    act(g, EndActivation(actor="boss"))
-    act(g, EndActivation(actor="x"))
-    act(g, Lead(actor="boss", target="mate"))
+    apply(g, EndActivation(actor="boss"))
+    apply(g, EndActivation(actor="x"))
+    apply(g, Lead(actor="boss", target="mate"))
     assert g.state.models["mate"].vars["granted"] == 1
 
 
@@ -112,18 +113,18 @@ def test_leader_gives_a_defence_or_damage_roll():
         spec("x", "red", 20, 20),
         spec("y", "red", 60, 40),
     )
-    act(g, Lead(actor="boss", target="mate", roll="defence"))
-    act(g, EndActivation(actor="boss"))
-    ev = act(g, Shoot(actor="x", target="mate"), [4, 2, 5])  # 4 vs 2, leader's die 5 kept
-    assert resolutions(ev)[0].outcome == "miss" and g.state.models["mate"].hp == 15
-    assert "leader's extra die 5, keeps 5" in resolutions(ev)[0].text
+    apply(g, Lead(actor="boss", target="mate", roll="defence"))
+    apply(g, EndActivation(actor="boss"))
+    ev = apply(g, Shoot(actor="x", target="mate"), [4, 2, 5])  # 4 vs 2, leader's die 5 kept
+    assert events_of(ev, "resolution")[0].outcome == "miss" and g.state.models["mate"].hp == 15
+    assert "leader's extra die 5, keeps 5" in events_of(ev, "resolution")[0].text
     g = game(
         spec("boss", "blue", 10, 10, stats={"ability": "leader"}),
         spec("x", "red", 20, 10),
         spec("y", "red", 60, 40),
     )
-    act(g, Lead(actor="boss", target="boss", roll="damage"))
-    act(g, Shoot(actor="boss", target="x"), [5, 1, 3, 4])  # hit: damage 3 + leader's 4
+    apply(g, Lead(actor="boss", target="boss", roll="damage"))
+    apply(g, Shoot(actor="boss", target="x"), [5, 1, 3, 4])  # hit: damage 3 + leader's 4
     assert g.state.models["x"].hp == 15 - 7
 
 
@@ -141,9 +142,9 @@ def test_drone_operator_gets_two_drones_placed_beside_him():
         assert (d.hp, d.max_hp, d.stats["AD"]) == (10, 10, 1)
         assert d.stats.get("MELEE", 0) == 0 and d.side == "blue" and d.unit == d.id
     d = g.state.models["op-drone1"]
-    act(g, Move(actor=d.id, to=(d.x, d.y + 5)), [3])
+    apply(g, Move(actor=d.id, to=(d.x, d.y + 5)), [3])
     assert g.state.active == "red"  # one die: the drone's activation is over
-    act(g, Fight(actor="x", target="op"), [6, 1, 6, 6, 6, 2])  # 20 damage
+    apply(g, Fight(actor="x", target="op"), [6, 1, 6, 6, 6, 2])  # 20 damage
     assert g.state.models["op"].removed
     assert not any(g.state.models[i].removed for i in ("op-drone1", "op-drone2"))
     assert not g.state.over
@@ -164,33 +165,33 @@ def test_assassin_one_extra_ranged_die_a_round():
     """UMR-ASSASSIN: one additional ranged attack die per round, for shooting only."""
     g = ranged({"ability": "assassin"}, {})
     for _ in range(3):
-        act(g, Shoot(actor="a", target="x"), [1, 2])
+        apply(g, Shoot(actor="a", target="x"), [1, 2])
     assert g.state.active == "red"
     next_round(g)
-    act(g, Shoot(actor="a", target="x"), [1, 2])
+    apply(g, Shoot(actor="a", target="x"), [1, 2])
     assert g.state.models["a"].vars["used"] == ["assassin"]
     g = ranged({"ability": "assassin"}, {})
-    act(g, Move(actor="a", to=(10, 5)), [1])
-    act(g, Move(actor="a", to=(10, 5)), [1])
+    apply(g, Move(actor="a", to=(10, 5)), [1])
+    apply(g, Move(actor="a", to=(10, 5)), [1])
     assert g.state.active == "blue"  # the assassin's die waits for a shot
-    assert "no action dice left for movement" in refused(act(g, Move(actor="a", to=(9, 5))))
+    assert "no action dice left for movement" in refusal(apply(g, Move(actor="a", to=(9, 5))))
 
 
 def test_skirmisher_one_bonus_melee_die_a_round():
     """UMR-SKIRMISHER: one bonus melee attack die per round."""
     g = melee({"ability": "skirmisher"}, {})
     for _ in range(3):
-        act(g, Fight(actor="a", target="x"), [1, 2])
+        apply(g, Fight(actor="a", target="x"), [1, 2])
     assert g.state.active == "red"
 
 
 def test_a_six_on_an_ability_die_becomes_a_normal_action_die():
     """UMR-SIX-ABILITY: the skirmisher's extra melee die shows six: a die for anything."""
     g = melee({"ability": "skirmisher"}, {})
-    ev = act(g, Fight(actor="a", target="x"), [6, 2, 1])
-    assert resolutions(ev)[0].data["die"] == "ability"
-    assert "UMR-SIX-ABILITY" in resolutions(ev)[0].text
-    ev = act(g, Move(actor="a", to=(5, 10)), [1])  # the bonus die, used at once
+    ev = apply(g, Fight(actor="a", target="x"), [6, 2, 1])
+    assert events_of(ev, "resolution")[0].data["die"] == "ability"
+    assert "UMR-SIX-ABILITY" in events_of(ev, "resolution")[0].text
+    ev = apply(g, Move(actor="a", to=(5, 10)), [1])  # the bonus die, used at once
     assert ev[0].data["die"] == "bonus"
 
 
@@ -198,87 +199,89 @@ def test_grenadier_extra_damage_die_once_a_round():
     """UMR-GRENADIER (UMR-I-ABILITY-TIMING): the first successful ranged attack of the
     round adds a second damage die to the first; DAMAGE counts once."""
     g = ranged({"ability": "grenadier", "DAMAGE": 1}, {"HEALTH": 2})
-    ev = act(g, Shoot(actor="a", target="x"), [5, 1, 3, 4])
+    ev = apply(g, Shoot(actor="a", target="x"), [5, 1, 3, 4])
     assert damages(ev) == [8] and hp(g, "x") == 17
-    ev = act(g, Shoot(actor="a", target="x"), [5, 1, 3])
+    ev = apply(g, Shoot(actor="a", target="x"), [5, 1, 3])
     assert damages(ev) == [4] and hp(g, "x") == 13
     g = ranged({"ability": "grenadier"}, {"HEALTH": 2})
-    ev = act(g, Shoot(actor="a", target="x"), [5, 1, 2, 6, 6, 1])  # the extra die explodes
+    ev = apply(g, Shoot(actor="a", target="x"), [5, 1, 2, 6, 6, 1])  # the extra die explodes
     assert damages(ev) == [15]
 
 
 def test_grenadier_needs_a_hit_and_a_ranged_attack():
     """UMR-GRENADIER: not in melee, and a miss does not use it up."""
     g = melee({"ability": "grenadier"}, {})
-    ev = act(g, Fight(actor="a", target="x"), [5, 1, 3])
+    ev = apply(g, Fight(actor="a", target="x"), [5, 1, 3])
     assert damages(ev) == [3]
     g = ranged({"ability": "grenadier"}, {})
-    act(g, Shoot(actor="a", target="x"), [1, 4])
+    apply(g, Shoot(actor="a", target="x"), [1, 4])
     assert g.state.models["a"].vars["used"] == []
 
 
 def test_commando_extra_defence_die_against_ranged_once_a_round():
     """UMR-COMMANDO: shot at, rolls an additional defence die (keeps the higher)."""
     g = ranged({"BALLISTIC": 2}, {"ability": "commando"})
-    ev = act(g, Shoot(actor="a", target="x"), [3, 1, 5])  # 5 vs best(1, 5) = 5: miss
-    r = resolutions(ev)[0]
+    ev = apply(g, Shoot(actor="a", target="x"), [3, 1, 5])  # 5 vs best(1, 5) = 5: miss
+    r = events_of(ev, "resolution")[0]
     assert r.outcome == "miss" and r.rolls == [3, 1, 5]
-    ev = act(g, Shoot(actor="a", target="x"), [3, 1, 2])  # second shot: one die only
-    assert resolutions(ev)[0].outcome == "hit"
+    ev = apply(g, Shoot(actor="a", target="x"), [3, 1, 2])  # second shot: one die only
+    assert events_of(ev, "resolution")[0].outcome == "hit"
     g = melee({}, {"ability": "commando"})
-    ev = act(g, Fight(actor="a", target="x"), [3, 1, 2])
-    assert resolutions(ev)[0].rolls == [3, 1]  # not against melee
+    ev = apply(g, Fight(actor="a", target="x"), [3, 1, 2])
+    assert events_of(ev, "resolution")[0].rolls == [3, 1]  # not against melee
 
 
 def test_commando_extra_die_six_wins_outright():
     """UMR-COMMANDO / UMR-SIX-DEFENSE: a six on the extra defence die saves."""
     g = ranged({"BALLISTIC": 2}, {"ability": "commando"})
-    ev = act(g, Shoot(actor="a", target="x"), [6, 1, 6])
-    assert resolutions(ev)[0].outcome == "saved" and g.state.active == "red"
+    ev = apply(g, Shoot(actor="a", target="x"), [6, 1, 6])
+    assert events_of(ev, "resolution")[0].outcome == "saved" and g.state.active == "red"
 
 
 def test_guardian_rerolls_a_losing_melee_defence_once_a_round():
     """UMR-GUARDIAN (UMR-I-ABILITY-TIMING): reroll the defence die when it would lose."""
     g = melee({"MELEE": 1}, {"ability": "guardian"})
-    ev = act(g, Fight(actor="a", target="x"), [4, 2, 5])
-    r = resolutions(ev)[0]
+    ev = apply(g, Fight(actor="a", target="x"), [4, 2, 5])
+    r = events_of(ev, "resolution")[0]
     assert r.outcome == "miss" and r.rolls == [4, 2, 5] and "guardian rerolls 2 -> 5" in r.text
-    ev = act(g, Fight(actor="a", target="x"), [4, 2, 3])
-    assert resolutions(ev)[0].outcome == "hit" and resolutions(ev)[0].rolls == [4, 2]
+    ev = apply(g, Fight(actor="a", target="x"), [4, 2, 3])
+    assert events_of(ev, "resolution")[0].outcome == "hit" and events_of(ev, "resolution")[
+        0
+    ].rolls == [4, 2]
     next_round(g)
-    ev = act(g, Fight(actor="a", target="x"), [3, 4])  # wins anyway: reroll kept for later
-    assert resolutions(ev)[0].rolls == [3, 4] and g.state.models["x"].vars["used"] == []
+    ev = apply(g, Fight(actor="a", target="x"), [3, 4])  # wins anyway: reroll kept for later
+    assert events_of(ev, "resolution")[0].rolls == [3, 4] and g.state.models["x"].vars["used"] == []
     g = ranged({"BALLISTIC": 1}, {"ability": "guardian"})
-    ev = act(g, Shoot(actor="a", target="x"), [4, 2, 1])
-    assert resolutions(ev)[0].outcome == "hit"  # no reroll against ranged attacks
+    ev = apply(g, Shoot(actor="a", target="x"), [4, 2, 1])
+    assert events_of(ev, "resolution")[0].outcome == "hit"  # no reroll against ranged attacks
 
 
 def test_tank_counter_die_negates_damage_once_a_round():
     """UMR-TANK: when hit, a counter die takes its value off the damage, never below 0."""
     g = melee({"DAMAGE": 1}, {"ability": "tank"})
-    ev = act(g, Fight(actor="a", target="x"), [5, 1, 4, 2])  # 4 + 1 - 2 = 3
+    ev = apply(g, Fight(actor="a", target="x"), [5, 1, 4, 2])  # 4 + 1 - 2 = 3
     assert damages(ev) == [3] and hp(g, "x") == 12
-    assert "tank counter die 2 negates 2" in resolutions(ev)[1].text
-    ev = act(g, Fight(actor="a", target="x"), [5, 1, 4])  # second hit: no counter die
+    assert "tank counter die 2 negates 2" in events_of(ev, "resolution")[1].text
+    ev = apply(g, Fight(actor="a", target="x"), [5, 1, 4])  # second hit: no counter die
     assert damages(ev) == [5] and hp(g, "x") == 7
     g = melee({}, {"ability": "tank"})
-    ev = act(g, Fight(actor="a", target="x"), [5, 1, 2, 6])
+    ev = apply(g, Fight(actor="a", target="x"), [5, 1, 2, 6])
     assert damages(ev) == [0] and hp(g, "x") == 15
 
 
 def test_brawler_second_damage_die_is_separate():
     """UMR-BRAWLER: a second damage die, rolled and applied separately (DAMAGE on each)."""
     g = melee({"ability": "brawler", "DAMAGE": 1}, {"HEALTH": 2})
-    ev = act(g, Fight(actor="a", target="x"), [5, 1, 3, 4])
+    ev = apply(g, Fight(actor="a", target="x"), [5, 1, 3, 4])
     assert damages(ev) == [4, 5] and hp(g, "x") == 16
-    ev = act(g, Fight(actor="a", target="x"), [5, 1, 3])
+    ev = apply(g, Fight(actor="a", target="x"), [5, 1, 3])
     assert damages(ev) == [4]
 
 
 def test_brawler_against_tank_counter_takes_the_larger_amount():
     """UMR-BRAWLER / UMR-TANK (UMR-I-ABILITY-TIMING): the counter die cuts one amount."""
     g = melee({"ability": "brawler"}, {"ability": "tank"})
-    ev = act(g, Fight(actor="a", target="x"), [5, 1, 2, 5, 3])
+    ev = apply(g, Fight(actor="a", target="x"), [5, 1, 2, 5, 3])
     assert damages(ev) == [2, 2] and hp(g, "x") == 11
 
 
@@ -289,9 +292,9 @@ def test_rpg_test_with_the_matching_ability():
         spec("a", "blue", 10, 10, stats={"ability": "charismatic", "DIPLOMACY": 1}),
         spec("x", "red", 60, 40),
     )
-    ev = act(g, RpgTest(actor="a", stat="diplomacy", need=9), [3, 5])
+    ev = apply(g, RpgTest(actor="a", stat="diplomacy", need=9), [3, 5])
     assert ev[0].outcome == "success" and ev[0].rolls == [3, 5]
     assert g.state.models["a"].vars["dice"] == 2
-    ev = act(g, RpgTest(actor="a", stat="perception", need=4), [3])
+    ev = apply(g, RpgTest(actor="a", stat="perception", need=4), [3])
     assert ev[0].outcome == "failure" and ev[0].chance == 0.5
-    assert "not an RPG stat" in refused(act(g, RpgTest(actor="a", stat="charm")))
+    assert "not an RPG stat" in refusal(apply(g, RpgTest(actor="a", stat="charm")))

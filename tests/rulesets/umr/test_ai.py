@@ -11,7 +11,8 @@ from engine.actions import Charge, EndActivation, Shoot
 from engine.agents import RandomAgent
 from engine.game import play
 from engine.scenario import load_scenario, new_game
-from tests.rulesets.umr.helpers import RS, act, game, spec, terrain
+from engine.testing import apply
+from tests.rulesets.umr.helpers import RS, game, spec, terrain
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = sorted((ROOT / "rulesets" / "umr" / "scenarios").glob("*.toml"))
@@ -60,7 +61,7 @@ def test_score_prefers_more_health_and_models():
     g = game(spec("a", "blue", 10, 10, stats={"BALLISTIC": 2}), spec("x", "red", 20, 10))
     before = RS.score(g.state, "blue")
     assert before == 0 and RS.score(g.state, "red") == 0
-    act(g, Shoot(actor="a", target="x"), [5, 1, 4])
+    apply(g, Shoot(actor="a", target="x"), [5, 1, 4])
     assert RS.score(g.state, "blue") == before + 4 and RS.score(g.state, "red") == -4
 
 
@@ -89,8 +90,8 @@ def test_charge_follows_the_players_waypoints():
     assert "stands between" in g.check(Charge(actor="a", target="x")).reason
     c = Charge(actor="a", target="x", path=((10, 10), (14.2, 13.5)))
     assert g.check(c).ok
-    act(g, c, [6])  # 5.5" to the corner, then on toward x: not enough
-    act(g, Charge(actor="a", target="x"), [5])  # now the straight line is clear
+    apply(g, c, [6])  # 5.5" to the corner, then on toward x: not enough
+    apply(g, Charge(actor="a", target="x"), [5])  # now the straight line is clear
     assert any(e.outcome == "contact" for e in g.log.events)
 
 

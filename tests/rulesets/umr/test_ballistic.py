@@ -7,7 +7,8 @@ import pytest
 
 from engine.actions import Shoot
 from engine.ruleset import NO_SIGHT, OUT_OF_RANGE
-from tests.rulesets.umr.helpers import act, game, hp, refused, resolutions, spec, terrain
+from engine.testing import apply, events_of, refusal
+from tests.rulesets.umr.helpers import game, hp, spec, terrain
 
 D = 25 / 25.4  # a 25 mm base in inches
 
@@ -27,31 +28,31 @@ def wall(top):
 
 
 def mods_of(ev):
-    return resolutions(ev)[0].data["attack"] - resolutions(ev)[0].rolls[0]
+    return events_of(ev, "resolution")[0].data["attack"] - events_of(ev, "resolution")[0].rolls[0]
 
 
 def test_clear_shot_in_the_open():
     """UMR-BALLISTIC: d6 + BALLISTIC against d6 + DEFENSE, hit rolls damage."""
     g = shot()
-    ev = act(g, Shoot(actor="a", target="x"), [4, 2, 5])
-    assert mods_of(ev) == 1 and resolutions(ev)[0].outcome == "hit" and hp(g, "x") == 10
+    ev = apply(g, Shoot(actor="a", target="x"), [4, 2, 5])
+    assert mods_of(ev) == 1 and events_of(ev, "resolution")[0].outcome == "hit" and hp(g, "x") == 10
 
 
 @pytest.mark.parametrize("top, mod", [(9.8, 1), (10.0, 0)])
 def test_quarter_hidden_is_clear_half_hidden_is_cover(top, mod):
     """UMR-BALLISTIC: up to 1/4 hidden no penalty (17% here); up to 3/4 cover -1 (50%)."""
     g = shot(features=wall(top))
-    ev = act(g, Shoot(actor="a", target="x"), [4, 2, 1])
+    ev = apply(g, Shoot(actor="a", target="x"), [4, 2, 1])
     assert mods_of(ev) == mod
     if mod == 0:
-        assert "cover (50% hidden) \u22121 (UMR-BALLISTIC)" in resolutions(ev)[0].text
+        assert "cover (50% hidden) \u22121 (UMR-BALLISTIC)" in events_of(ev, "resolution")[0].text
 
 
 def test_more_than_three_quarters_hidden_is_no_shot():
     """UMR-BALLISTIC: obstructed by more than 3/4: blocked from view."""
     g = shot(features=wall(10.2))
     assert (
-        refused(act(g, Shoot(actor="a", target="x")))
+        refusal(apply(g, Shoot(actor="a", target="x")))
         == "x is blocked from view (85% hidden by w; more than 3/4 hidden: no shot) (UMR-BALLISTIC)"
     )
     assert NO_SIGHT in shot(features=wall(10.2)).check(Shoot(actor="a", target="x")).codes
@@ -61,25 +62,25 @@ def test_low_wall_and_woods_give_cover():
     """UMR-BALLISTIC, UMR-I-COVER: behind a low wall or at the edge of woods: -1; deeper
     than 2" into woods: hidden."""
     g = shot(features=(terrain("lw", "low_wall", (18.5, 5, 19, 15)),))
-    assert mods_of(act(g, Shoot(actor="a", target="x"), [4, 2, 1])) == 0
+    assert mods_of(apply(g, Shoot(actor="a", target="x"), [4, 2, 1])) == 0
     g = shot(features=(terrain("wd", "woods", (19, 5, 25, 15)),))
-    assert mods_of(act(g, Shoot(actor="a", target="x"), [4, 2, 1])) == 0
+    assert mods_of(apply(g, Shoot(actor="a", target="x"), [4, 2, 1])) == 0
     g = shot(x=22.5, features=(terrain("wd", "woods", (19, 5, 25, 15)),))
-    assert "blocked from view" in refused(act(g, Shoot(actor="a", target="x")))
+    assert "blocked from view" in refusal(apply(g, Shoot(actor="a", target="x")))
 
 
 @pytest.mark.parametrize("gap, mod", [(11.9, 1), (12.0, 0), (18.0, 0), (24.0, 0)])
 def test_range_bands(gap, mod):
     """UMR-RANGE: under 12" no penalty; 12" to 24" -1 (base to base)."""
     g = shot(x=10 + D + gap)
-    assert mods_of(act(g, Shoot(actor="a", target="x"), [4, 2, 1])) == mod
+    assert mods_of(apply(g, Shoot(actor="a", target="x"), [4, 2, 1])) == mod
 
 
 def test_beyond_24_inches_is_out_of_range():
     """UMR-RANGE: farther than 24" cannot be shot at."""
     g = shot(x=10 + D + 25)
     assert (
-        refused(act(g, Shoot(actor="a", target="x")))
+        refusal(apply(g, Shoot(actor="a", target="x")))
         == 'target out of range (25.0" > 24") (UMR-RANGE)'
     )
     far = shot(x=10 + D + 25).check(Shoot(actor="a", target="x")).find(OUT_OF_RANGE)
@@ -90,11 +91,11 @@ def test_sniper_ignores_penalties_and_range_but_not_a_blocked_view():
     """UMR-SNIPER (UMR-I-SNIPER): no cover or range penalty, no range limit; more than 3/4
     hidden still cannot be shot."""
     g = shot(x=24, features=wall(10.0), shooter={"BALLISTIC": 2, "ability": "sniper"})
-    assert mods_of(act(g, Shoot(actor="a", target="x"), [4, 2, 1])) == 2
+    assert mods_of(apply(g, Shoot(actor="a", target="x"), [4, 2, 1])) == 2
     g = shot(x=60, y=40, shooter={"ability": "sniper"})
-    assert mods_of(act(g, Shoot(actor="a", target="x"), [4, 2, 1])) == 0
+    assert mods_of(apply(g, Shoot(actor="a", target="x"), [4, 2, 1])) == 0
     g = shot(features=wall(10.2), shooter={"ability": "sniper"})
-    assert "blocked from view" in refused(act(g, Shoot(actor="a", target="x")))
+    assert "blocked from view" in refusal(apply(g, Shoot(actor="a", target="x")))
 
 
 def test_odds_match_the_roll_and_the_event_chance():
@@ -103,8 +104,8 @@ def test_odds_match_the_roll_and_the_event_chance():
     o = g.odds(Shoot(actor="a", target="x"))
     # P(d6 - 1 > d6 and defence die not a six) = 10/36
     assert o.chance == pytest.approx(10 / 36) and o.chance.denominator == 18
-    ev = act(g, Shoot(actor="a", target="x"), [3, 2])
-    assert resolutions(ev)[0].chance == pytest.approx(float(o.chance))
+    ev = apply(g, Shoot(actor="a", target="x"), [3, 2])
+    assert events_of(ev, "resolution")[0].chance == pytest.approx(float(o.chance))
     assert g.odds(Shoot(actor="a", target="nobody")) is None
 
 
@@ -117,10 +118,10 @@ def test_a_model_on_top_of_a_wall_sees_over_it():
         spec("target", "red", 26, 24),
         features=w,
     )
-    ev = act(g, Shoot(actor="ontop", target="target"), [5, 1, 1])
-    assert resolutions(ev)[0].outcome == "hit" and hp(g, "target") == 14
+    ev = apply(g, Shoot(actor="ontop", target="target"), [5, 1, 1])
+    assert events_of(ev, "resolution")[0].outcome == "hit" and hp(g, "target") == 14
     g = game(spec("ground", "blue", 19.4, 24), spec("target", "red", 26, 24), features=w)
-    assert "blocked from view" in refused(act(g, Shoot(actor="ground", target="target")))
+    assert "blocked from view" in refusal(apply(g, Shoot(actor="ground", target="target")))
 
 
 def test_a_freed_table_never_answers_for_a_new_one_at_its_address():

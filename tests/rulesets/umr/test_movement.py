@@ -8,8 +8,9 @@ from fractions import Fraction
 import pytest
 
 from engine.actions import Charge, EndActivation, Fight, Move, Shoot
+from engine.testing import apply, events_of, refusal
 from rulesets.umr.actions import Climb, Jump
-from tests.rulesets.umr.helpers import act, game, hp, refused, resolutions, spec, terrain
+from tests.rulesets.umr.helpers import game, hp, spec, terrain
 
 FAR = spec("far", "red", 60, 40)
 
@@ -22,9 +23,9 @@ def pos(g, mid):
 def test_move_goes_the_rolled_inches_and_surplus_is_lost():
     """UMR-MOVEMENT / UMR-ACTION-DICE: one die, its pips in inches; unused pips lost."""
     g = game(spec("a", "blue", 10, 10), FAR)
-    ev = act(g, Move(actor="a", to=(20, 10)), [4])
+    ev = apply(g, Move(actor="a", to=(20, 10)), [4])
     assert pos(g, "a") == (14.0, 10.0) and ev[0].outcome == "short"
-    ev = act(g, Move(actor="a", to=(16, 10)), [5])
+    ev = apply(g, Move(actor="a", to=(16, 10)), [5])
     assert pos(g, "a") == (16.0, 10.0) and "inches left over are lost" in ev[0].text
     assert g.state.active == "red"  # both dice spent
 
@@ -32,7 +33,7 @@ def test_move_goes_the_rolled_inches_and_surplus_is_lost():
 def test_move_bonus_adds_to_each_roll():
     """UMR-PERSONALITY: a point on MOVE adds one inch to every movement roll."""
     g = game(spec("a", "blue", 10, 10, stats={"MOVE": 2}), FAR)
-    act(g, Move(actor="a", path=((10, 20),)), [3])
+    apply(g, Move(actor="a", path=((10, 20),)), [3])
     assert pos(g, "a") == (10.0, 15.0)
 
 
@@ -44,14 +45,14 @@ def test_rough_ground_takes_an_inch_off(kind, penalty):
     """UMR-ROUGH: broken ground, rubble and heavy woods -1; UMR-I-TERRAIN: woods, brush
     and roads are clear for movement."""
     g = game(spec("a", "blue", 10, 10), FAR, features=(terrain("t", kind, (12, 5, 14, 15)),))
-    act(g, Move(actor="a", to=(20, 10)), [5])
+    apply(g, Move(actor="a", to=(20, 10)), [5])
     assert pos(g, "a") == (15.0 - penalty, 10.0)
 
 
 def test_swimming_is_half_speed():
     """UMR-SWIMMING: inches in the water cost double."""
     g = game(spec("a", "blue", 10, 10), FAR, features=(terrain("r", "river", (12, 0, 20, 48)),))
-    ev = act(g, Move(actor="a", to=(30, 10)), [6])
+    ev = apply(g, Move(actor="a", to=(30, 10)), [6])
     assert pos(g, "a") == (14.0, 10.0)  # 2" on land, then 4 pips = 2" swimming
     assert '2.0" of it swimming at half speed' in ev[0].text
     assert "swimming" in g.state.models["a"].status
@@ -66,14 +67,14 @@ def test_swimmers_cannot_attack():
         features=(terrain("r", "water", (12, 0, 20, 48)),),
     )
     why = "a is swimming: no attacks until it is out of the water (UMR-SWIMMING)"
-    assert why in refused(act(g, Fight(actor="a", target="x")))
-    assert why in refused(act(g, Shoot(actor="a", target="y")))
+    assert why in refusal(apply(g, Fight(actor="a", target="x")))
+    assert why in refusal(apply(g, Shoot(actor="a", target="y")))
 
 
 def test_walls_are_not_walked_through():
     """UMR-CLIMBING (UMR-I-TERRAIN): a path into a wall is refused before any roll."""
     g = game(spec("a", "blue", 10, 10), FAR, features=(terrain("w", "wall", (12, 0, 12.5, 20)),))
-    assert refused(act(g, Move(actor="a", to=(15, 10)))) == (
+    assert refusal(apply(g, Move(actor="a", to=(15, 10)))) == (
         "the path runs into w (wall): walls, buildings and rocks cannot be walked through, "
         "only climbed (UMR-CLIMBING)"
     )
@@ -83,28 +84,28 @@ def test_walls_are_not_walked_through():
 def test_a_move_stops_at_the_first_base_it_touches():
     """UMR-MELEE / UMR-I-MOVE: moving into an enemy ends in base contact; fight follows."""
     g = game(spec("a", "blue", 10, 10), spec("x", "red", 13, 10), FAR)
-    ev = act(g, Move(actor="a", to=(16, 10)), [6])
+    ev = apply(g, Move(actor="a", to=(16, 10)), [6])
     assert ev[0].data["to"][0] == pytest.approx(13 - 0.984, abs=0.011)
     assert "stopped by x" in ev[0].text
-    ev = act(g, Fight(actor="a", target="x"), [3, 1, 2])
-    assert resolutions(ev)[0].outcome == "hit"
+    ev = apply(g, Fight(actor="a", target="x"), [3, 1, 2])
+    assert events_of(ev, "resolution")[0].outcome == "hit"
 
 
 def test_charge_ends_in_base_contact():
     """UMR-MELEE / UMR-I-MOVE: a charge is a move straight at an enemy, into contact."""
     g = game(spec("a", "blue", 10, 10), spec("x", "red", 14, 13), FAR)
-    ev = act(g, Charge(actor="a", target="x"), [5])
+    ev = apply(g, Charge(actor="a", target="x"), [5])
     assert any(e.outcome == "contact" for e in ev)
     g = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10), FAR)
-    ev = act(g, Charge(actor="a", target="x"), [2])
+    ev = apply(g, Charge(actor="a", target="x"), [2])
     assert pos(g, "a") == (12.0, 10.0) and not any(e.outcome == "contact" for e in ev)
 
 
 def test_check_says_whether_a_move_is_possible_without_rolling():
     """UMR-ACTION-DICE: with no dice left, check() refuses the move, no dice rolled."""
     g = game(spec("a", "blue", 10, 10, unit="u"), spec("b", "blue", 10, 14, unit="u"), FAR)
-    act(g, Move(actor="a", to=(5, 10)), [1])
-    act(g, Move(actor="a", to=(5, 10)), [1])
+    apply(g, Move(actor="a", to=(5, 10)), [1])
+    apply(g, Move(actor="a", to=(5, 10)), [1])
     n = len(g.dice.consumed)
     assert g.check(Move(actor="a", to=(5, 5))).reasons == (
         "a has no action dice left for movement (UMR-ACTION-DICE)",
@@ -132,11 +133,11 @@ def test_jump_adds_dice_and_clears_water():
     """UMR-MOVEMENT / UMR-I-JUMP: dice added into one roll; the leap flies over water."""
     river = (terrain("r", "river", (12, 0, 15, 48)),)
     g = game(spec("a", "blue", 11, 10), FAR, features=river)
-    ev = act(g, Jump(actor="a", to=(17, 10), count=2), [3, 4])
+    ev = apply(g, Jump(actor="a", to=(17, 10), count=2), [3, 4])
     assert pos(g, "a") == (17.0, 10.0) and "lands on the spot" in ev[0].text
     assert "swimming" not in g.state.models["a"].status
     g = game(spec("a", "blue", 11, 10), FAR, features=river)
-    ev = act(g, Jump(actor="a", to=(17, 10), count=2), [1, 1])
+    ev = apply(g, Jump(actor="a", to=(17, 10), count=2), [1, 1])
     assert pos(g, "a") == (13.0, 10.0) and "falls short into the water" in ev[0].text
     assert g.odds(Jump(actor="a", to=(19, 10), count=2)) is not None
 
@@ -145,7 +146,7 @@ def test_jump_needs_enough_dice():
     """UMR-ACTION-DICE: a jump cannot add more dice than the model has."""
     g = game(spec("a", "blue", 11, 10), FAR)
     assert (
-        refused(act(g, Jump(actor="a", to=(17, 10), count=3)))
+        refusal(apply(g, Jump(actor="a", to=(17, 10), count=3)))
         == "a has only 2 action dice for movement, not 3 (UMR-ACTION-DICE)"
     )
     odds = g.odds(Jump(actor="a", to=(17, 10), count=2))
@@ -156,35 +157,35 @@ def test_climb_is_half_the_added_dice_and_blocks_other_actions():
     """UMR-CLIMBING: add the dice, halve the sum; nothing else until the climb is done."""
     wall = (terrain("w", "wall", (12, 0, 13, 20), height=6),)
     g = game(spec("a", "blue", 11.3, 10), spec("x", "red", 11.3, 14), FAR, features=wall)
-    ev = act(g, Climb(actor="a", feature="w", count=2), [5, 4])
+    ev = apply(g, Climb(actor="a", feature="w", count=2), [5, 4])
     m = g.state.models["a"]
     assert ev[0].data["gain"] == 4.5 and m.vars["elev"] == 4.5
     assert "climbing" in m.status and g.state.active == "red"
-    act(g, EndActivation(actor="x"))
-    act(g, EndActivation(actor="far"), [4, 2])
+    apply(g, EndActivation(actor="x"))
+    apply(g, EndActivation(actor="far"), [4, 2])
     assert g.state.turn == 2
-    assert "must finish the climb" in refused(act(g, Shoot(actor="a", target="x")))
-    ev = act(g, Climb(actor="a", count=1), [3])  # 1.5" more: on top at 6"
+    assert "must finish the climb" in refusal(apply(g, Shoot(actor="a", target="x")))
+    ev = apply(g, Climb(actor="a", count=1), [3])  # 1.5" more: on top at 6"
     assert m.vars["elev"] == 6 and "elevated" in m.status and "climbing" not in m.status
-    assert "not at the foot of w" in refused(act(g, Climb(actor="a", feature="w", to=(14, 10))))
+    assert "not at the foot of w" in refusal(apply(g, Climb(actor="a", feature="w", to=(14, 10))))
     # across 1" walked at full rate (1 pip), then 5 pips climb 2.5" down (UMR-CLIMBING
     # halves the dice only for inches climbed vertically)
-    ev = act(g, Climb(actor="a", feature="w", to=(13.7, 10), count=1), [6])
+    ev = apply(g, Climb(actor="a", feature="w", to=(13.7, 10), count=1), [6])
     assert m.vars["elev"] == 3.5 and "climbing" in m.status
     assert m.vars["bonus"] == 1  # the six earns a bonus die; ending now loses it
-    act(g, EndActivation(actor="a"))
-    act(g, EndActivation(actor="x"))
-    act(g, EndActivation(actor="far"), [5, 1])
+    apply(g, EndActivation(actor="a"))
+    apply(g, EndActivation(actor="x"))
+    apply(g, EndActivation(actor="far"), [5, 1])
     assert g.odds(Climb(actor="a", count=2)).chance == Fraction(21, 36)  # 3.5" down: 2d6 >= 7
-    act(g, Climb(actor="a", count=2), [6, 2])
+    apply(g, Climb(actor="a", count=2), [6, 2])
     assert pos(g, "a") == (13.7, 10.0) and m.vars["elev"] == 0 and m.status == []
 
 
 def test_climb_must_start_at_the_foot():
     """UMR-CLIMBING (UMR-I-CLIMB): the base must be within 0.5" of the feature."""
     g = game(spec("a", "blue", 8, 10), FAR, features=(terrain("w", "wall", (12, 0, 13, 20)),))
-    assert "not at the foot of w" in refused(act(g, Climb(actor="a", feature="w", count=2)))
-    assert "not a wall, building or rocks" in refused(act(g, Climb(actor="a", feature="zz")))
+    assert "not at the foot of w" in refusal(apply(g, Climb(actor="a", feature="w", count=2)))
+    assert "not a wall, building or rocks" in refusal(apply(g, Climb(actor="a", feature="zz")))
 
 
 @pytest.mark.parametrize("height, tests", [(3, 0), (6, 2), (9, 3), (12, 4)])
@@ -194,7 +195,7 @@ def test_falling_one_test_per_floor_beyond_one_floor(height, tests):
     b = (terrain("b", "building", (12, 0, 20, 20), height=height),)
     g = game(spec("a", "blue", 11.3, 10, state={"elev": float(height), "on": "b"}), FAR, features=b)
     dice = [4, 2, 3] * tests + [2]  # each test: attack 4 beats defence 2, damage 3
-    ev = act(g, Move(actor="a", to=(5, 10)), dice)
+    ev = apply(g, Move(actor="a", to=(5, 10)), dice)
     assert hp(g, "a") == 15 - 3 * tests
     assert sum(1 for e in ev if e.rule == "UMR-FALLING" and e.outcome == "hit") == tests
     assert g.state.models["a"].vars["elev"] == 0 and pos(g, "a") == (9.3, 10.0)
@@ -204,7 +205,7 @@ def test_a_falling_test_is_saved_by_a_defence_six():
     """UMR-FALLING / UMR-SIX-DEFENSE: the test is attack die against defence die."""
     b = (terrain("b", "building", (12, 0, 20, 20), height=9),)
     g = game(spec("a", "blue", 11.3, 10, state={"elev": 9.0, "on": "b"}), FAR, features=b)
-    act(g, Move(actor="a", to=(5, 10)), [5, 6, 2])
+    apply(g, Move(actor="a", to=(5, 10)), [5, 6, 2])
     assert hp(g, "a") == 15
 
 
@@ -212,18 +213,18 @@ def test_cavalry_gets_one_more_movement_roll_a_round():
     """UMR-CAVALRY: one additional movement roll per round (UMR-I-DICE-FLOW)."""
     g = game(spec("a", "blue", 10, 10, profile="rider"), FAR)
     for _ in range(3):
-        act(g, Move(actor="a", to=(10, 40)), [1])
+        apply(g, Move(actor="a", to=(10, 40)), [1])
     assert g.state.active == "red" and g.state.models["a"].y == 19.0  # 3 x (1 + MOVE 2)
     g = game(spec("a", "blue", 10, 10, profile="rider"), spec("x", "red", 20, 20))
-    act(g, Shoot(actor="a", target="x"), [1, 2])
-    act(g, Shoot(actor="a", target="x"), [1, 2])
+    apply(g, Shoot(actor="a", target="x"), [1, 2])
+    apply(g, Shoot(actor="a", target="x"), [1, 2])
     assert g.state.models["a"].vars["used"] == []
     assert g.state.active == "blue"  # the extra die still serves a move
     assert (
-        refused(act(g, Shoot(actor="a", target="x")))
+        refusal(apply(g, Shoot(actor="a", target="x")))
         == "a has no action dice left for a ballistic attack (UMR-ACTION-DICE)"
     )
-    act(g, Move(actor="a", to=(10, 5)), [2])
+    apply(g, Move(actor="a", to=(10, 5)), [2])
     assert g.state.active == "red"
 
 
@@ -234,7 +235,7 @@ def test_a_climb_in_progress_saves_and_replays(tmp_path):
 
     wall = (terrain("w", "wall", (12, 0, 13, 20), height=6),)
     g = game(spec("a", "blue", 11.3, 10), spec("x", "red", 11.3, 14), FAR, features=wall)
-    act(g, Climb(actor="a", feature="w", to=(13.7, 10), count=2), [2, 3])
+    apply(g, Climb(actor="a", feature="w", to=(13.7, 10), count=2), [2, 3])
     assert g.state.models["a"].vars["climb"]["done"] == 2.5
     f = tmp_path / "climb.json"
     persistence.save(g, f)
@@ -249,12 +250,12 @@ def test_rough_ground_costs_only_when_the_roll_reaches_it():
     (audit c03: rubble 6" ahead, a 3 used to move only 2")."""
     rubble = (terrain("r", "rubble", (16, 0, 18, 48)),)
     g = game(spec("a", "blue", 10, 24), FAR, features=rubble)
-    ev = act(g, Move(actor="a", to=(20, 24)), [3])
+    ev = apply(g, Move(actor="a", to=(20, 24)), [3])
     assert pos(g, "a") == (13.0, 24.0) and "UMR-ROUGH" not in ev[0].text
-    ev = act(g, Move(actor="a", to=(20, 24)), [5])  # 3" to the rubble, 5 - 1 = 4"
+    ev = apply(g, Move(actor="a", to=(20, 24)), [5])  # 3" to the rubble, 5 - 1 = 4"
     assert pos(g, "a") == (17.0, 24.0) and "rough ground (r)" in ev[0].text
     g = game(spec("a", "blue", 10, 24), FAR, features=rubble)
-    act(g, Move(actor="a", to=(20, 24)), [6])  # 6 reaches the edge at 6": never less
+    apply(g, Move(actor="a", to=(20, 24)), [6])  # 6 reaches the edge at 6": never less
     assert pos(g, "a") == (16.0, 24.0)
 
 
@@ -268,7 +269,7 @@ def test_charge_from_on_top_drops_to_the_ground_first():
         FAR,
         features=w,
     )
-    ev = act(g, Charge(actor="ontop", target="x"), [5])
+    ev = apply(g, Charge(actor="ontop", target="x"), [5])
     assert any(e.rule == "UMR-FALLING" for e in ev)
     assert g.state.models["ontop"].vars["elev"] == 0 and pos(g, "ontop") == (15.99, 24.0)
     g = game(
@@ -277,7 +278,7 @@ def test_charge_from_on_top_drops_to_the_ground_first():
         FAR,
         features=w,
     )
-    assert "up is up on w" in refused(act(g, Charge(actor="a", target="up")))
+    assert "up is up on w" in refusal(apply(g, Charge(actor="a", target="up")))
 
 
 def test_walking_across_a_roof_is_a_walk():
@@ -285,7 +286,7 @@ def test_walking_across_a_roof_is_a_walk():
     walk is ordinary movement (audit c15: 3" up, 8" across, 3" down on 5 + 5)."""
     barn = (terrain("barn", "building", (20, 20, 28, 28), height=3),)
     g = game(spec("c", "blue", 19.4, 24), FAR, features=barn)
-    ev = act(g, Climb(actor="c", feature="barn", to=(28.6, 24), count=2), [5, 5])
+    ev = apply(g, Climb(actor="c", feature="barn", to=(28.6, 24), count=2), [5, 5])
     cur = g.state.models["c"].vars["climb"]
     assert cur["done"] == 7.0  # 6 pips: 3" up; 4 pips: 4" across
     assert g.odds(Climb(actor="c", count=2)).chance == Fraction(6, 36)  # 4 + 6 = 10 pips

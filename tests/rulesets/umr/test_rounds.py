@@ -4,7 +4,8 @@ of one unit at a time, removal at zero health, the end of the game and the turn 
 from __future__ import annotations
 
 from engine.actions import Concede, EndActivation, EndTurn, Move, Shoot
-from tests.rulesets.umr.helpers import act, game, hp, refused, spec
+from engine.testing import apply, refusal
+from tests.rulesets.umr.helpers import game, hp, spec
 
 
 def duel(**kw):
@@ -22,43 +23,43 @@ def test_first_fixes_round_one_and_later_rounds_roll_initiative():
     Ties are rolled again (UMR-I-ROUNDS: the dice follow the action that ends the round)."""
     g = duel(first="red")
     assert g.state.active == "red" and not g.dice.consumed
-    act(g, EndActivation(actor="x"))
-    act(g, EndActivation(actor="a"))
-    act(g, EndActivation(actor="y"))
-    ev = act(g, EndActivation(actor="b"), [3, 3, 2, 5])  # blue 3, red 3: tie; then 2 vs 5
+    apply(g, EndActivation(actor="x"))
+    apply(g, EndActivation(actor="a"))
+    apply(g, EndActivation(actor="y"))
+    ev = apply(g, EndActivation(actor="b"), [3, 3, 2, 5])  # blue 3, red 3: tie; then 2 vs 5
     assert g.state.turn == 2 and g.state.active == "red"
     inits = [e for e in ev if e.kind == "initiative"]
     assert "tie on 3" in inits[2].text and inits[-1].data["order"] == ["red", "blue"]
     for mid in ("x", "a", "y"):
-        act(g, EndActivation(actor=mid))
-    act(g, EndActivation(actor="b"), [6, 1])
+        apply(g, EndActivation(actor=mid))
+    apply(g, EndActivation(actor="b"), [6, 1])
     assert g.state.turn == 3 and g.state.active == "blue"
 
 
 def test_sides_alternate_one_unit_each():
     """UMR-ROUND: players take turns activating one unit; a unit acts once a round."""
     g = duel()
-    act(g, Move(actor="a", to=(10, 8)), [2])
-    assert refused(act(g, Move(actor="x", to=(22, 10)))).startswith("it is blue's turn")
-    why = refused(act(g, Move(actor="b", to=(10, 22))))
+    apply(g, Move(actor="a", to=(10, 8)), [2])
+    assert refusal(apply(g, Move(actor="x", to=(22, 10)))).startswith("it is blue's turn")
+    why = refusal(apply(g, Move(actor="b", to=(10, 22))))
     assert why == "a is activating: end its activation first (UMR-ROUND)"
-    act(g, Move(actor="a", to=(8, 8)), [1])  # second die: the activation ends by itself
+    apply(g, Move(actor="a", to=(8, 8)), [1])  # second die: the activation ends by itself
     assert g.state.active == "red"
-    assert refused(act(g, Move(actor="b", to=(10, 22)))).startswith("it is red's turn")
-    act(g, EndActivation(actor="x"))
+    assert refusal(apply(g, Move(actor="b", to=(10, 22)))).startswith("it is red's turn")
+    apply(g, EndActivation(actor="x"))
     assert (
-        refused(act(g, Move(actor="a", to=(10, 12))))
+        refusal(apply(g, Move(actor="a", to=(10, 12))))
         == "a has already activated this round (UMR-ROUND)"
     )
-    act(g, EndActivation(actor="b"))
-    act(g, EndActivation(actor="y"), [4, 2])
+    apply(g, EndActivation(actor="b"))
+    apply(g, EndActivation(actor="y"), [4, 2])
     assert g.state.turn == 2 and g.state.active == "blue"
 
 
 def test_a_unit_may_activate_and_do_nothing():
     """UMR-ROUND: a player must activate a unit but it need not act."""
     g = duel()
-    ev = act(g, EndActivation(actor="b"))
+    ev = apply(g, EndActivation(actor="b"))
     assert "b activates and takes no action" in ev[0].text
     assert g.state.active == "red" and "b" in g.state.vars["act"]["done"]
 
@@ -71,11 +72,11 @@ def test_removed_at_zero_health_even_before_activating_and_the_game_ends():
         spec("x", "red", 20, 10, state={"hp": 3}),
         spec("y", "red", 20, 30),
     )
-    ev = act(g, Shoot(actor="a", target="x"), [5, 1, 4])
+    ev = apply(g, Shoot(actor="a", target="x"), [5, 1, 4])
     assert hp(g, "x") == 0 and g.state.models["x"].removed
     assert [e.kind for e in ev] == ["resolution", "resolution", "removed"]
-    assert refused(act(g, Shoot(actor="a", target="x"))) == "x has been removed from play"
-    act(g, Shoot(actor="a", target="y"), [6, 2, 6, 6, 6, 2])  # 6+6+6+2 +1 = 21 damage
+    assert refusal(apply(g, Shoot(actor="a", target="x"))) == "x has been removed from play"
+    apply(g, Shoot(actor="a", target="y"), [6, 2, 6, 6, 6, 2])  # 6+6+6+2 +1 = 21 damage
     assert g.state.over == {"winner": "blue", "reason": "red has no models left (UMR-END)"}
     assert g.to_act() is None
 
@@ -84,7 +85,7 @@ def test_turn_limit_ends_the_game_on_remaining_health():
     """UMR-I-TURN-LIMIT: after the last round the side with more health left wins."""
     g = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10, state={"hp": 9}), turn_limit=2)
     for _ in range(2):
-        act(g, EndTurn(), [] if g.state.turn == 2 else [5, 2])
+        apply(g, EndTurn(), [] if g.state.turn == 2 else [5, 2])
     assert g.state.over["winner"] == "blue"
     assert g.state.over["reason"] == (
         "the turn limit of 2 rounds was reached; remaining "
@@ -95,12 +96,12 @@ def test_turn_limit_ends_the_game_on_remaining_health():
         spec("x", "red", 20, 10, state={"hp": 9}),
         turn_limit=1,
     )
-    act(g, EndTurn())
+    apply(g, EndTurn())
     assert g.state.over["winner"] is None
 
 
 def test_concede():
     """UMR-END: a player may concede; the other side wins."""
     g = duel()
-    act(g, Concede(actor=""))
+    apply(g, Concede(actor=""))
     assert g.state.over == {"winner": "red", "reason": "blue conceded (UMR-END)"}
