@@ -55,6 +55,7 @@ def drive(
             v,
             f'turned {turned:.0f}\u00b0, {allowed:g}\u00b0 allowed at {spd:g}"',
             vehicles.control_need(v, turned - allowed),
+            shooting.blast,
         )
         if v.removed:
             return []
@@ -89,7 +90,9 @@ def drive(
             rule=R_RAM,
             outcome="stopped",
         )
-        vehicles.control_test(state, ctx, v, f"collision with {res.hit}", core.stat(v, "SR"))
+        vehicles.control_test(
+            state, ctx, v, f"collision with {res.hit}", core.stat(v, "SR"), shooting.blast
+        )
     return [v]
 
 
@@ -125,11 +128,13 @@ def ram(state: GameState, ctx: Context, v: Model, t: Model, spd: float) -> None:
     )
     if core.is_vehicle(t):
         if dmg:
-            vehicles.damage(state, ctx, t, dmg, None, "rammed", v.id)
+            vehicles.damage(state, ctx, t, dmg, None, "rammed", v.id, shooting.blast)
         v.vars["speed"] = 0.0
         for x in (v, t):
             if not x.removed:
-                vehicles.control_test(state, ctx, x, "collision", core.stat(x, "SR"))
+                vehicles.control_test(
+                    state, ctx, x, "collision", core.stat(x, "SR"), shooting.blast
+                )
         return
     if res.won:
         if dmg:

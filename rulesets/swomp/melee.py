@@ -18,7 +18,7 @@ from engine.ruleset import Context, Odds
 from engine.state import GameState, Model
 from engine.table import footprint
 
-from . import contest, core, table, vehicle_cc, vehicles
+from . import contest, core, shooting, table, vehicle_cc, vehicles
 
 R_CC = "SWOMP-CC"
 R_CC_DAMAGE = "SWOMP-CC-DAMAGE"
@@ -201,7 +201,7 @@ def vehicle_attack(
     if res.won:
         w = core.best_melee(a)
         dam = int(w.get("Dam", 1)) if w else 1
-        vehicles.damage(state, ctx, v, dam, location, "close combat", a.id)
+        vehicles.damage(state, ctx, v, dam, location, "close combat", a.id, shooting.blast)
         return res
     run = contest.side(("DR", core.stat(v, "DR")), ("speed", int(vehicles.speed(v))))
     back = contest.side(

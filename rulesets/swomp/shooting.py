@@ -421,7 +421,7 @@ def resolve_shot(
     if res.won:
         dam = int(w.get("Dam", 1))
         if core.is_vehicle(t):
-            vehicles.damage(state, ctx, t, dam, location, f"{w['name']} hit", shooter.id)
+            vehicles.damage(state, ctx, t, dam, location, f"{w['name']} hit", shooter.id, blast)
         else:
             core.wound(state, ctx, t, dam, f"hit by {w['name']}, Dam {dam}", R_DAM, shooter.id)
         if w.get("blast"):
@@ -496,7 +496,7 @@ def blast(
         if res.won:
             dam = int(w.get("Dam", 1))
             if core.is_vehicle(m):
-                vehicles.damage(state, ctx, m, dam, None, f"{w['name']} blast", source.id)
+                vehicles.damage(state, ctx, m, dam, None, f"{w['name']} blast", source.id, blast)
             else:
                 core.wound(state, ctx, m, dam, f"caught in the {w['name']} blast", rule, source.id)
 

@@ -9,6 +9,7 @@ combat and ramming all hand their damage here.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from engine.polygons import angle_diff
@@ -21,6 +22,12 @@ from .catalog import CONTROL, DAMAGE, EXPLOSION
 R_DAMAGE = "SWOMP-VEH-DAMAGE"
 R_MOVE = "SWOMP-VEH-MOVE"
 R_CONTROL = "SWOMP-VEH-CONTROL"
+
+
+#: a blast marker's procedure (``shooting.blast``: every model under it contests the
+#: Blast Rating), passed in because its contests damage the vehicles under the marker,
+#: so shooting reads this chapter and this chapter cannot import shooting
+Blast = Callable[..., None]
 
 
 def speed(v: Model) -> float:
@@ -92,9 +99,12 @@ def control_need(v: Model, excess_deg: float) -> int:
     return core.stat(v, "SR") - max(1, math.ceil(excess_deg / per - 1e-9))
 
 
-def control_test(state: GameState, ctx: Context, v: Model, why: str, need: int) -> str:
-    """Roll a control test; on a failure roll on the out-of-control table and apply it.
-    Returns the out-of-control result word, or "" when control is kept."""
+def control_test(
+    state: GameState, ctx: Context, v: Model, why: str, need: int, blast: Blast
+) -> str:
+    """Roll a control test; on a failure roll on the out-of-control table and apply it
+    (a crash damages the vehicle: ``blast`` as for ``damage``). Returns the
+    out-of-control result word, or "" when control is kept."""
     p = contest.d10_under(need)
     r = ctx.dice.roll(
         10,
@@ -143,7 +153,7 @@ def control_test(state: GameState, ctx: Context, v: Model, why: str, need: int) 
         v.vars["speed"] = 0.0
     else:
         v.vars["speed"] = 0.0
-        damage(state, ctx, v, 1, None, "crash", v.id)
+        damage(state, ctx, v, 1, None, "crash", v.id, blast)
     return word
 
 
@@ -179,11 +189,19 @@ def roll_location(ctx: Context, v: Model, actor: str, why: str = "hit location")
 
 
 def damage(
-    state: GameState, ctx: Context, v: Model, dmg: int, location: str | None, why: str, actor: str
+    state: GameState,
+    ctx: Context,
+    v: Model,
+    dmg: int,
+    location: str | None,
+    why: str,
+    actor: str,
+    blast: Blast,
 ) -> None:
     """Damage a vehicle location (rolled on its hit table unless called) and apply the
     damage table's result for the HP that location has left (SWOMP "Shooting at
-    vehicles"): its text, its effects, its explosion and systems rolls."""
+    vehicles"): its text, its effects, its explosion and systems rolls. ``blast`` is the
+    blast marker's procedure (``shooting.blast``) an explosion sets off."""
     if v.removed or dmg <= 0:
         return
     if location is None:
@@ -257,7 +275,7 @@ def damage(
             outcome=str(r.result),
         )
         if r.result == "explodes":
-            explode(state, ctx, v)
+            explode(state, ctx, v, blast)
             return
     for system, n in dict(row.get("systems", {})).items():
         p = contest.d10_under(int(n))
@@ -287,13 +305,11 @@ def damage(
         core.remove(state, ctx, v, f"{location} destroyed: wrecked", R_DAMAGE, actor)
 
 
-def explode(state: GameState, ctx: Context, v: Model) -> None:
+def explode(state: GameState, ctx: Context, v: Model, blast: Blast) -> None:
     """The vehicle blows up: it is removed, and everything under a marker centred on it
     contests the explosion's Blast Rating (SWOMP vehicle damage table)."""
     core.remove(state, ctx, v, "exploded", R_DAMAGE, v.id)
-    from . import shooting  # the blast procedure lives with shooting
-
-    shooting.blast(
+    blast(
         state,
         ctx,
         v,

@@ -4,7 +4,7 @@ fire unless another turret gunner takes his place"; SWOMP-I-MAN), with forced di
 
 from engine.actions import Choose, EndActivation
 from engine.testing import apply, events_of
-from rulesets.swomp import core, hatch, vehicle_cc, vehicles, victory
+from rulesets.swomp import core, hatch, shooting, vehicle_cc, vehicles, victory
 from rulesets.swomp.actions import Man, SwompCharge
 
 from .helpers import make
@@ -98,7 +98,7 @@ def test_a_man_killed_in_the_hatch_is_a_casualty():
     v.vars["effects"] = ["turret_lost"]
     apply(g, Man(actor="p", target="v"))
     pts = int(st.models["p"].vars["points"])
-    vehicles.damage(st, g.ctx, v, 1, "gunner", "shot", "a")  # a called shot's hit
+    vehicles.damage(st, g.ctx, v, 1, "gunner", "shot", "a", shooting.blast)  # called shot
     p = st.models["p"]
     assert p.removed and "aboard" not in p.vars
     assert victory.casualty_points(st, "blue") == pts
