@@ -39,7 +39,14 @@ import math
 import time
 
 from engine.actions import Action
-from engine.agents.greedy import ENGAGE_PER_INCH, Option, damage_hint, front, worth
+from engine.agents.greedy import (
+    ENGAGE_PER_INCH,
+    Option,
+    damage_hint,
+    front,
+    why_not_attack,
+    worth,
+)
 from engine.dice import Dice
 from engine.game import Game
 from engine.ruleset import DAMAGE
@@ -74,6 +81,7 @@ class SearchAgent:
         # position value as greedy's, set per game from ``worth`` when choosing
         self.engage = engage
         self.pull = 0.0
+        self.root_front = 0.0
         self._worth: dict[tuple[str, ...], float] = {}
         self.last: list[Option] = []
         self.iterations = 0
@@ -121,7 +129,9 @@ class SearchAgent:
         st = sim.state
         value = sim.score(side)
         if self.pull and not st.over:
-            value -= self.pull * front(st, side)
+            # inches closed since the decision began: values stay position values, so
+            # ``greedy.declined`` compares them with the score as it stands
+            value -= self.pull * (front(st, side) - self.root_front)
         if st.over:
             w = st.over.get("winner")
             value += 1000.0 if w == side else (-1000.0 if w else 0.0)
@@ -216,6 +226,7 @@ class SearchAgent:
         if key not in self._worth:
             self._worth[key] = worth(game, side)
         self.pull = self.engage * self._worth[key]
+        self.root_front = front(game.state, side)
         if len(roots) == 1:
             self.last = [Option(roots[0], 0.0)]
             self.iterations = 0
@@ -251,4 +262,8 @@ class SearchAgent:
         for i in ranked:
             o = options[i]
             self.last.append(Option(o.action, mean(i), o.chance, rounds + o.samples))
+        now = self._final(game, side)  # the position as it stands, on the options' scale
+        self.last[0].note = why_not_attack(
+            game, side, self.last[0], self.last, self._worth[key], now
+        )
         return roots[ranked[0]]

@@ -111,3 +111,15 @@ def test_search_closes_in_too():
     assert action.KIND == "move" and agent.pull == 0.01 * worth(game, "blue")
     game.apply(action)
     assert front(game.state, "blue") < before
+
+
+def test_search_values_are_position_values_like_greedys():
+    """The pull counts inches closed since the decision began, so the position as it
+    stands is valued at its score: ``declined`` and the panel's notes compare the
+    search's option values with ``Game.score`` as they do greedy's."""
+    from engine.agents import SearchAgent
+
+    game = make_toy_game(seed=4, n=1)
+    agent = SearchAgent(1, budget=60.0, max_iterations=8)
+    agent.choose(game, "blue")
+    assert agent.pull > 0 and agent._final(game, "blue") == game.score("blue")
