@@ -13,7 +13,7 @@ from functools import partial
 from engine.dice import Modifier, dice_sum, prob
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.inter_arma import goals, measure
+from rulesets.inter_arma import goals, measure, night
 
 
 def down(m: Model) -> bool:
@@ -96,6 +96,9 @@ def end_of_turn(state: GameState, ctx: Context) -> None:
         if state.over or not critical(state, side):
             continue
         army_test(state, ctx, side)
+    for side in night.disorder(state, ctx):
+        if not state.over:
+            army_test(state, ctx, side)
     lose_init = state.vars["ia"].pop("lose_init", [])
     order = state.vars["ia"]["order"]
     if lose_init and len(lose_init) < len(order):

@@ -14,7 +14,7 @@ from fractions import Fraction
 from engine.actions import Move
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, formation, goals, measure, retreat
+from rulesets.inter_arma import combat, formation, goals, measure, night, retreat
 from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import foot_type, mounted
 
@@ -171,6 +171,10 @@ def apply(state: GameState, ctx: Context, a: Move) -> None:
         return
     if tired == "half":
         allow /= 2
+    bf = ctx.battlefield
+    path = night.turn_path(
+        path, night.direction(state, ctx, m), bf.width, bf.depth, measure.base_radius(m)
+    )
     path = cut(path, T.inches(allow))
     ctx.physics.sync({x.id: measure.footprint(x) for x in state.live()})
     res = ctx.physics.move(m.id, path[1:]) if len(path) > 1 else None
