@@ -26,7 +26,7 @@ import threading
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from engine import polygons
 from engine.battlefield import (
@@ -52,7 +52,7 @@ BOX_SLACK = 1e-9
 _UNSYNCED = object()
 
 
-class Memo(dict):
+class Memo(dict[Hashable, Any]):
     """A keyed memo owned by a table: ``get_or(key, compute)``. Cleared, not pruned, at
     ``limit`` entries (cheap, and the questions of the moment come back at once)."""
 
@@ -70,7 +70,7 @@ class Memo(dict):
         """The answer remembered for ``key``, else ``compute()`` remembered. An unhashable
         key (a point given as a list) is computed and not kept."""
         try:
-            return self[key]
+            return cast(T, self[key])
         except KeyError:
             return self.put(key, compute())
         except TypeError:
@@ -111,7 +111,7 @@ def footprint(m: Model) -> Footprint:
     """A model's base as the services' footprint (a base read back as a list becomes a
     tuple, so footprints stay hashable)."""
     b = m.base
-    return Footprint(m.x, m.y, m.facing, tuple(b) if isinstance(b, list) else b)  # type: ignore[arg-type]
+    return Footprint(m.x, m.y, m.facing, tuple(b) if isinstance(b, list) else b)
 
 
 _SHAPES: dict[str, Memo] = {}
@@ -138,7 +138,7 @@ def distance(a: Model, b: Model) -> float:
         r = float(ba) / MM_PER_INCH / 2
         return max(math.hypot(a.x - b.x, a.y - b.y) - r - r, 0.0)
     fa, fb = footprint(a), footprint(b)
-    return shapes("engine.distance").get_or((fa, fb), lambda: _geometry().distance(fa, fb))
+    return float(shapes("engine.distance").get_or((fa, fb), lambda: _geometry().distance(fa, fb)))
 
 
 def in_arc(shooter: Model, target: Model, arc_deg: float, offset_deg: float = 0.0) -> bool:
@@ -147,8 +147,10 @@ def in_arc(shooter: Model, target: Model, arc_deg: float, offset_deg: float = 0.
     if arc_deg >= 360.0:
         return True
     fa, fb = footprint(shooter), footprint(target)
-    return shapes("engine.arc").get_or(
-        (fa, fb, arc_deg, offset_deg), lambda: _geometry().in_arc(fa, fb, arc_deg, offset_deg)
+    return bool(
+        shapes("engine.arc").get_or(
+            (fa, fb, arc_deg, offset_deg), lambda: _geometry().in_arc(fa, fb, arc_deg, offset_deg)
+        )
     )
 
 
@@ -176,7 +178,7 @@ class Table:
     @classmethod
     def of(cls, battlefield: Battlefield) -> Table:
         """The battlefield's table, made on first use and kept on the battlefield itself."""
-        t = battlefield.__dict__.get("_table")
+        t: Table | None = battlefield.__dict__.get("_table")
         if t is not None and t.battlefield is battlefield:
             return t
         with _LOCK:
@@ -186,7 +188,7 @@ class Table:
                 object.__setattr__(battlefield, "_table", t)  # frozen: not a field
         return t
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         """A copied or pickled battlefield gets a fresh table of its own (``of`` sees the
         copy is not this table's battlefield), never this one's memos or spaces."""
         return (_detached, ())
@@ -249,7 +251,7 @@ class Table:
 
     def distance_point(self, m: Model, p: Point) -> float:
         """Edge of a base to a point (0 on or inside the base)."""
-        return _geometry().distance_point(footprint(m), p)
+        return float(_geometry().distance_point(footprint(m), p))
 
     @staticmethod
     def bearing(a: Point, b: Point) -> float:
@@ -265,13 +267,13 @@ class Table:
         else "none" (``geometry.zone_of``)."""
         t = target if isinstance(target, Footprint) else footprint(target)
         a = attacker if isinstance(attacker, Footprint) else footprint(attacker)
-        return _geometry().zone_of(t, a)
+        return str(_geometry().zone_of(t, a))
 
     def overlaps(self, a: Footprint | Model, b: Footprint | Model, tol: float = 1e-6) -> bool:
         """Do two bases overlap by more than ``tol`` (touching is not overlapping)?"""
         fa = a if isinstance(a, Footprint) else footprint(a)
         fb = b if isinstance(b, Footprint) else footprint(b)
-        return _geometry().overlaps(fa, fb, tol)
+        return bool(_geometry().overlaps(fa, fb, tol))
 
     def sight(self, observer: Footprint | Model, target: Footprint | Model) -> Sight:
         """The geometry service's sight of one pair (memoised there, per battlefield)."""
