@@ -154,6 +154,11 @@ class Game:
     def can_undo(self) -> bool:
         return bool(self._undo)
 
+    def undoable(self) -> list[Step]:
+        """The steps ``undo`` can still take back, oldest first: those since the last
+        roll (the window's solo undo looks for the player's own among them)."""
+        return self.history[len(self.history) - len(self._undo) :]
+
     def undo(self) -> bool:
         """Take back the last action, back to (not past) the last dice roll."""
         if not self._undo:

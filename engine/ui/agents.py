@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.agents import explain
+from engine.dice import Dice
 from engine.game import Game
 from engine.ui.choices import akey
 from engine.ui.newgame import DEFAULT_LEVEL
@@ -51,16 +52,32 @@ class AiJob:
     The agent's explanation (``explain`` and its ``last`` options) is read on the worker
     right after ``choose`` returns, so the window never reads an agent mid-decision."""
 
-    def __init__(self, agent: Any, clone: Game, side: str, token: int) -> None:
+    def __init__(
+        self, agent: Any, clone: Game | None, side: str, token: int, position: Any = None
+    ) -> None:
+        """Think about ``clone`` for ``side`` on a worker thread; with no clone the job
+        is a recalled answer (``recall``) and is done at once. ``position`` is the key
+        the answer is remembered under (``Answers``)."""
         self.token = token
         self.side = side
+        self.position = position
         self.result: Action | None = None
         self.error: str = ""
         self.why: str | None = None
         self.options: list[Any] = []
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(agent, clone, side), daemon=True)
-        self.thread.start()
+        if clone is None:
+            self.done.set()
+        else:
+            self.thread.start()
+
+    @classmethod
+    def recall(cls, side: str, token: int, answer: AiJob) -> AiJob:
+        """A job already done: the answer the computer gave before in this position."""
+        job = cls(None, None, side, token, answer.position)
+        job.result, job.why, job.options = answer.result, answer.why, list(answer.options)
+        return job
 
     def _run(self, agent: Any, clone: Game, side: str) -> None:
         try:
@@ -70,6 +87,41 @@ class AiJob:
         except Exception as e:  # shown to the player; the game moves on with 'advance'
             self.error = f"{type(e).__name__}: {e}"
         self.done.set()
+
+
+def position_of(game: Game, side: str) -> tuple[str, int, str]:
+    """What a computer's decision depends on: the state, where the dice stream stands,
+    and the side. Why the dice: the agent thinks on a fork of the game's stream."""
+    return (game.state.checksum(), game.dice.counter, side)
+
+
+def reseed(agent: Any, game: Game, base: int) -> None:
+    """Seed the agent's own dice (its tie-breaks and samples) from the position, not
+    from how many decisions it made before: after an undo, or in another window opened
+    on the same save, it then decides the same way in the same position."""
+    dice = getattr(agent, "dice", None)
+    if isinstance(dice, Dice):
+        agent.dice = Dice(seed=(base * 1_000_003 + len(game.history)) ^ game.dice.counter)
+
+
+class Answers:
+    """The computer's answers by position (``position_of``).
+
+    Why remember them: in solo play Undo takes back the player's last action and the
+    computer's answer to it; played again, the same action must meet the same answer,
+    even from the hard level, whose search stops on the clock and so may differ from
+    one run to the next. The game's dice are untouched by an undo (it stops at the last
+    roll), so the answer then rolls the same faces too."""
+
+    def __init__(self) -> None:
+        self._by: dict[Any, AiJob] = {}
+
+    def get(self, position: Any) -> AiJob | None:
+        return self._by.get(position)
+
+    def keep(self, job: AiJob) -> None:
+        if job.result is not None and job.position is not None:
+            self._by[job.position] = job
 
 
 @dataclass

@@ -21,7 +21,7 @@ from engine.actions import Action, EndTurn
 from engine.agents import make as make_agent
 from engine.game import Game
 from engine.ui import choices
-from engine.ui.agents import AiJob, HumanAgent, controller_of
+from engine.ui.agents import AiJob, Answers, HumanAgent, controller_of
 from engine.ui.camera import Camera
 from engine.ui.controls import Controller
 from engine.ui.draw import Renderer
@@ -60,7 +60,11 @@ class BattleScreen(Referee, Panels):
         self.camera.fit()
         self.renderer = Renderer(game.battlefield)
         self.linker = Linker(game.ruleset.reference)
+        #: each verb's number key, the same for every model all game (choices.number_keys)
+        self.number_keys = choices.number_keys(tuple(game.ruleset.verbs))
         self.job: AiJob | None = None
+        #: the computer's answers by position, so an undone answer replays the same
+        self.answers = Answers()
         self.ai_ready_at = 0.0
         self.n_actions = 0
         self.dice: DiceAnim | None = None
@@ -74,6 +78,9 @@ class BattleScreen(Referee, Panels):
         self.hud_key: Any = None
         self.log_key: Any = None
         self.odds_hover = ""
+        #: the log span (start, end) of the player's own last action, kept on top of the
+        #: roll log while the computer answers, until the player's next input
+        self.pinned: tuple[int, int] | None = None
         self._hover_odds: Action | None = None
         self.view_key = -1
         self.view: TableView | None = None
@@ -228,6 +235,10 @@ class BattleScreen(Referee, Panels):
 
     def handle(self, e: pygame.event.Event, consumed: bool) -> None:
         """One input event (after pygame_gui saw it; ``consumed`` if a widget took it)."""
+        pin = self.pinned
+        if e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and pin is not None:
+            if pin[1] < len(self.game.log):  # shown (the computer answered): input ends it
+                self.pinned = None
         if self.hud.handle(e, self._link, self._path_picked, self._unhover):
             return
         if consumed and e.type != pygame.MOUSEBUTTONUP:
@@ -329,8 +340,11 @@ class BattleScreen(Referee, Panels):
             self.toggle_pause()
         elif k in (pygame.K_PERIOD, pygame.K_KP_PERIOD):
             self.step_computer()
-        elif pygame.K_1 <= k <= pygame.K_9:
-            hud.press_action(k - pygame.K_1)
+        elif pygame.K_1 <= k <= pygame.K_9 or pygame.K_KP1 <= k <= pygame.K_KP9:
+            number = k - (pygame.K_1 if k <= pygame.K_9 else pygame.K_KP1) + 1
+            why = hud.press_number(number)
+            if why and c.selected in self.game.state.models:
+                c.say(self.game.state.models[c.selected].pos, why, False, self.time)
         elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
             self.camera.zoom(ZOOM_STEP)
         elif k in (pygame.K_MINUS, pygame.K_KP_MINUS):
@@ -422,17 +436,41 @@ class BattleScreen(Referee, Panels):
         if b is not None:
             b.ai_ready_at = min(b.ai_ready_at, self.time + self.ai_delay)
 
+    def undo_count(self) -> int:
+        """How many steps Undo takes back now (0: it cannot).
+
+        In hotseat, the last step. Against the computer, the player's own last action
+        and every computer answer after it, so the computer is never asked again in a
+        position it already answered (and ``Answers`` makes it answer the same, were the
+        player to play the same action again). Nothing when a roll stands in between."""
+        steps = self.game.undoable()
+        if not steps or self.awaiting:
+            return 0
+        humans = {s for s, who in self.controllers.items() if who == "human"}
+        if not self.computer_plays():
+            return 1
+        if not humans:
+            return 0
+        for back, st in enumerate(reversed(steps), 1):
+            if st.side in humans:
+                return back
+        return 0
+
     def undo(self) -> None:
-        g, b = self.game, self
-        if g is None or b is None or b.job is not None:
+        """Take back ``undo_count`` steps. A computer decision still being computed is
+        dropped with them (its token no longer matches the game's version)."""
+        g = self.game
+        n = self.undo_count()
+        if n == 0:
             return
-        if g.undo():
-            self.version += 1
-            b.tweens.clear()
-            b.dice = None
-            assert self.controller is not None
-            self.controller.reset()
-            self._check_handover()
+        for _ in range(n):
+            g.undo()
+        self.version += 1
+        self.tweens.clear()
+        self.pinned = None
+        self.dice = None
+        self.controller.reset()
+        self._check_handover()
 
     def ask_save(self) -> None:
         if self.hud is None or self.game is None:

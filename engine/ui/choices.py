@@ -166,6 +166,28 @@ def kind_order(verbs: Sequence[str], kind: str) -> tuple[int, int]:
     return (0, verbs.index(kind) if kind in verbs else len(verbs))
 
 
+#: verbs every ruleset shares that get the first number keys, the same in every game
+KEYED_FIRST = ("shoot", "fight", "charge")
+#: kinds with a control of their own (drag, Q/E, the status bar): never a number key
+_UNKEYED = ("move", "turn", "choose", *SIDE_ACTS)
+
+
+def number_keys(verbs: Sequence[str]) -> dict[str, int]:
+    """Each verb's number key for a whole game: shoot 1, fight 2, charge 3, then the
+    ruleset's own verbs in its order (up to 9); risky verbs (wait, end activation) get
+    none. Why per verb and not per button: a key must mean the same for every model and
+    in every state ("1" was once "lead" for a leader and "charge" a moment later, and
+    once "wait", which ended a SWOMP unit's action)."""
+    out: dict[str, int] = {}
+    for kind in (*KEYED_FIRST, *verbs):
+        if kind in out or kind in RISKY or kind in _UNKEYED:
+            continue
+        if len(out) == 9:
+            break
+        out[kind] = len(out) + 1
+    return out
+
+
 def control_of(action: Action, modes: Sequence[Mode], buttons: Sequence[Action]) -> str:
     """Which control of the window gives ``action`` ('' when none does)."""
     if isinstance(action, Move):

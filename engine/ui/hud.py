@@ -12,6 +12,7 @@ the rules.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from pygame_gui.windows import UIFileDialog
 from engine.ui.markup import fit
 from engine.ui.windows import SHORTCUTS, Pressed, Windows
 
-__all__ = ["Hud", "Pressed", "SHORTCUTS", "SPEEDS", "THEME", "speed_label"]
+__all__ = ["ActionItem", "Hud", "Pressed", "SHORTCUTS", "SPEEDS", "THEME", "speed_label"]
 
 TOP = 46
 SIDE_W = 372
@@ -38,6 +39,26 @@ SPEEDS: tuple[tuple[str, float], ...] = (
 )
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 THEME = ASSETS / "theme.json"
+
+
+#: action buttons the panel holds (two columns of four)
+ACTION_SLOTS = 8
+
+
+@dataclass
+class ActionItem:
+    """One action button: its label and tooltip, what pressing and hovering it do,
+    whether it is on (the targeting mode picked), its kind and its number key."""
+
+    label: str
+    tip: str
+    act: Callable[[], None]
+    hover: Callable[[], None] | None = None
+    on: bool = False
+    kind: str = ""
+    key: int | None = None
+    #: a targeting mode (pressing it arms a click) rather than an action at once
+    mode: bool = False
 
 
 def speed_label(delay: float) -> str:
@@ -79,6 +100,8 @@ class Hud(Windows):
         self.on_speed: Callable[[float], None] | None = None
         self.buttons: dict[UIButton, Pressed] = {}
         self.action_buttons: list[UIButton] = []
+        self.action_items: list[ActionItem] = []
+        self.action_total = 0
         self.windows: dict[str, UIWindow] = {}
         self.dialog: tuple[str, UIFileDialog] | None = None
         self._texts: dict[str, str] = {}
@@ -104,7 +127,8 @@ class Hud(Windows):
                 "b_undo",
                 64,
                 "Undo",
-                "Take back the last action, back to the last dice roll (Ctrl+Z)",
+                "Take back your last action (and the computer's answer to it), back to "
+                "the last dice roll (Ctrl+Z)",
                 None,
             ),
             ("b_save", 64, "Save", "Save the game (Ctrl+S)", None),
@@ -247,35 +271,45 @@ class Hud(Windows):
             elif not ok and b.is_enabled:
                 b.disable()
 
-    def set_actions(
-        self, items: Sequence[tuple[str, str, Callable[[], None], Callable[[], None] | None, bool]]
-    ) -> None:
-        """Rebuild the action buttons: (label, tooltip, on press, on hover, highlighted)."""
+    def set_actions(self, items: Sequence[ActionItem]) -> None:
+        """Rebuild the action buttons, each with its number key when it has one."""
         for b in self.action_buttons:
             self.buttons.pop(b, None)
             b.kill()
         self.action_buttons = []
+        self.action_items = list(items[:ACTION_SLOTS])
+        #: how many the rules offered (more than the slots would hide some)
+        self.action_total = len(items)
         cols = 2
         bw = (SIDE_W - 12 - 8 - (cols - 1) * 4) // cols
-        for k, (label, tip, act, hover, on) in enumerate(items[:8]):
+        for k, it in enumerate(self.action_items):
             r, c = divmod(k, cols)
-            text = f"{k + 1}  {label}" if k < 9 else label
+            text = f"{it.key}  {it.label}" if it.key else it.label
             b = UIButton(
                 pygame.Rect(4 + c * (bw + 4), 4 + r * 26, bw, 24),
                 fit(text, 30),
                 self.m,
                 container=self.actions_panel,
-                tool_tip_text=tip or None,
-                object_id="#mode_on" if on else None,
+                tool_tip_text=it.tip or None,
+                object_id="#mode_on" if it.on else None,
             )
-            self.buttons[b] = Pressed(b, act, hover)
+            self.buttons[b] = Pressed(b, it.act, it.hover)
             self.action_buttons.append(b)
 
-    def press_action(self, index: int) -> bool:
-        if 0 <= index < len(self.action_buttons):
-            self.buttons[self.action_buttons[index]].act()
-            return True
-        return False
+    def press_number(self, number: int) -> str:
+        """Number key ``number``: press the one button it names; with several (a model
+        with two weapons), the next after the one that is on, so repeated presses cycle
+        through the targeting modes. Returns what to tell the player ('' when done)."""
+        mine = [k for k, it in enumerate(self.action_items) if it.key == number]
+        if not mine:
+            return f"{number}: nothing for this model now"
+        items = [self.action_items[k] for k in mine]
+        if len(mine) > 1 and not all(it.mode for it in items):
+            return f"{number}: {len(mine)} choices, click the one you mean"
+        on = next((i for i, it in enumerate(items) if it.on), -1)
+        k = mine[(on + 1) % len(mine)]
+        self.buttons[self.action_buttons[k]].act()
+        return ""
 
     # --- events ---------------------------------------------------------------------------------
     def handle(

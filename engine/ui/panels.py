@@ -10,11 +10,12 @@ text costs milliseconds.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.actions import Action, Move
 from engine.ui import choices
 from engine.ui.choices import Mode, akey
+from engine.ui.hud import ActionItem
 from engine.ui.markup import esc, event_html, odds_html
 from engine.ui.style import TARGET_COLOURS, hexc
 from engine.ui.texts import card_html, casualties_html
@@ -59,7 +60,7 @@ class Panels:
         self._refresh_odds()
         if hud.why is not None:
             hud.set_text(hud.why, "why", b.decision)
-        log_key = (self.version, len(g.log))
+        log_key = (self.version, len(g.log), b.pinned)
         if log_key != b.log_key:
             b.log_key = log_key
             hud.set_text(hud.log, "log", self.log_html())
@@ -73,7 +74,7 @@ class Panels:
             out = g.outcome()
             who = out.winner if out and out.winner else "draw"
             text = f"Game over \u2014 {who}" + (f" ({out.reason})" if out and out.reason else "")
-            hud.set_status(text, "Next", False, False, g.can_undo())
+            hud.set_status(text, "Next", False, False, self.undo_count() > 0)
             hud.set_spectator(b.paused, False, "game over")
             return
         level = b.controllers.get(side, "human")
@@ -94,42 +95,49 @@ class Panels:
         assert self.controller is not None
         nxt = self.controller.advance_action() if self.human_to_act() else None
         label = nxt.describe().capitalize() + " (Space)" if nxt is not None else "Next"
-        hud.set_status(
-            text, label, nxt is not None, self.human_to_act(), g.can_undo() and self.human_to_act()
-        )
+        hud.set_status(text, label, nxt is not None, self.human_to_act(), self.undo_count() > 0)
         state = "paused" if b.paused and not b.step_once else thinking[3:]
         hud.set_spectator(b.paused, computer and not b.step_once, state)
 
     def _refresh_actions(self) -> None:
         c, hud, g = self.controller, self.hud, self.game
         assert c is not None and hud is not None and g is not None
-        items: list[tuple[str, str, Any, Any, bool]] = []
+        keys = self.number_keys
+        items: list[ActionItem] = []
         for mode in c.modes():
-            tip = self._mode_tip(mode)
-            on = c.mode is not None and c.mode.proto == mode.proto
-            items.append((mode.label, tip, lambda md=mode: self._toggle_mode(md), None, on))
+            kind = mode.proto.KIND
+            items.append(
+                ActionItem(
+                    mode.label,
+                    self._mode_tip(mode),
+                    lambda md=mode: self._toggle_mode(md),
+                    on=c.mode is not None and c.mode.proto == mode.proto,
+                    kind=kind,
+                    key=keys.get(kind),
+                    mode=True,
+                )
+            )
         for a in c.direct_actions() + c.side_actions():
-            label = choices.label(a)
             o = c.odds(a)
             tip = a.describe() + (f": {o.summary()}" if o is not None else "")
             items.append(
-                (
-                    label,
+                ActionItem(
+                    choices.label(a),
                     tip,
                     lambda act=a: self.submit(act),
                     lambda act=a: self._hover_action(act),
-                    False,
+                    kind=a.KIND,
+                    key=keys.get(a.KIND) if a.actor else None,
                 )
             )
         for mm in c.move_modes():
-            on = c.move_mode == mm
             items.append(
-                (
+                ActionItem(
                     f"move: {mm}",
                     f"drag to {mm} (click again for a normal move)",
                     lambda x=mm: self._toggle_move_mode(x),
-                    None,
-                    on,
+                    on=c.move_mode == mm,
+                    kind="move",
                 )
             )
         hud.set_actions(items)
@@ -291,7 +299,27 @@ class Panels:
                 lines.append(
                     f"<font color='#8fbcd4'><b>\u2014 turn {b.turn_marks[i]} \u2014</b></font>"
                 )
-        return "<br>".join(lines) if lines else "<font color='#9aa3b2'>No rolls yet.</font>"
+        if not lines:
+            return "<font color='#9aa3b2'>No rolls yet.</font>"
+        return self._pinned_html() + "<br>".join(lines)
+
+    def _pinned_html(self: BattleScreen) -> str:
+        """The player's own last result on top of the log once the computer has answered
+        (it would scroll out of sight under the computer's paragraphs otherwise)."""
+        events = self.game.log.events
+        if self.pinned is None:
+            return ""
+        start, end = self.pinned
+        if end >= len(events):
+            return ""  # nothing came after it: it is on top anyway
+        mine = [event_html(e, self.linker) for e in events[start:end] if e.kind != "decision"]
+        if not mine:
+            return ""
+        return (
+            "<font color='#8fbcd4'><b>YOUR LAST ACTION</b></font><br>"
+            + "<br>".join(mine)
+            + "<br><font color='#8fbcd4'><b>\u2014 since then, newest first \u2014</b></font><br>"
+        )
 
 
 # --- text for the widgets --------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from engine import persistence
 from engine.actions import Action, EndTurn
 from engine.ruleset import Ruleset
 from engine.ui import markup
-from engine.ui.agents import AiJob, HumanAgent
+from engine.ui.agents import AiJob, HumanAgent, position_of, reseed
 from engine.ui.markup import esc
 from engine.ui.overlays import DiceAnim
 from engine.ui.style import side_colours
@@ -60,11 +60,12 @@ class Referee:
                 return
             if self.time < b.ai_ready_at and not b.step_once:
                 return
-            b.job = AiJob(agent, g.clone(dice_seed=b.n_actions, viewer=side), side, self.version)
+            b.job = self._think(agent, side)
             return
         if not b.job.done.is_set() or held:
             return
         job, b.job = b.job, None
+        b.answers.keep(job)
         if job.token != self.version or job.side != side:
             return
         action = job.result
@@ -83,6 +84,19 @@ class Referee:
         b.step_once = False
         self._apply(action, why=job.why if job.result is not None else None)
         b.ai_ready_at = self.time + self.ai_delay
+
+    def _think(self, agent: object, side: str) -> AiJob:
+        """The computer's decision for ``side``: the answer it gave before in this very
+        position (after an undo), else a new one on a worker thread. Both the clone's
+        dice and the agent's own are seeded from the position (``agents.reseed``)."""
+        g = self.game
+        position = position_of(g, side)
+        before = self.answers.get(position)
+        if before is not None:
+            return AiJob.recall(side, self.version, before)
+        reseed(agent, g, g.state.sides.index(side) + 1)
+        clone = g.clone(dice_seed=len(g.history), viewer=side)
+        return AiJob(agent, clone, side, self.version, position)
 
     def _apply(self, action: Action, why: str | None = None) -> None:
         """Apply ``action``; ``why`` (a computer's explanation) goes into the roll log
@@ -105,6 +119,11 @@ class Referee:
             return
         b.n_actions += 1
         self.version += 1
+        side = g.history[-1].side if g.history else None
+        if self.computer_plays() and side is not None and b.controllers.get(side) == "human":
+            # the player's actions in a row (a shot, then Space) make one pinned span
+            keep = b.pinned is not None and b.pinned[1] == n_log
+            b.pinned = (b.pinned[0] if keep and b.pinned else n_log, len(g.log))
         if g.state.turn != turn:
             b.turn_marks[n_log] = g.state.turn
         refused = [e for e in events if e.kind == "refused"]

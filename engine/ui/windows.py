@@ -28,11 +28,19 @@ SHORTCUTS: list[tuple[str, str]] = [
         "Q / E",
         "turn the facing 15\u00b0 (Shift: 45\u00b0) while dragging; on its own where the rules have a turn, then Enter commits it",
     ),
-    ("1 \u2013 9", "the action buttons, in order"),
+    (
+        "1 \u2013 9",
+        "a verb's own key, the same for every model all game (shoot 1, fight 2, charge 3, "
+        "then the rules' own verbs; shown on its button); again: its next weapon or spell",
+    ),
     ("Tab", "select the next model of the side to act"),
     ("Space / N", "end activation / end phase (what the rules call next)"),
     ("End", "end the turn"),
-    ("Ctrl+Z / U", "undo (back to the last dice roll)"),
+    (
+        "Ctrl+Z / U",
+        "undo, back to the last dice roll; against the computer: your last action and "
+        "the computer's answer (played again, the same action meets the same answer)",
+    ),
     ("Ctrl+S / Ctrl+O", "save / load a game (saves/ folder)"),
     ("Right or middle drag", "pan the table"),
     ("Wheel, + / \u2212", "zoom in and out"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pygame
 
+from engine.ui.markup import event_html
 from engine.ui.texts import weapon_text
 from tests.ui.conftest import click, key, move_mouse, press, screen_pos, settle
 
@@ -62,3 +63,30 @@ def test_saving_shows_a_notice_and_a_failed_save_loses_nothing(battle, tmp_path)
     assert app.notice is not None and not app.notice[1]
     key(app, pygame.K_ESCAPE)
     assert app.notice is None  # a notice stays until the next input
+
+
+def test_own_result_stays_on_top_of_the_log_until_the_next_input(app):
+    """Against the computer, the player's shot is pinned above the computer's answer."""
+    from tests.ui.conftest import make_game
+    from tests.ui.test_solo import pump_until
+
+    app.start(make_game(), {"blue": "human", "red": "normal"})
+    settle(app, 0.2)
+    click(app, screen_pos(app, "b0"))
+    key(app, pygame.K_1)  # shoot
+    click(app, screen_pos(app, "r0"))
+    g = app.game
+    mine = [e for e in g.log.events if e.actor == "b0" and e.kind == "resolution"]
+    assert mine
+    settle(app, 1.0)  # the dice roll on screen
+    key(app, pygame.K_SPACE)  # end the activation: red answers
+    assert pump_until(app, lambda: any(s.side == "red" for s in g.history), frames=200)
+    settle(app, 0.2)
+    html = app.hud.log.html_text
+    assert html.startswith("<font color='#8fbcd4'><b>YOUR LAST ACTION</b>")
+    top = html.split("since then")[0]
+    assert event_html(mine[-1], app.battle.linker) in top
+    assert "Computer:" not in top and "red (" not in top
+    key(app, pygame.K_l)  # any input: the log goes back to newest first
+    settle(app, 0.1)
+    assert "YOUR LAST ACTION" not in app.hud.log.html_text
