@@ -541,6 +541,13 @@ class Ruleset:
         """What the JSON runner and the window show of a model (hp, status)."""
         return {"hp": model.hp, "status": sorted(model.status)}
 
+    def model_card(self, state: GameState, model: Model) -> dict[str, str]:
+        """How the window's model card reads a model's stats where the bare number would
+        mislead, by stat key ('MOVE': '+0', a bonus, not "cannot move"), and facts of
+        the game in progress ('AD': '1 of 2 left'). Only the window reads it; stats not
+        named here show as they are."""
+        return {}
+
 
 _REGISTRY: dict[str, type[Ruleset]] = {}
 

@@ -27,6 +27,7 @@ from engine.ui.controls import Controller
 from engine.ui.draw import Renderer
 from engine.ui.hud import Hud
 from engine.ui.markup import Linker
+from engine.ui.names import Names
 from engine.ui.overlays import DiceAnim, ModelView, Overlays, TableView
 from engine.ui.panels import Panels
 from engine.ui.referee import TWEEN_SECONDS, Referee, Tween
@@ -59,7 +60,10 @@ class BattleScreen(Referee, Panels):
         self.camera = Camera(game.battlefield.width, game.battlefield.depth, self.hud.table_rect())
         self.camera.fit()
         self.renderer = Renderer(game.battlefield)
-        self.linker = Linker(game.ruleset.reference)
+        self.names = Names(game.state.models.values())
+        #: stat key -> what the rules reference says of it (glossary.stat_help), cached
+        self.glossary: dict[str, Any] = {}
+        self.linker = Linker(game.ruleset.reference, self.names.text)
         #: each verb's number key, the same for every model all game (choices.number_keys)
         self.number_keys = choices.number_keys(tuple(game.ruleset.verbs))
         self.job: AiJob | None = None
@@ -97,6 +101,7 @@ class BattleScreen(Referee, Panels):
         stamp = time.strftime("%Y%m%d-%H%M%S")
         self.autosave_name = f"autosave-{stem}-{stamp}-{next(_GAMES)}.json"
         self.controller = Controller(self)
+        self.controller.rename = self.names.text
         self.controller.on_change = self._hud_dirty
         self._check_handover()
 
@@ -122,11 +127,8 @@ class BattleScreen(Referee, Panels):
         return self.app.ai_delay
 
     def name_of(self, mid: str) -> str:
-        """A model's name as a player reads it: its own ``name`` where the scenario gives
-        one, else its id with spaces ("wolf grenadier")."""
-        m = self.game.state.models.get(mid)
-        name = m.vars.get("name") if m is not None else None
-        return str(name) if name else mid.replace("_", " ")
+        """A model's name as a player reads it (``names.name_of``)."""
+        return self.names.of(mid)
 
     def computer_plays(self) -> bool:
         return any(who != "human" for who in self.controllers.values())
@@ -191,7 +193,7 @@ class BattleScreen(Referee, Panels):
                 status = tuple(
                     str(s) for s in (v.get("status", m.status) if isinstance(v, dict) else m.status)
                 )
-                label = m.id + (f" ({m.profile})" if m.profile else "")
+                label = self.names.of(m.id)
                 models.append(
                     ModelView(
                         m.id,

@@ -83,6 +83,8 @@ class Controller(Moving):
         self._cache_version = -1
         self.sight = measure.Sight(session.game.ctx)
         self.on_change: Callable[[], None] | None = None
+        #: model ids to the names a player reads, in what the table shows (Names.text)
+        self.rename: Callable[[str], str] = lambda text: text
 
     # --- cached rules queries -----------------------------------------------------------------
     def _memo(self, key: Any, fn: Callable[[], Any]) -> Any:
@@ -322,7 +324,7 @@ class Controller(Moving):
             self.on_change()
 
     def say(self, at: Point, text: str, good: bool, now: float, secs: float = 3.0) -> None:
-        self.note = (at, text, good)
+        self.note = (at, self.rename(text), good)
         self.note_until = now + secs
 
     # --- input ------------------------------------------------------------------------------
@@ -548,18 +550,25 @@ class Controller(Moving):
         reason instead of odds for a refused one, never an empty box."""
         leg = self.check(action)
         if not leg.ok:
-            return OddsCard(anchor, action.describe(), None, lines=[leg.reason or "not allowed"])
+            return OddsCard(
+                anchor,
+                self.rename(action.describe()),
+                None,
+                lines=[self.rename(leg.reason or "not allowed")],
+            )
         o = self.odds(action)
         if o is None:
-            return OddsCard(anchor, action.describe(), None, lines=["certain: no dice rolled"])
+            return OddsCard(
+                anchor, self.rename(action.describe()), None, lines=["certain: no dice rolled"]
+            )
         dist = sorted((int(k), float(v)) for k, v in (o.dist or {}).items())
         return OddsCard(
             anchor,
-            action.describe(),
+            self.rename(action.describe()),
             float(o.chance),
             dist[:12],
             None if o.expected is None else float(o.expected),
-            list(o.lines),
+            [self.rename(line) for line in o.lines],
             refused=False,
         )
 

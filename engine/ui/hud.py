@@ -24,7 +24,16 @@ from pygame_gui.windows import UIFileDialog
 from engine.ui.markup import fit
 from engine.ui.windows import SHORTCUTS, Pressed, Windows
 
-__all__ = ["ActionItem", "Hud", "Pressed", "SHORTCUTS", "SPEEDS", "THEME", "speed_label"]
+__all__ = [
+    "ActionItem",
+    "Hud",
+    "StatChip",
+    "Pressed",
+    "SHORTCUTS",
+    "SPEEDS",
+    "THEME",
+    "speed_label",
+]
 
 TOP = 46
 SIDE_W = 372
@@ -43,6 +52,19 @@ THEME = ASSETS / "theme.json"
 
 #: action buttons the panel holds (two columns of four)
 ACTION_SLOTS = 8
+#: the stat chips under the model card: two rows
+CHIP_ROW = 21
+CHIPS_H = 2 * CHIP_ROW + 2
+
+
+@dataclass
+class StatChip:
+    """One stat on the card: 'MR 6', its meaning from the rules reference, and what a
+    click does (open that rule)."""
+
+    text: str
+    tip: str
+    act: Callable[[], None] | None = None
 
 
 @dataclass
@@ -150,7 +172,12 @@ class Hud(Windows):
         sx = w - SIDE_W + 6
         sw = SIDE_W - 12
         y = TOP + 6
-        self.card = UITextBox("", pygame.Rect(sx, y, sw, 150), m)
+        self.card = UITextBox("", pygame.Rect(sx, y, sw, 150 - CHIPS_H), m)
+        self.stats_panel = UIPanel(
+            pygame.Rect(sx, y + 150 - CHIPS_H, sw, CHIPS_H), manager=m, starting_height=1
+        )
+        self.stat_chips: list[UIButton] = []
+        self._chips_key: Any = None
         y += 154
         self.h_actions = UILabel(
             pygame.Rect(sx, y, sw, 18), "ACTIONS", m, object_id="#section_head"
@@ -233,6 +260,7 @@ class Hud(Windows):
         for wdg in (
             self.bar,
             self.card,
+            self.stats_panel,
             self.h_actions,
             self.actions_panel,
             self.odds,
@@ -295,6 +323,37 @@ class Hud(Windows):
             )
             self.buttons[b] = Pressed(b, it.act, it.hover)
             self.action_buttons.append(b)
+
+    def set_stats(self, chips: Sequence[StatChip]) -> None:
+        """The card's stats as chips, each with its tooltip from the rules reference
+        and a click that opens the rule (rebuilt only when they changed)."""
+        key = tuple((c.text, c.tip) for c in chips)
+        if key == self._chips_key:
+            return
+        self._chips_key = key
+        for b in self.stat_chips:
+            self.buttons.pop(b, None)
+            b.kill()
+        self.stat_chips = []
+        x, y, w = 2, 2, self.stats_panel.get_container().get_size()[0]
+        for chip in chips:
+            cw = 12 + 7 * len(chip.text)
+            if x + cw > w - 2 and x > 2:
+                x, y = 2, y + CHIP_ROW
+            if y + CHIP_ROW > CHIPS_H:
+                break  # more stats than two rows: the rest stay on the card's tooltip
+            b = UIButton(
+                pygame.Rect(x, y, cw, CHIP_ROW - 2),
+                chip.text,
+                self.m,
+                container=self.stats_panel,
+                tool_tip_text=chip.tip,
+                object_id="#stat_chip",
+            )
+            if chip.act is not None:
+                self.buttons[b] = Pressed(b, chip.act)
+            self.stat_chips.append(b)
+            x += cw + 3
 
     def press_number(self, number: int) -> str:
         """Number key ``number``: press the one button it names; with several (a model

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from typing import Any
 
 from engine.events import Event
@@ -22,10 +23,12 @@ def esc(text: str) -> str:
 
 
 class Linker:
-    """Turns rule-section ids in event text into links to the rules reference."""
+    """Turns rule-section ids in event text into links to the rules reference, and
+    (with ``rename``, ``Names.text``) model ids into the names a player reads."""
 
-    def __init__(self, reference: Reference) -> None:
+    def __init__(self, reference: Reference, rename: Callable[[str], str] | None = None) -> None:
         self.ref = reference
+        self.rename = rename or (lambda s: s)
         ids = sorted(reference.sections, key=len, reverse=True)
         self._re = re.compile("|".join(re.escape(i) for i in ids)) if ids else None
 
@@ -35,16 +38,20 @@ class Linker:
             return f"<a href='rule:{esc(sid)}'>{esc(label or f'{sid} {sec.title}')}</a>"
         return esc(label or sid)
 
+    def plain(self, text: str) -> str:
+        """Escape ``text`` with the models named (no links)."""
+        return esc(self.rename(text))
+
     def text(self, text: str) -> str:
-        """Escape ``text`` and link every section id it cites."""
+        """Escape ``text``, name its models and link every section id it cites."""
         if self._re is None:
-            return esc(text)
+            return self.plain(text)
         out, last = [], 0
         for m in self._re.finditer(text):
-            out.append(esc(text[last : m.start()]))
+            out.append(self.plain(text[last : m.start()]))
             out.append(f"<a href='rule:{esc(m.group(0))}'>{esc(m.group(0))}</a>")
             last = m.end()
-        out.append(esc(text[last:]))
+        out.append(self.plain(text[last:]))
         return "".join(out)
 
 
@@ -112,14 +119,15 @@ def fit(text: str, n: int) -> str:
 
 def odds_html(title: str, o: Any, reason: str = "", linker: Linker | None = None) -> str:
     """The odds panel: exact chance, expected value, the distribution and the explanation."""
+    plain = linker.plain if linker else esc
     if o is None:
         if reason:
-            return f"<b>{esc(title)}</b><br><font color='#f08a80'>{esc(reason)}</font>"
-        return f"<b>{esc(title)}</b><br><font color='#9aa3b2'>no dice: certain</font>"
+            return f"<b>{plain(title)}</b><br><font color='#f08a80'>{plain(reason)}</font>"
+        return f"<b>{plain(title)}</b><br><font color='#9aa3b2'>no dice: certain</font>"
     pct = float(o.chance) * 100
     col = "#8fe09a" if pct >= 50 else "#f0cf7a" if pct >= 25 else "#f08a80"
     out = [
-        f"<b>{esc(title)}</b>",
+        f"<b>{plain(title)}</b>",
         f"<font color='{col}' size=5><b>{pct:.1f}%</b></font> chance of success",
     ]
     if o.expected is not None:

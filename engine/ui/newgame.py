@@ -10,6 +10,7 @@ the battle, not who sat at the table.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,8 @@ from engine.scenario import Scenario, load_scenario
 from engine.ui.markup import esc
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+#: the stems bench/ plays (bench/_common.py bench_scenario): benchmark maps, not games
+BENCHMARK_MAPS = ("mirror", "skirmish10")
 #: what plain "computer" means: the level a newcomer meets first
 DEFAULT_LEVEL = "normal"
 #: who can play a side: the drop-down's (label, controller) pairs; a computer is one of
@@ -63,15 +66,46 @@ def scenario_files(key: str) -> list[Path]:
     return sorted(files, key=lambda p: (p.stem != "default", p.name))
 
 
-def ruleset_of(path: Path) -> str:
-    """The ``ruleset`` key a scenario file names (read cheaply, without validating)."""
-    import tomllib
-
+def _head(path: Path) -> dict[str, Any]:
+    """A scenario file's top-level keys, read cheaply without validating ({} if unreadable)."""
     try:
         with path.open("rb") as fh:
-            return str(tomllib.load(fh).get("ruleset", ""))
+            return tomllib.load(fh)
     except (OSError, tomllib.TOMLDecodeError):
-        return ""
+        return {}
+
+
+def ruleset_of(path: Path) -> str:
+    """The ``ruleset`` key a scenario file names (read cheaply, without validating)."""
+    return str(_head(path).get("ruleset", ""))
+
+
+def is_benchmark(path: Path) -> bool:
+    """A map made for the benchmarks and AI strength tests (bench/ plays the mirror
+    battles and the ten-a-side skirmishes), not for an evening's game: the start
+    screen lists them apart, after the scenarios meant to be played."""
+    text = str(_head(path).get("description", "")).lower()
+    return path.stem in BENCHMARK_MAPS or "benchmark" in text or "bench/" in text
+
+
+def scenario_title(path: Path) -> str:
+    """The scenario's title without its ruleset prefix ("UMR: Crossroads..." reads
+    "Crossroads..." under a ruleset menu that already says UMR); the file name when
+    it has no title."""
+    title = str(_head(path).get("title", "")).strip()
+    if not title:
+        return path.name
+    head, sep, rest = title.partition(": ")
+    return rest if sep and len(head) <= 12 and rest else title
+
+
+def ruleset_label(key: str) -> str:
+    """A ruleset as the menu names it: its rulebook's title, then its key."""
+    try:
+        title = str(load(key).title)
+    except Exception:  # a ruleset still being written must not stop the menu
+        title = ""
+    return f"{title} ({key})" if title and title.lower() != key.lower() else key
 
 
 class NewGameScreen:
@@ -126,8 +160,13 @@ class NewGameScreen:
             container=p,
         )
         UILabel(pygame.Rect(20, 96, 120, 30), "Ruleset", m, container=p, object_id="#section_head")
+        options = [(ruleset_label(k), k) for k in self.keys]
         self.rs_dd = UIDropDownMenu(
-            self.keys, self.key, pygame.Rect(140, 96, pw - 160, 30), m, container=p
+            options,
+            next(o for o in options if o[1] == self.key),
+            pygame.Rect(140, 96, pw - 160, 30),
+            m,
+            container=p,
         )
         UILabel(
             pygame.Rect(20, 134, 120, 30), "Scenario", m, container=p, object_id="#section_head"
@@ -158,7 +197,7 @@ class NewGameScreen:
         files = scenario_files(self.key) if self.key else []
         if self.extra and ruleset_of(self.extra) == self.key and self.extra not in files:
             files.insert(0, self.extra)
-        self.files = {self._label(f): f for f in files}
+        self.files = self._labels(files)
         if self._scn_dd is not None:
             self._scn_dd.kill()
         options = list(self.files) or ["(no scenarios)"]
@@ -172,8 +211,20 @@ class NewGameScreen:
         )
         self._choose(self.files.get(start))
 
-    def _label(self, f: Path) -> str:
-        return f"{f.parent.parent.name}/{f.name}" if f.parent.name == "scenarios" else f.name
+    def _labels(self, files: list[Path]) -> dict[str, Path]:
+        """Menu label -> file: the scenarios to play by title first, then the benchmark
+        maps, marked as such; a title two files share gets its file name."""
+        play = [f for f in files if not is_benchmark(f) or f == self.extra]
+        bench = [f for f in files if f not in play]
+        out: dict[str, Path] = {}
+        for f in play + bench:
+            label = scenario_title(f)
+            if f in bench:
+                label = f"benchmark map: {label}"
+            if label in out:
+                label = f"{label} ({f.name})"
+            out[label] = f
+        return out
 
     def _scenario(self, path: Path) -> Scenario | str:
         key = str(path)
@@ -239,8 +290,14 @@ class NewGameScreen:
         side_txt = ", ".join(f"<b>{esc(s)}</b> {n} models" for s, n in counts.items())
         limit = f"; {scn.turn_limit} turns" if scn.turn_limit else ""
         win = victory_text(scn)
+        bench = (
+            "<font color='#f0cf7a'>A benchmark map: made for bench/ and the AI strength "
+            "tests.</font><br>"
+            if is_benchmark(path)
+            else ""
+        )
         self.desc.set_text(
-            f"<b>{esc(scn.title)}</b> <font color='#9aa3b2'>({esc(scn.ruleset)}, "
+            f"{bench}<b>{esc(scn.title)}</b> <font color='#9aa3b2'>({esc(scn.ruleset)}, "
             f"{scn.battlefield.width:g}\u00d7{scn.battlefield.depth:g} in{limit})</font><br>"
             f"{esc(scn.description)}<br>{win}<br>{side_txt}<br>"
             f"<font color='#9aa3b2'>Terrain: {esc(terrain)}</font>"
@@ -308,7 +365,7 @@ class NewGameScreen:
                 return True
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             if event.ui_element is self.rs_dd:
-                self.key = event.text
+                self.key = str(getattr(event, "selected_option_id", "") or event.text)
                 self._fill_scenarios()
                 return True
             if event.ui_element is self._scn_dd:

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING
 from engine.actions import Action, Move
 from engine.ui import choices
 from engine.ui.choices import Mode, akey
-from engine.ui.hud import ActionItem
+from engine.ui.glossary import stat_help, tooltip
+from engine.ui.hud import ActionItem, StatChip
 from engine.ui.markup import esc, event_html, odds_html
 from engine.ui.style import TARGET_COLOURS, hexc
 from engine.ui.texts import card_html, casualties_html
 
 if TYPE_CHECKING:  # pragma: no cover
+    from engine.state import Model
     from engine.ui.battle import BattleScreen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,7 +58,7 @@ class Panels:
             b.hud_key = key
             self._refresh_actions()
             self._refresh_card()
-            hud.set_text(hud.casualties, "cas", casualties_html(g))
+            hud.set_text(hud.casualties, "cas", casualties_html(g, self.names))
         self._refresh_odds()
         if hud.why is not None:
             hud.set_text(hud.why, "why", b.decision)
@@ -87,7 +89,7 @@ class Panels:
             thinking = " \u2014 thinking\u2026"
         act = st.vars.get("act")
         cur = act.get("current") if isinstance(act, dict) else None
-        extra = f" \u00b7 activating {cur}" if cur else ""
+        extra = f" \u00b7 activating {self.names.text(str(cur))}" if cur else ""
         phase = st.phase.replace("_", " ")
         text = (
             f"Turn {st.turn} \u00b7 {phase} \u00b7 {side.upper()} to act ({who}){extra}{thinking}"
@@ -151,7 +153,8 @@ class Panels:
             if mk.cls in ("valid", "cover"):
                 a = dataclasses.replace(mode.proto, target=tid)
                 o = c.odds(a)
-                parts.append(f"{tid}: {o.summary()}" if o else tid)
+                who = self.names.of(tid)
+                parts.append(f"{who}: {o.summary()}" if o else who)
         head = f"{mode.label}: click a target"
         return head + ("\n" + "\n".join(parts[:8]) if parts else " (none in reach)")
 
@@ -284,8 +287,38 @@ class Panels:
         hud.set_text(
             hud.card,
             "card",
-            card_html(g, m) if m is not None else "<font color='#9aa3b2'>No model selected.</font>",
+            card_html(g, m, self.names)
+            if m is not None
+            else "<font color='#9aa3b2'>No model selected.</font>",
         )
+        hud.set_stats(self._stat_chips(m) if m is not None else [])
+
+    def _stat_chips(self: BattleScreen, m: Model) -> list[StatChip]:
+        """The model's stats in the ruleset's order, as the ruleset reads them on a card
+        (``Ruleset.model_card``: UMR's "MOVE +0", "AD 1 of 2 left"), each with what it
+        means from the rules reference (``glossary``)."""
+        g = self.game
+        try:
+            shown = g.ruleset.model_card(g.state, m)
+        except Exception:  # a ruleset's card must never break the window
+            shown = {}
+        order = list(g.ruleset.stat_keys)
+        keys = [k for k in m.stats if not isinstance(m.stats[k], (dict, list))]
+        keys += [k for k in shown if k not in keys]
+        keys.sort(key=lambda k: (order.index(k) if k in order else len(order), k))
+        chips = []
+        for k in keys:
+            text = f"{k} {shown.get(k, m.stats.get(k))}"
+            if k not in self.glossary:
+                self.glossary[k] = stat_help(g.ruleset.reference, k)
+            h = self.glossary[k]
+            if h is None:
+                chips.append(StatChip(text, f"<b>{esc(k)}</b>: not in the rules reference"))
+                continue
+            chips.append(
+                StatChip(text, tooltip(h), lambda sid=h.section: self._link(f"rule:{sid}"))
+            )
+        return chips
 
     def log_html(self) -> str:
         g, b = self.game, self

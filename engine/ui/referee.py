@@ -79,7 +79,7 @@ class Referee:
             )
         else:
             b.decision = decision_html(
-                g, side, b.controllers.get(side, ""), agent, action, job.options
+                g, side, b.controllers.get(side, ""), agent, action, job.options, b.names
             )
         b.step_once = False
         self._apply(action, why=job.why if job.result is not None else None)
@@ -143,7 +143,8 @@ class Referee:
             caption = ""
             good = None
             if last is not None:
-                caption = f"{last.actor} \u2192 {last.target}: {last.outcome}".strip(": ")
+                who = f"{b.names.of(last.actor)} \u2192 {b.names.of(last.target)}"
+                caption = f"{who}: {last.outcome}".strip(": ")
                 good = last.outcome.lower() in markup.GOOD if last.outcome else None
             faces = [f for r in rolls for f in r.faces][:12]
             sides = [r.sides for r in rolls for _ in r.faces][:12]

@@ -17,6 +17,7 @@ from engine.game import Game
 from engine.ui.choices import akey
 from engine.ui.draw import Renderer, terrain_glyphs
 from engine.ui.markup import esc
+from engine.ui.names import Names
 from engine.ui.style import hexc, side_colours
 
 # --- text for the widgets --------------------------------------------------------------------------
@@ -37,13 +38,20 @@ _METHOD = {
 
 
 def decision_html(
-    g: Game, side: str, level: str, agent: Any, action: Action, options: Sequence[Any]
+    g: Game,
+    side: str,
+    level: str,
+    agent: Any,
+    action: Action,
+    options: Sequence[Any],
+    names: Names | None = None,
 ) -> str:
     """The strip's text after a computer move: who chose what, how it decides, and the
     options it weighed best first, each with its value, its chance and how many samples
     (dice draws or playouts) the value rests on. Why show the runners-up: a move only
     makes sense next to what the computer turned down."""
     hx = hexc(side_colours(g.state.sides).get(side, (230, 230, 230)))
+    named = (names or Names(g.state.models.values())).text
     name = str(getattr(agent, "name", "computer"))
     how = _METHOD.get(name, name)
     if name == "search" and getattr(agent, "iterations", 0):
@@ -54,7 +62,7 @@ def decision_html(
     who = f"computer, {level}" if level and level != "human" else name
     head = (
         f"<font color='{hx}'><b>{esc(side.upper())}</b></font> chose "
-        f"<b>{esc(action.describe())}</b> "
+        f"<b>{esc(named(action.describe()))}</b> "
         f"<font color='#9aa3b2'>({esc(who)}: {esc(how)})</font>"
     )
     chosen = akey(action)
@@ -73,7 +81,7 @@ def decision_html(
         mark = "\u00bb" if picked else "\u2003"
         colour = "#8fe09a" if picked else "#c8ccd4"
         lines.append(
-            f"<font color='{colour}'>{mark} {k + 1}. {esc(opt.action.describe())} "
+            f"<font color='{colour}'>{mark} {k + 1}. {esc(named(opt.action.describe()))} "
             f"\u2014 value <b>{opt.value:+.2f}</b> \u00b7 {chance} \u00b7 "
             f"<font color='#8f98a8'>{esc(basis)}</font></font>"
         )
@@ -106,16 +114,19 @@ def weapon_text(w: dict[str, Any]) -> str:
     return ", ".join(bits)
 
 
-def card_html(g: Game, m: Any) -> str:
-    """The selected model's card: side, unit, hit points, status, stats and weapons."""
+def card_html(g: Game, m: Any, names: Names | None = None) -> str:
+    """The selected model's card: name, side, unit, hit points, status and weapons (the
+    stats are chips under it, each with its tooltip: ``Hud.set_stats``)."""
+    nm = names or Names(g.state.models.values())
     colour = hexc(side_colours(g.state.sides)[m.side])
     v = g.ruleset.model_view(m)
     hp = v.get("hp", m.hp) if isinstance(v, dict) else m.hp
     status = v.get("status", m.status) if isinstance(v, dict) else m.status
     lines = [
-        f"<font color='{colour}'><b>{esc(m.id)}</b></font>"
-        + (f" <i>{esc(m.profile)}</i>" if m.profile else "")
-        + f" <font color='#9aa3b2'>\u2014 {esc(m.side)}, unit {esc(m.unit)}</font>"
+        f"<font color='{colour}'><b>{esc(nm.of(m.id))}</b></font>"
+        + f" <font color='#9aa3b2'>\u2014 {esc(m.side)}"
+        + (f", unit {esc(m.unit.replace('_', ' '))}" if m.unit != m.id else "")
+        + f" \u00b7 id {esc(m.id)}</font>"
     ]
     life = f"hp <b>{hp}</b>/{m.max_hp}"
     if status:
@@ -127,18 +138,6 @@ def card_html(g: Game, m: Any) -> str:
             if k not in ("hp", "status"):
                 life += f" \u00b7 {esc(k)} {esc(val)}"
     lines.append(life)
-    if m.stats:
-        order = list(g.ruleset.stat_keys)
-        keys = sorted(m.stats, key=lambda k: (order.index(k) if k in order else len(order), k))
-        lines.append(
-            "<font color='#c8ccd4'>"
-            + esc(
-                "  ".join(
-                    f"{k} {m.stats[k]}" for k in keys if not isinstance(m.stats[k], (dict, list))
-                )
-            )
-            + "</font>"
-        )
     for w in m.weapons[:5]:
         keys = weapon_text(w)
         lines.append(
@@ -148,21 +147,23 @@ def card_html(g: Game, m: Any) -> str:
     return "<br>".join(lines)
 
 
-def casualties_html(g: Game) -> str:
+def casualties_html(g: Game, names: Names | None = None) -> str:
     """Models that have left the table, by side."""
+    nm = names or Names(g.state.models.values())
     colours = side_colours(g.state.sides)
     lines = ["<font color='#8f98a8'><b>CASUALTIES</b></font>"]
     for s in g.state.sides:
         gone = [m for _, m in sorted(g.state.models.items()) if m.side == s and m.removed]
         total = sum(1 for m in g.state.models.values() if m.side == s)
         hx = hexc(colours[s])
-        names = ", ".join(esc(m.id) for m in gone) or "\u2014"
-        lines.append(f"<font color='{hx}'><b>{esc(s)}</b></font> {len(gone)}/{total}: {names}")
+        who = ", ".join(esc(nm.of(m.id)) for m in gone) or "\u2014"
+        lines.append(f"<font color='{hx}'><b>{esc(s)}</b></font> {len(gone)}/{total}: {who}")
     return "<br>".join(lines)
 
 
 def summary_html(g: Game) -> str:
     """The game-over summary: outcome, casualties per side, turns played."""
+    nm = Names(g.state.models.values())
     out = g.outcome()
     colours = side_colours(g.state.sides)
     if out is None:
@@ -181,7 +182,7 @@ def summary_html(g: Game) -> str:
         "<b>Casualties</b>",
     ]
     for s in g.state.sides:
-        gone = [m.id for _, m in sorted(g.state.models.items()) if m.side == s and m.removed]
+        gone = [nm.of(m.id) for _, m in sorted(g.state.models.items()) if m.side == s and m.removed]
         total = sum(1 for m in g.state.models.values() if m.side == s)
         hx = hexc(colours[s])
         lines.append(

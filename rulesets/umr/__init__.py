@@ -23,6 +23,10 @@ from rulesets.umr.actions import Climb, Jump, Lead, RpgTest
 __all__ = ["UMR", "Climb", "Jump", "Lead", "RpgTest"]
 
 
+#: dice beyond the normal action dice a model may hold (UMR-SIX-ACTION, UMR-LEADER)
+GIFTS = (("bonus", "bonus"), ("granted", "from the leader"))
+
+
 @register
 class UMR(Ruleset):
     key = "umr"
@@ -80,3 +84,20 @@ class UMR(Ruleset):
 
     def model_view(self, model: Model) -> dict[str, Any]:
         return {"hp": model.hp, "status": sorted(model.status)}
+
+    def model_card(self, state: GameState, model: Model) -> dict[str, str]:
+        """Action dice left this round (UMR-ACTION-DICE) and the personality points as the
+        bonuses they are (UMR-PERSONALITY): "MOVE 0" read as "cannot move"."""
+        from rulesets.umr import common
+
+        out = {k: f"+{int(v)}" for k, v in model.stats.items() if k in build.STATS}
+        ad = int(model.stats.get("AD", 2))
+        if not common.fresh(state, model):
+            v = model.vars
+            extra = [f"{int(v.get(k, 0))} {what}" for k, what in GIFTS if v.get(k, 0)]
+            out["AD"] = f"{int(v.get('dice', 0))} of {ad} left" + "".join(f" + {e}" for e in extra)
+        elif model.unit in rounds.ready(state, model.side):
+            out["AD"] = f"{ad} (not activated yet)"
+        else:
+            out["AD"] = f"0 of {ad} (activated this round)"
+        return out

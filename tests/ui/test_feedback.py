@@ -90,3 +90,99 @@ def test_own_result_stays_on_top_of_the_log_until_the_next_input(app):
     key(app, pygame.K_l)  # any input: the log goes back to newest first
     settle(app, 0.1)
     assert "YOUR LAST ACTION" not in app.hud.log.html_text
+
+
+def test_names_replace_ids_in_whole_words_only():
+    from engine.state import Model
+    from engine.ui.names import Names, name_of
+
+    models = [
+        Model(id="wolf_rifleman", side="blue", unit="u", x=0, y=0, profile="rifleman"),
+        Model(id="m2", side="blue", unit="u", x=0, y=0, profile="space_marine"),
+        Model(id="m21", side="blue", unit="u", x=0, y=0),
+    ]
+    assert [name_of(m) for m in models] == ["wolf rifleman", "m2 (space marine)", "m21"]
+    names = Names(models)
+    text = "wolf_rifleman shoots m2; m21 and UMR-m2 stay (UMR-RANGE)"
+    assert names.text(text) == (
+        "wolf rifleman shoots m2 (space marine); m21 and UMR-m2 stay (UMR-RANGE)"
+    )
+
+
+def test_the_target_card_and_the_log_name_models_not_ids(app):
+    """UMR's ids ("wolf_grenadier") read as names on the card, in the log and the card
+    beside a hovered target (issue 23 item 6)."""
+    from engine.scenario import load_scenario, new_game
+    from tests.ui.test_every_action import ROOT
+
+    game = new_game(load_scenario(ROOT / "rulesets/umr/scenarios/default.toml"))
+    app.start(game, {s: "human" for s in game.state.sides})
+    settle(app, 0.2)
+    c = app.controller
+    side = game.to_act()
+    me = next(m for m in game.state.live(side) if "_" in m.id and c.actions(m.id))
+    c.select(me.id)
+    mode = next(md for md in c.modes() if md.offered)
+    c.set_mode(mode)
+    foe = next(t for t in c.classify(mode.proto) if "_" in t)
+    move_mouse(app, screen_pos(app, foe))
+    card = app.battle.overlays().odds
+    assert card is not None
+    assert foe.replace("_", " ") in card.title and foe not in card.title
+    settle(app, 0.2)
+    assert me.id.replace("_", " ") in app.hud.card.html_text
+    # the log: the initiative and whatever came before name models, never raw ids
+    log = app.hud.log.html_text
+    ids = [m.id for m in game.state.models.values() if "_" in m.id]
+    assert not any(i in log for i in ids)
+
+
+def _umr(app):
+    from engine.scenario import load_scenario, new_game
+    from tests.ui.test_every_action import ROOT
+
+    game = new_game(load_scenario(ROOT / "rulesets/umr/scenarios/default.toml"))
+    app.start(game, {s: "human" for s in game.state.sides})
+    settle(app, 0.2)
+    return game
+
+
+def test_stats_are_chips_whose_tooltip_says_what_they_do(app):
+    """Hovering a stat shows its name and what it does, from the rules reference, and a
+    click opens that rule (issue 23 item 6); UMR's personality points read as bonuses
+    and its action dice as what is left (item 4)."""
+    game = _umr(app)
+    side = game.to_act()
+    m = next(x for x in game.state.live(side) if x.unit != game.state.vars["act"].get("current"))
+    click(app, screen_pos(app, m.id))
+    settle(app, 0.2)
+    chips = {b.text.split()[0]: b for b in app.hud.stat_chips}
+    assert {"AD", "MOVE", "MELEE", "DEFENSE"} <= set(chips)
+    move = chips["MOVE"]
+    assert move.text == f"MOVE +{m.stats['MOVE']}"  # a bonus, not "cannot move"
+    assert "not activated yet" in chips["AD"].text or "activated" in chips["AD"].text
+    assert "UMR-MOVEMENT" in move.tool_tip_text and "MOVE bonus" in move.tool_tip_text
+    # hover long enough for pygame_gui's tooltip, which shows the same text
+    move_mouse(app, move.rect.center)
+    settle(app, 1.5)
+    assert move.tool_tip is not None and move.tool_tip.alive()
+    press(app, move)
+    assert app.hud.is_open("reference")
+
+
+def test_the_card_counts_the_action_dice_of_the_activating_model(app):
+    game = _umr(app)
+    c = app.controller
+    side = game.to_act()
+    mover = next(a for a in game.candidates() if a.KIND == "move" and a.actor)
+    c.select(mover.actor)
+    m = game.state.models[mover.actor]
+    assert app.battle._stat_chips(m)[0].text.startswith("AD ")
+    app.battle.submit(mover)  # spends one action die
+    settle(app, 1.0)
+    assert game.to_act() == side
+    if game.state.models[mover.actor].unit == (game.state.vars["act"].get("current")):
+        ad = next(ch for ch in app.battle._stat_chips(m) if ch.text.startswith("AD "))
+        assert ad.text.startswith(f"AD {int(m.vars['dice'])} of {int(m.stats['AD'])} left")
+    else:
+        raise AssertionError("the unit is not activating")

@@ -106,3 +106,42 @@ def test_start_screen_says_how_the_scenario_is_won(tmp_path):
         assert "To win:" in text and "the hill" in text and "GEM-I-TURNLIMIT" in text
     finally:
         app.close()
+
+
+def test_menus_name_rulesets_and_scenarios_by_title_with_benchmark_maps_apart(tmp_path):
+    """Titles, not keys and file names; the mirror and ten-a-side maps bench/ plays come
+    after the scenarios to play, marked as benchmark maps (issue 23 item 6)."""
+    from engine.ui.newgame import BENCHMARK_MAPS, scenario_files
+
+    app = App(size=SIZE, saves_dir=tmp_path / "saves")
+    try:
+        step(app)
+        ng = app.newgame
+        assert ng.key == "umr"
+        assert ng.rs_dd.selected_option == ("Universal Miniatures Rules (umr)", "umr")
+        labels = list(ng.files)
+        assert labels[0] == "Crossroads of the ruined city"
+        assert not any(label.endswith(".toml") for label in labels)
+        bench = [label for label in labels if label.startswith("benchmark map: ")]
+        assert {ng.files[label].stem for label in bench} == {"mirror", "skirmish10"}
+        assert labels[-len(bench) :] == bench  # apart: after every scenario to play
+        choose(app, ng._scn_dd, bench[0])
+        assert "A benchmark map" in ng.desc.html_text
+        choose(app, ng.rs_dd, "GEM: Generic Miniatures (gem)")
+        assert ng.key == "gem" and ng.path == scenario_files("gem")[0]
+        assert ng.files[list(ng.files)[0]].stem == "default"
+        assert all(
+            (ng.files[label].stem in BENCHMARK_MAPS) == label.startswith("benchmark map: ")
+            for label in ng.files
+        )
+    finally:
+        app.close()
+
+
+def test_bench_plays_only_maps_the_start_screen_calls_benchmarks():
+    """The stems bench/ asks for are the ones listed apart (kept in step by this test)."""
+    from engine.ui.newgame import BENCHMARK_MAPS, ROOT
+
+    src = "".join((ROOT / "bench" / f).read_text() for f in ("_common.py", "ai_strength.py"))
+    for stem in ("mirror", "skirmish10"):
+        assert f'"{stem}.toml"' in src and stem in BENCHMARK_MAPS
