@@ -22,6 +22,7 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UIPanel, UITe
 from pygame_gui.windows import UIFileDialog
 
 from engine.ui.markup import fit
+from engine.ui.style import font_path
 from engine.ui.windows import SHORTCUTS, Pressed, Windows
 
 __all__ = [
@@ -52,9 +53,9 @@ THEME = ASSETS / "theme.json"
 
 #: action buttons the panel holds (two columns of four)
 ACTION_SLOTS = 8
-#: the stat chips under the model card: two rows
+#: the stat chips under the model card: three rows
 CHIP_ROW = 21
-CHIPS_H = 2 * CHIP_ROW + 2
+CHIPS_H = 3 * CHIP_ROW + 6
 
 
 @dataclass
@@ -178,6 +179,7 @@ class Hud(Windows):
         )
         self.stat_chips: list[UIButton] = []
         self._chips_key: Any = None
+        self._font: pygame.font.Font | None = None
         y += 154
         self.h_actions = UILabel(
             pygame.Rect(sx, y, sw, 18), "ACTIONS", m, object_id="#section_head"
@@ -335,13 +337,14 @@ class Hud(Windows):
             self.buttons.pop(b, None)
             b.kill()
         self.stat_chips = []
-        x, y, w = 2, 2, self.stats_panel.get_container().get_size()[0]
+        x, y = 2, 1
+        w, h = self.stats_panel.get_container().get_size()
         for chip in chips:
-            cw = 12 + 7 * len(chip.text)
+            cw = 12 + self._chip_font().size(chip.text)[0]
             if x + cw > w - 2 and x > 2:
                 x, y = 2, y + CHIP_ROW
-            if y + CHIP_ROW > CHIPS_H:
-                break  # more stats than two rows: the rest stay on the card's tooltip
+            if y + CHIP_ROW - 2 > h:
+                break  # more stats than rows: the rest are left out
             b = UIButton(
                 pygame.Rect(x, y, cw, CHIP_ROW - 2),
                 chip.text,
@@ -354,6 +357,12 @@ class Hud(Windows):
                 self.buttons[b] = Pressed(b, chip.act)
             self.stat_chips.append(b)
             x += cw + 3
+
+    def _chip_font(self) -> pygame.font.Font:
+        """The chips' font (the theme's 12 pt), to size each chip to its text."""
+        if self._font is None:
+            self._font = pygame.font.Font(font_path(), 12)
+        return self._font
 
     def press_number(self, number: int) -> str:
         """Number key ``number``: press the one button it names; with several (a model

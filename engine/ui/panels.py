@@ -267,7 +267,8 @@ class Panels:
             probe = Move(actor=m.id, path=(m.pos, (m.x + 0.1, m.y)))
             why = c.check(probe).reason or "it has no action left now"
             return (
-                f"{esc(self.name_of(m.id))} has nothing to do now: {esc(why)}. Space moves play on."
+                f"{esc(self.name_of(m.id))} has nothing to do now: {self.linker.plain(why)}. "
+                "Space moves play on."
             )
         bits = []
         if moves:
