@@ -200,10 +200,16 @@ class App:
         side = b.game.to_act()
         return side is not None and b.controllers.get(side, "human") != "human" and not b.paused
 
-    def run(self) -> int:
+    def run(self, seconds: float | None = None, redraw: bool = False) -> int:
+        """Loop until the window is closed: a frame only when something changed or moves,
+        else sleep in ``pygame.event.wait``. ``seconds``: stop after that long (the idle
+        benchmark); ``redraw``: draw 60 frames a second regardless, as the window once
+        did (the benchmark's baseline)."""
+        if seconds is not None:
+            pygame.time.set_timer(pygame.event.Event(pygame.QUIT), int(seconds * 1000), 1)
         clock = pygame.time.Clock()
         while self.running:
-            if self.busy():
+            if redraw or self.busy():
                 dt = clock.tick(60) / 1000.0
                 self.step(None, dt)
                 continue
