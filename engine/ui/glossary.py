@@ -48,14 +48,19 @@ def _own_section(reference: Reference, key: str) -> str:
 
 
 def _clause(text: str, key: str) -> str:
-    """The clause of ``text`` that names ``key``: 'OFF (how well it hurts)', 'MR is
-    inches moved per action ...', 'HIT, the damage it can take (a man has 1)'."""
+    """The clause of ``text`` that names ``key``: 'WS: Weapon Skill', 'AR: Armour
+    Rating', 'OFF: how well it hurts', 'MR is inches moved per action ...'."""
     flat = " ".join(text.split())
-    m = re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", flat)
-    if m is None:
+    found = list(re.finditer(rf"(?<![\w-]){re.escape(key)}(?![\w-])", flat))
+    for m in found:  # its name written before it: "Weapon Skill WS", "Armour Rating (AR)"
+        named = re.search(r"((?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+) \(?$", flat[: m.start()])
+        if named and not named.group(1).startswith(("A ", "An ", "The ", "Every ")):
+            paren = re.match(r"\s*\(([^)]+)\)", flat[m.end() :])
+            return f"{key}: {named.group(1)}" + (f" ({paren.group(1)})" if paren else "")
+    if not found:
         return ""
-    after = flat[m.end() :]
-    paren = re.match(r"\s*\(([^)]+)\)", after)
+    m = found[0]
+    paren = re.match(r"\s*\(([^)]+)\)", flat[m.end() :])
     if paren:
         return f"{key}: {paren.group(1)}"
     start = max(flat.rfind(sep, 0, m.start()) for sep in (". ", "; ", ": "))
