@@ -220,6 +220,41 @@ def explain(agent: Agent, side: str) -> str | None:
     return text
 
 
+class Stepper:
+    """The one game loop, one action at a time: whose turn it is, the view that side's
+    agent may see, and the commit of its choice.
+
+    ``play`` (headless), the batch runner and the window all step a game through this,
+    so an agent sees the same clone (forked dice seeded by the action count, the other
+    sides' secrets hidden) and a computer's reasons reach the log the same way whether
+    the game runs in a batch or on screen.
+    """
+
+    def __init__(self, game: Game, max_actions: int = 20_000, n: int = 0) -> None:
+        self.game = game
+        self.max_actions = max_actions
+        self.n = n  # actions committed: the seed of the next agent's dice
+
+    def side(self) -> str | None:
+        """The side to act next, or None at the end of the game or the action cap."""
+        return self.game.to_act() if self.n < self.max_actions else None
+
+    def view(self, side: str) -> Game:
+        """What ``side``'s agent may look at: a clone with forked dice and no peeking."""
+        return self.game.clone(dice_seed=self.n, viewer=side)
+
+    def commit(self, action: Action, why: str | None = None) -> list[Event]:
+        """Apply ``action``; a computer's explanation ``why`` is logged first as a
+        "decision" entry and returned with the action's own events."""
+        log = self.game.log
+        start = len(log)
+        if why:
+            log.emit("decision", why, actor=action.actor)
+        events = self.game.apply(action)
+        self.n += 1
+        return log.since(start) if why else events
+
+
 def play(
     game: Game,
     agents: Mapping[str, Agent],
@@ -227,25 +262,15 @@ def play(
     observers: Sequence[Observer] = (),
     max_actions: int = 20_000,
 ) -> Outcome | None:
-    """The one loop for every mode: solo, hotseat, AI-vs-AI, replay.
-
-    Agents receive a clone with forked dice and the other sides' secrets hidden, so no
-    agent can peek at the real dice or the opponent's hidden choices.
-    """
-    n = 0
-    while (side := game.to_act()) is not None and n < max_actions:
+    """The one loop for every mode: solo, hotseat, AI-vs-AI, replay (``Stepper`` is its
+    stepping form, which the batch runner and the window drive)."""
+    loop = Stepper(game, max_actions)
+    while (side := loop.side()) is not None:
         agent = agents[side]
-        action = agent.choose(game.clone(dice_seed=n, viewer=side), side)
-        start = len(game.log)
-        why = explain(agent, side)
-        if why:
-            game.log.emit("decision", why, actor=action.actor)
-        events = game.apply(action)
-        if why:
-            events = game.log.since(start)
+        action = agent.choose(loop.view(side), side)
+        events = loop.commit(action, why=explain(agent, side))
         for obs in observers:
             obs(events)
-        n += 1
     return game.outcome()
 
 

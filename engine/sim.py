@@ -21,7 +21,7 @@ from typing import Any
 from engine.agents import make
 from engine.agents.greedy import declined
 from engine.batch import cluster, progress, stream
-from engine.game import Game
+from engine.game import Game, Stepper
 from engine.scenario import load_scenario, new_game
 
 #: the project folder: scenario paths inside it travel as relative paths, so a worker
@@ -116,19 +116,18 @@ def play_one(job: Job) -> GameResult:
         s: make(n, seed=job.seed * 7 + i, **job.options.get(n, {}))
         for i, (s, n) in enumerate(zip(sides, names))
     }
-    n = 0
+    loop = Stepper(game, job.max_actions)
     err = ""
     decisions = dict.fromkeys(sides, 0)
     passed = dict.fromkeys(sides, 0)
     try:
-        while (side := game.to_act()) is not None and n < job.max_actions:
-            view = game.clone(dice_seed=n, viewer=side)
+        while (side := loop.side()) is not None:
+            view = loop.view(side)
             action = agents[side].choose(view, side)
             decisions[side] = decisions.get(side, 0) + 1
             if declined(view, side, action, list(getattr(agents[side], "last", None) or [])):
                 passed[side] = passed.get(side, 0) + 1
-            game.apply(action)
-            n += 1
+            loop.commit(action)
     except Exception as e:  # a crash is a result to report, not a reason to lose the batch
         err = f"{type(e).__name__}: {e}"
     out = game.outcome()
@@ -146,7 +145,7 @@ def play_one(job: Job) -> GameResult:
         winner_agent=agents[winner].name if winner in agents else None,
         reason=out.reason if out else ("error" if err else "action cap"),
         turns=game.state.turn,
-        actions=n,
+        actions=loop.n,
         casualties=removed,
         hits=hits,
         expected_hits=expected,

@@ -3,7 +3,7 @@ and one play() loop runs any agents to the end."""
 
 from engine.actions import EndActivation, EndTurn, Move, Shoot
 from engine.agents import RandomAgent
-from engine.game import play
+from engine.game import Stepper, play
 from tests.engine.conftest import make_toy_game
 
 
@@ -78,3 +78,28 @@ def test_play_loop_runs_random_agents_to_the_end():
         out = play(g, {"blue": RandomAgent(seed), "red": RandomAgent(seed + 100)})
         assert out is not None
         assert g.to_act() is None
+
+
+def test_stepping_a_game_by_hand_is_play():
+    """The window and the batch runner step through Stepper; a game stepped by hand ends
+    exactly where play() ends it: same state, same log, same number of actions."""
+    a, b = make_toy_game(seed=3, turn_limit=6), make_toy_game(seed=3, turn_limit=6)
+    play(a, {"blue": RandomAgent(3), "red": RandomAgent(103)})
+    agents = {"blue": RandomAgent(3), "red": RandomAgent(103)}
+    loop = Stepper(b)
+    while (side := loop.side()) is not None:
+        loop.commit(agents[side].choose(loop.view(side), side))
+    assert b.state.checksum() == a.state.checksum()
+    assert [e.text for e in b.log.events] == [e.text for e in a.log.events]
+    assert loop.n == len(b.history) > 0
+
+
+def test_stepper_stops_at_the_action_cap_and_logs_reasons_first():
+    g = make_toy_game(seed=1)
+    loop = Stepper(g, max_actions=1)
+    side = loop.side()
+    assert side == "blue"
+    events = loop.commit(Move(actor="b0", to=(10.0, 8.0)), why="closes on red")
+    assert [e.kind for e in events][0] == "decision" and events[0].text == "closes on red"
+    assert loop.n == 1 and loop.side() is None  # capped, though the game goes on
+    assert g.to_act() == "blue"
