@@ -29,10 +29,19 @@ from tests.ui.test_newgame import TOY_SCENARIO
 
 
 def pump_until(app, done, frames: int = 400, dt: float = 0.1) -> bool:
-    """Step frames until ``done()`` (bounded); True when it came true."""
+    """Step frames until ``done()`` (bounded); True when it came true.
+
+    A computer's decision runs on a worker thread. A real window sleeps between frames,
+    which hands that thread the interpreter; a headless pump never sleeps and can starve
+    it for seconds on an idle machine (seen: 5,000 frames, 6 s, a 0.15 s greedy decision
+    still unfinished). So before each frame the pump lets a pending decision finish."""
     for _ in range(frames):
         if done():
             return True
+        battle = getattr(app, "battle", None)
+        job = getattr(battle, "job", None)
+        if job is not None:
+            job.done.wait(60)
         app.step(None, dt)
     return done()
 
