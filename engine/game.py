@@ -239,9 +239,11 @@ class Stepper:
         """The side to act next, or None at the end of the game or the action cap."""
         return self.game.to_act() if self.n < self.max_actions else None
 
-    def view(self, side: str) -> Game:
-        """What ``side``'s agent may look at: a clone with forked dice and no peeking."""
-        return self.game.clone(dice_seed=self.n, viewer=side)
+    def view(self, side: str, seed: int | None = None) -> Game:
+        """What ``side``'s agent may look at: a clone with forked dice and no peeking.
+        The dice fork from the action count, or from ``seed`` (the window seeds from the
+        position, so an undone and replayed position is answered with the same dice)."""
+        return self.game.clone(dice_seed=self.n if seed is None else seed, viewer=side)
 
     def commit(self, action: Action, why: str | None = None) -> list[Event]:
         """Apply ``action``; a computer's explanation ``why`` is logged first as a

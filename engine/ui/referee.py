@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine import persistence
 from engine.actions import Action, EndTurn
+from engine.game import Stepper
 from engine.ruleset import Ruleset
 from engine.ui import markup
 from engine.ui.agents import AiJob, HumanAgent, position_of, reseed
@@ -95,22 +96,21 @@ class Referee:
         if before is not None:
             return AiJob.recall(side, self.version, before)
         reseed(agent, g, g.state.sides.index(side) + 1)
-        clone = g.clone(dice_seed=len(g.history), viewer=side)
+        clone = Stepper(g).view(side, seed=len(g.history))
         return AiJob(agent, clone, side, self.version, position)
 
     def _apply(self, action: Action, why: str | None = None) -> None:
         """Apply ``action``; ``why`` (a computer's explanation) goes into the roll log
-        first as a "decision" entry, as ``engine.game.play`` logs it headless."""
+        first as a "decision" entry: the window steps the game through ``engine.game.Stepper``,
+        the loop ``play`` and the batch runner step through headless."""
         b, g = self, self.game
         assert b is not None and g is not None
         before = {m.id: (m.x, m.y, m.facing) for m in g.state.live()}
         n_rolls = len(g.dice.rolls)
         n_log = len(g.log)
         turn = g.state.turn
-        if why:
-            g.log.emit("decision", why, actor=action.actor)
         try:
-            events = g.apply(action)
+            events = Stepper(g, n=b.n_actions).commit(action, why)
         except Exception as e:  # a rules bug must not close the window mid-game
             traceback.print_exc()
             self.app.notify(f"error applying {action.describe()}: {e}", good=False)
