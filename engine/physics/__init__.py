@@ -1,4 +1,4 @@
-"""The physics service: swept moves, first contacts, charge packing and ramming.
+"""The physics service: swept moves, first contacts, charge packing and skids.
 
 Why a module of its own: it is the only place that imports pymunk (DESIGN.md, "Rules of
 dependency"), so every ruleset asks the same questions ("how far does this base get along
@@ -39,13 +39,14 @@ should therefore treat "gap <= 0.01 in" as base contact.
 Determinism: single thread, one space built once, bases added in id order, candidate
 contacts ordered by (distance along the path, kind, id) rather than by the spatial index's
 order (so an incremental :meth:`Physics.sync` answers exactly as a fresh build), searches
-bounded by counts never by clocks, and the only simulation (ramming) uses a fixed time step
-with bodies added in a fixed order.
+bounded by counts never by clocks; a skid is a chain of such sweeps, never a time-stepped
+simulation.
 
 Where things live (import them from here; the submodules are the package's own layout):
 ``space`` (the pymunk space, probes and snapping), ``moves`` (``move``, ``sweep``),
-``charges`` (``place_in_contact``), ``ramming`` (``ram``), ``outlines`` (the exact contact
-distance) and ``_common`` (tolerances and result types).
+``charges`` (``place_in_contact``), ``skids`` (``skid``: slide until something stops it
+or it glances off), ``outlines`` (the exact contact distance) and ``_common`` (tolerances
+and result types).
 """
 
 from __future__ import annotations
@@ -59,21 +60,23 @@ from engine.physics._common import (
     Pose,
     SweepResult,
 )
-from engine.physics.ramming import _Ramming
+from engine.physics.skids import GLANCE_DEG, SkidResult, _Skids
 
 __all__ = [
     "CONTACT_TOLERANCE",
     "EDGE_IDS",
+    "GLANCE_DEG",
     "IMPASSABLE_KINDS",
     "MoveResult",
     "Physics",
     "Point",
     "Pose",
+    "SkidResult",
     "SweepResult",
 ]
 
 
-class Physics(_Ramming):
+class Physics(_Skids):
     """Contact queries over one battlefield and the current set of bases.
 
     Build once per battlefield (the terrain is static), call :meth:`sync` whenever bases

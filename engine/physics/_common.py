@@ -60,24 +60,6 @@ _GRID = 0.01
 _NUDGE_BUDGET = 400
 
 
-_RAM_DT = 1.0 / 120.0
-
-
-_RAM_STEPS = 120
-
-
-_RAM_DAMPING = 0.05
-
-
-_RAM_ITERATIONS = 30
-
-
-_RAM_SLOP = 0.001
-
-
-_RAM_WALL_RADIUS = 0.02
-
-
 _KIND_RANK = {"model": 0, "terrain": 1, "edge": 2}
 
 

@@ -136,20 +136,35 @@ def drive_problems(state: GameState, m: Model, speed: float, legs: list[Leg]) ->
 
 
 # ------------------------------------------------------------------ driving
-def drive(state: GameState, ctx: Context, m: Model, speed: float, legs: list[Leg]) -> None:
-    """Sweep the vehicle along its poses; it stops at the first contact."""
+def drive(
+    state: GameState, ctx: Context, m: Model, speed: float, legs: list[Leg], wild: bool = False
+) -> None:
+    """Sweep the vehicle along its poses; it stops at the first contact. A ``wild`` move
+    (out of control, GEM-3.3) is nobody's steering: what it meets it may glance off, and
+    it slides on for the rest of its speed (GEM-I-SKID)."""
     ps = poses(m, speed, legs)
     ph = measure.space(ctx, state)
     res = ph.sweep(m.id, ps) if len(ps) > 1 else None
     end = res.pose if res else (m.x, m.y, m.facing)
     m.x, m.y, m.facing = float(end[0]), float(end[1]), float(end[2]) % 360.0
+    glance = ""
+    if wild and res is not None and res.hit:
+        gone = sum(math.dist(p[:2], q[:2]) for p, q in zip(ps, ps[1 : res.index + 1]))
+        left = speed - gone - math.dist(ps[res.index][:2], (m.x, m.y))
+        if left > 0.01:
+            sk = measure.space(ctx, state).skid(m.id, m.facing, left)
+            if sk.hits and sk.hits[0][0] == res.hit and sk.hits[0][2]:
+                m.x, m.y = float(sk.pose[0]), float(sk.pose[1])
+                glance = f'; glances off {res.hit}, slides {sk.travelled:g}"' + "".join(
+                    f", {'glancing off' if g else 'stopped by'} {h}" for h, _k, g in sk.hits[1:]
+                )
     m.vars["last_speed"] = float(m.vars.get("speed", 0.0))
     m.vars["speed"] = float(speed)
     m.vars["moved"] = round(math.dist(ps[0][:2], (m.x, m.y)) if res and res.hit else speed, 3)
     m.vars["moved_done"] = True
     m.vars["last_legs"] = [list(leg) for leg in legs]
     carry(state, m)
-    hit = f"; stopped by {res.hit}" if res and res.hit else ""
+    hit = glance or (f"; stopped by {res.hit}" if res and res.hit else "")
     r = turn_radius(m, speed)
     how = f' with wheels {legs} (radius {r:g}")' if legs else " straight on"
     half = (
@@ -206,6 +221,8 @@ def auto_drive(state: GameState, ctx: Context, m: Model) -> None:
         )
         legs: list[Leg] = [(0.0, turn)] if turn else []
         m.vars.pop("random_next", None)
+        drive(state, ctx, m, speed, legs, wild=True)
+        return
     elif why == "coasting to a stop":
         speed = float(int(float(m.vars.get("speed", 0)) / 2))
         legs = []

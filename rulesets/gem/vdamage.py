@@ -160,8 +160,9 @@ def sudden_deceleration(
     """GEM-3.4 "Sudden deceleration": last turn's speed less ACC; "if the result is zero or
     less" the vehicle slows safely, otherwise it skids that far straight on, spins to a
     d12 clock facing and rolls a d6 per inch (5+: another damage roll on the tables).
-    The skid is a physics sweep: it stops at the first base or terrain it meets (the
-    table leaves the motion to the table, never a teleport through other figures)."""
+    The skid is the physics service's: it stops at the first base or terrain it meets
+    head on, or glances off it (the text leaves the motion to the table, never a
+    teleport through other figures)."""
     last = float(m.vars.get("speed", 0))
     if new_max >= last:
         return
@@ -194,15 +195,16 @@ def sudden_deceleration(
 
 
 def _skid(state: GameState, ctx: Context, m: Model, dist: float) -> str:
-    """Sweep the vehicle ``dist`` inches straight on with the physics service (fixed
-    steps, no wall clock); it stops clear of the first base, terrain or table edge it
-    meets. Returns ", stopped by X" or ""."""
-    h = math.radians(m.facing)
-    x1 = min(max(m.x + dist * math.cos(h), 0.0), ctx.battlefield.width)
-    y1 = min(max(m.y + dist * math.sin(h), 0.0), ctx.battlefield.depth)
-    res = measure.space(ctx, state).sweep(m.id, [(m.x, m.y, m.facing), (x1, y1, m.facing)])
+    """Slide the vehicle ``dist`` inches straight on with the physics service's skid (no
+    time step, no clock): it stops against the first base, terrain or table edge it
+    meets head on and glances off one met at 30 degrees or less (GEM-I-SKID). Returns
+    what it met, for the log ("" if nothing)."""
+    res = measure.space(ctx, state).skid(m.id, m.facing, dist)
     m.x, m.y = round(float(res.pose[0]), 3), round(float(res.pose[1]), 3)
-    return f", stopped by {res.hit}" if res.hit else ""
+    return "".join(
+        f", glancing off {hid}" if glanced else f", stopped by {hid}"
+        for hid, _kind, glanced in res.hits
+    )
 
 
 def start_of_turn(state: GameState, ctx: Context, m: Model) -> None:

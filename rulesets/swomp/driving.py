@@ -10,6 +10,7 @@ and the end of an action (a vehicle that did not move coasts) all drive through 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from engine.battlefield import base_radius_in, base_size_in
 from engine.ruleset import Context
@@ -18,6 +19,14 @@ from engine.state import GameState, Model
 from . import contest, core, melee, shooting, table, vehicles
 
 R_RAM = "SWOMP-RAM"
+
+
+class Met(NamedTuple):
+    """Where a skid ends and what it met there (the fields a physics sweep reports)."""
+
+    pose: tuple[float, float, float]
+    hit: str | None
+    hit_kind: str | None
 
 
 def poses_along(v: Model, pts: list[tuple[float, float]]) -> list[tuple[float, float, float]]:
@@ -68,11 +77,14 @@ def drive(
     poses = poses_along(v, pts)
     if len(poses) < 2:
         return [v]
-    res = ctx.physics.sweep(v.id, poses)
+    res = skid(ctx, v, math.dist(pts[0], pts[-1])) if lost == "skid" else None
+    if res is None:
+        sw = ctx.physics.sweep(v.id, poses)
+        res = Met(sw.pose, sw.hit, sw.hit_kind)
     v.x, v.y, v.facing = round(res.pose[0], 2), round(res.pose[1], 2), round(res.pose[2], 2)
     ctx.log.emit(
         "move",
-        f'{v.id} {why} at {spd:g}" to ({v.x:.2f}, {v.y:.2f})'
+        f'{v.id} {"skids" if lost == "skid" else why} at {spd:g}" to ({v.x:.2f}, {v.y:.2f})'
         + (f", meeting {res.hit}" if res.hit else ""),
         actor=v.id,
         rule=vehicles.R_MOVE,
@@ -94,6 +106,21 @@ def drive(
             state, ctx, v, f"collision with {res.hit}", core.stat(v, "SR"), shooting.blast
         )
     return [v]
+
+
+def skid(ctx: Context, v: Model, dist: float) -> Met | None:
+    """An out-of-control skid straight on, through the physics service: it glances off
+    terrain or the table edge met at 30 degrees or less and stops against anything met
+    more steeply; the first model it meets, glancing or not, it rams there (SWOMP-I-SKID).
+    None if it meets nothing to glance off (the plain sweep answers the same)."""
+    res = ctx.physics.skid(v.id, v.facing, dist)
+    if not any(glanced for _h, _k, glanced in res.hits):
+        return None
+    for i, (hid, kind, _glanced) in enumerate(res.hits):
+        if kind == "model" or i == len(res.hits) - 1 and res.stopped_by:
+            x, y = res.path[i + 1]
+            return Met((x, y, v.facing), hid, kind)
+    return Met(res.pose, None, None)
 
 
 def ram(state: GameState, ctx: Context, v: Model, t: Model, spd: float) -> None:
@@ -144,20 +171,34 @@ def ram(state: GameState, ctx: Context, v: Model, t: Model, spd: float) -> None:
 
 
 def dive_aside(state: GameState, ctx: Context, v: Model, t: Model) -> None:
-    """The trooper jumps to the side of the vehicle's path."""
+    """The trooper jumps to the side of the vehicle's path (SWOMP "Ramming"): to the
+    nearer side if the physics service finds the way there free, else to the other
+    side; with no room on either he stays where he is (SWOMP-I-DIVE)."""
     h = math.radians(v.facing)
     ux, uy = math.cos(h), math.sin(h)
     side = (t.x - v.x) * -uy + (t.y - v.y) * ux
-    sgn = 1.0 if side >= 0 else -1.0
+    near = 1.0 if side >= 0 else -1.0
     half = base_size_in(v.base)[0] / 2 if isinstance(v.base, tuple) else base_radius_in(v.base)
-    need = half + base_radius_in(t.base) + 0.1 - abs(side)
-    if need <= 0:
+    clear = half + base_radius_in(t.base) + 0.1
+    if clear - abs(side) <= 0:
         return
-    dest = (t.x - uy * sgn * need, t.y + ux * sgn * need)
     melee.sync(state, ctx)
-    r = ctx.physics.move(t.id, [dest], ignore=[v.id])
-    t.x, t.y = round(r.end[0], 2), round(r.end[1], 2)
-    ctx.log.emit("move", f"{t.id} dives aside to ({t.x:.2f}, {t.y:.2f})", actor=t.id, rule=R_RAM)
+    for sgn in (near, -near):
+        need = clear - sgn * side
+        dest = (t.x - uy * sgn * need, t.y + ux * sgn * need)
+        r = ctx.physics.move(t.id, [dest], ignore=[v.id])
+        if r.complete:
+            t.x, t.y = round(r.end[0], 2), round(r.end[1], 2)
+            ctx.log.emit(
+                "move", f"{t.id} dives aside to ({t.x:.2f}, {t.y:.2f})", actor=t.id, rule=R_RAM
+            )
+            return
+    ctx.log.emit(
+        "move",
+        f"{t.id} has no room to dive aside and stays at ({t.x:.2f}, {t.y:.2f}) (SWOMP-I-DIVE)",
+        actor=t.id,
+        rule=R_RAM,
+    )
 
 
 def coast(state: GameState, ctx: Context, v: Model) -> None:

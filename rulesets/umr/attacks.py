@@ -65,6 +65,11 @@ def check_shoot(state: GameState, a: Shoot, ctx: Context, quick: bool = False) -
         return why or ["name a target to shoot"]
     if t is None:
         return ["name a target to shoot"]
+    if a.weapon and not any(w.get("name") == a.weapon for w in m.weapons):
+        why.append(
+            f"{m.id} carries no weapon '{a.weapon}': a UMR ballistic attack is the "
+            f"character's own BALLISTIC score, so name no weapon (UMR-BALLISTIC)"
+        )
     if why:
         return why
     foes = measure.foes_in_contact(state, m)

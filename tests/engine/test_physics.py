@@ -385,26 +385,6 @@ def test_clear_sweep_reaches_the_last_pose() -> None:
     )
 
 
-# --------------------------------------------------------------------------- ramming
-
-
-def test_ram_pushes_target_and_is_deterministic() -> None:
-    bodies = {"tank": Footprint(10.0, 24.0, 0.0, VEHICLE), "m": Footprint(14.0, 24.0, 0.0, 25)}
-    ph = physics([], bodies)
-    first = ph.ram("tank", "m", speed=6.0, heading=0.0)
-    assert first == ph.ram("tank", "m", speed=6.0, heading=0.0)
-    assert first["impact_speed"] == pytest.approx(6.0, abs=0.01)
-    assert first["contact"][0] == pytest.approx(14.0 - R25, abs=0.02)
-    assert first["target_end"][0] > 14.0  # pushed the way the tank was going
-    tx, ty, tf = first["rammer_end"]
-    mx, my, mf = first["target_end"]
-    tank_end = Footprint(tx, ty, tf, VEHICLE)
-    target_end = Footprint(mx, my, mf, 25)
-    assert gap(tank_end, target_end) >= 0.0
-    missed = ph.ram("tank", "m", speed=6.0, heading=90.0)
-    assert missed["impact_speed"] == 0.0 and missed["contact"] is None
-
-
 # --------------------------------------------------------------------------- determinism
 
 
@@ -420,7 +400,7 @@ def test_same_inputs_give_same_outputs_also_after_resync() -> None:
             ph.move("c0", [(36.0, 24.0)]),
             ph.place_in_contact_poses("t", [f"c{k}" for k in range(6)]),
             ph.sweep("tank", left_turn_poses(10.0, centre=(40.0, 10.0))),
-            ph.ram("tank", "m", 5.0, 120.0),
+            ph.skid("tank", 120.0, 5.0),
         )
 
     ph = physics([rock], bodies)
@@ -446,7 +426,7 @@ def test_incremental_sync_answers_like_a_fresh_build() -> None:
     chargers = ["c0", "c1", "c2", "c3", "c4", "extra"]
     assert ph.place_in_contact("t", chargers) == fresh.place_in_contact("t", chargers)
     assert ph.move("c3", [(20.0, 10.0)]) == fresh.move("c3", [(20.0, 10.0)])
-    assert ph.ram("tank", "extra", 8.0, 200.0) == fresh.ram("tank", "extra", 8.0, 200.0)
+    assert ph.skid("tank", 200.0, 8.0) == fresh.skid("tank", 200.0, 8.0)
 
 
 def test_model_id_clashing_with_terrain_id_is_refused() -> None:

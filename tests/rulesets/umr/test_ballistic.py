@@ -150,3 +150,47 @@ def test_a_freed_table_never_answers_for_a_new_one_at_its_address():
         if k % 7 == 0:
             gc.collect()
     assert stale == 0
+
+
+def test_a_weapon_the_model_lacks_is_refused():
+    """Issue 19, audit D20: UMR has no weapon lists (UMR-BALLISTIC: d6 + BALLISTIC), so a
+    shot naming a weapon the model does not carry is refused, not resolved as if it had
+    named none; naming a weapon it does carry resolves as its own ballistic attack."""
+    g = shot()
+    why = refused(act(g, Shoot(actor="a", target="x", weapon="death ray")))
+    assert "a carries no weapon 'death ray'" in why
+    g = game(
+        spec("a", "blue", 10, 10, stats={"BALLISTIC": 1}, weapons=[{"name": "pistol"}]),
+        spec("x", "red", 20, 10),
+    )
+    ev = act(g, Shoot(actor="a", target="x", weapon="pistol"), [4, 2, 5])
+    assert mods_of(ev) == 1 and hp(g, "x") == 10
+
+
+def test_a_refused_weapon_is_kept_in_the_save_log(tmp_path):
+    """UMR-BALLISTIC, issue 19: ``run FILE --save`` of a script whose shot names a weapon the model
+    lacks writes a save whose log holds the refusal; the refusal changes nothing, so the
+    save replays ok with no steps."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from engine import persistence
+
+    root = Path(__file__).resolve().parents[3]
+    scen = tmp_path / "s.toml"
+    scen.write_text(
+        'ruleset = "umr"\nseed = 1\ntable = [72, 48]\nfirst = "blue"\n'
+        '[[models]]\nid = "a"\nside = "blue"\nx = 10.0\ny = 10.0\n'
+        '[[models]]\nid = "x"\nside = "red"\nx = 20.0\ny = 10.0\n'
+        '[[actions]]\nactor = "a"\ndo = "shoot"\ntarget = "x"\nweapon = "death ray"\n'
+    )
+    save = tmp_path / "g.json"
+    cmd = [sys.executable, str(root / "main.py"), "run", str(scen), "--save", str(save)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    log = json.loads(save.read_text())["log"]
+    assert any(e["kind"] == "refused" and "no weapon 'death ray'" in e["text"] for e in log)
+    _, report = persistence.replay_file(save)
+    assert report.ok and report.steps == 0

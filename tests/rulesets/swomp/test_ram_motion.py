@@ -1,0 +1,59 @@
+"""Where rammed and skidding bodies end, found by the physics service (SWOMP "Ramming and
+Collisions"; SWOMP-I-DIVE, SWOMP-I-SKID): exact end positions."""
+
+import math
+
+import pytest
+
+from rulesets.swomp import driving
+from rulesets.swomp.actions import Ram
+
+from .helpers import do, kinds, make
+
+HALF_W = 70 / 25.4 / 2  # a rhino's 70 x 100 mm base
+HALF_L = 100 / 25.4 / 2
+R25 = 25 / 25.4 / 2
+
+
+def _ram_into_the_corner(wall_y0: float):
+    rhino = {"id": "v", "side": "blue", "profile": "rhino", "x": 10.0, "y": 24.0}
+    rhino["state"] = {"speed": 10}
+    t = {"id": "t", "side": "red", "profile": "eldar_guardian", "x": 22.0, "y": 24.0}
+    wall = ("wall", [(20.0, wall_y0), (24.0, wall_y0), (24.0, wall_y0 + 1), (20.0, wall_y0 + 1)])
+    g = make([rhino, t], terrain=(wall,))
+    ev = do(g, Ram(actor="v", target="t", speed=15), [2, 9])
+    return g, ev
+
+
+def test_a_trooper_dives_aside_away_from_a_wall():
+    """He wins the ram (13 vs 14) and would jump north, to y 24 + 1.378 + 0.492 + 0.1 =
+    25.97, but a wall from y 25.5 (clear of the rhino, whose side is at 25.38) is in the way: he dives south instead, to 22.03."""
+    g, ev = _ram_into_the_corner(25.5)
+    t = g.state.models["t"]
+    assert (t.x, t.y) == pytest.approx((22.0, 24.0 - (HALF_W + R25 + 0.1)), abs=0.01)
+    assert "dives aside to (22.00, 22.03)" in kinds(ev, "move")[-1].text
+    g, _ = _ram_into_the_corner(27.0)  # the wall further off: north, as the text's side
+    assert g.state.models["t"].y == pytest.approx(25.97, abs=0.01)
+
+
+def test_a_skidding_vehicle_glances_off_a_wall():
+    """A rhino (MR 7) at 10" facing 20 degrees turns 110 degrees (to go 10" south): a control test (d10 10,
+    lost), out of control d10 1: it skids, speed 10 - 7 = 3", straight on. Its front left
+    corner, 1.969 sin 20 + 1.378 cos 20 = 1.968" above its centre, meets the wall at
+    y 26.5 after 0.532 / sin 20 = 1.555"; the blow is 20 degrees, so it glances and slides
+    the 1.445" left times cos 20 = 1.358" east: centre (12.819, 24.532)."""
+    rhino = {"id": "v", "side": "blue", "profile": "rhino", "x": 10.0, "y": 24.0}
+    rhino.update(facing=20.0, state={"speed": 10})
+    far = {"id": "e", "side": "red", "profile": "space_marine", "x": 60.0, "y": 40.0}
+    g = make([rhino, far], terrain=(("wall", [(0, 26.5), (72, 26.5), (72, 30), (0, 30)]),))
+    v = g.state.models["v"]
+    g.dice.force([10, 1])
+    driving.drive(g.state, g.ctx, v, [(10.0, 24.0), (10.0, 14.0)])
+    s20, c20 = math.sin(math.radians(20)), math.cos(math.radians(20))
+    top = HALF_L * s20 + HALF_W * c20
+    s = (26.5 - top - 24.0) / s20
+    x = 10.0 + s * c20 + (3.0 - s) * c20
+    assert (v.x, v.y) == pytest.approx((x, 26.5 - top), abs=0.01), [
+        e.text for e in g.ctx.log.events
+    ]
+    assert v.facing == 20.0 and g.dice.forced == []
