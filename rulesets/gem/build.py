@@ -290,6 +290,10 @@ def build(
         m.set_status("aboard")
     if st.get("disorganized"):
         m.set_status("disorganized")
+    if "disorganized" in m.status:
+        # GEM-2.4.5 "cannot move during the next turn": set out disorganized, it became so
+        # before turn 1 and recovers when turn 2 begins (GEM-I-STATE)
+        m.vars["disorganized_until"] = 1
     return m, []
 
 

@@ -15,6 +15,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from . import measure
+from .build import mtype
 from .vstate import (
     d6_check,
     forced_move,
@@ -138,10 +139,10 @@ def drive_problems(state: GameState, m: Model, speed: float, legs: list[Leg]) ->
 # ------------------------------------------------------------------ driving
 def drive(
     state: GameState, ctx: Context, m: Model, speed: float, legs: list[Leg], wild: bool = False
-) -> None:
+) -> str | None:
     """Sweep the vehicle along its poses; it stops at the first contact. A ``wild`` move
     (out of control, GEM-3.3) is nobody's steering: what it meets it may glance off, and
-    it slides on for the rest of its speed (GEM-I-SKID)."""
+    it slides on for the rest of its speed (GEM-I-SKID). Returns what stopped it."""
     ps = poses(m, speed, legs)
     ph = measure.space(ctx, state)
     res = ph.sweep(m.id, ps) if len(ps) > 1 else None
@@ -178,6 +179,7 @@ def drive(
         rule="GEM-3.1",
         data={"speed": speed, "radius": r},
     )
+    return None if glance or res is None else res.hit
 
 
 def carry(state: GameState, m: Model) -> None:
@@ -197,7 +199,36 @@ def drive_checked(state: GameState, ctx: Context, m: Model, speed: float, legs: 
             what = "move over half speed and turn"
         if not may_act(state, ctx, m, what):
             speed, legs = min(speed, half), []
-    drive(state, ctx, m, speed, legs)
+    start = Model.from_dict(m.to_dict())
+    hit = drive(state, ctx, m, speed, legs)
+    t = state.models.get(hit or "")
+    if t is not None and not t.removed and t.side != m.side:
+        into_contact(state, ctx, m, start, t)
+
+
+def into_contact(state: GameState, ctx: Context, m: Model, start: Model, t: Model) -> None:
+    """A vehicle driven into contact with an enemy figure charges it: a melee begins, so
+    its hand-to-hand weapons and arms fight in the melee segment, with the charge bonus
+    and the zone where the drive began (GEM-2.3, GEM-2.3.3; GEM-I-CONTACT)."""
+    from .gstate import engage, engagement, unit_models
+    from .measure import zone_of
+    from .morale import contact_fear
+
+    if engagement(state, m.unit, t.unit):
+        return
+    zone = zone_of(unit_models(state, t.unit), [start], t.facing)
+    m.vars["charged"] = True
+    engage(state, m.unit, t.unit, zone, True)
+    ctx.log.emit(
+        "status",
+        f"{m.id} drives into contact with {t.id}: a melee begins, attacking from its "
+        f"{zone if zone != 'none' else 'front'} (GEM-2.3, GEM-I-CONTACT)",
+        actor=m.unit,
+        target=t.unit,
+        rule="GEM-2.3",
+        data={"zone": zone},
+    )
+    contact_fear(state, ctx, attacker=m.unit, defender=t.unit, zone=zone)
 
 
 def auto_drive(state: GameState, ctx: Context, m: Model) -> None:
@@ -230,6 +261,32 @@ def auto_drive(state: GameState, ctx: Context, m: Model) -> None:
         speed = min(float(m.vars.get("speed", 0)), top)
         legs = [(float(a), float(b)) for a, b in m.vars.get("last_legs", [])]
     drive(state, ctx, m, speed, legs)
+
+
+def no_order(state: GameState, ctx: Context, side: str) -> None:
+    """GEM-3.1 "can only change their last turns movement by their ACC factor": a vehicle
+    of ``side`` given no drive order this movement segment slows as hard as it may,
+    straight on (to last turn's speed less ACC); one that may stop stops, so its speed is
+    0 (GEM-I-NOORDER). Never standing still at speed 14."""
+    for m in sorted(state.live(side), key=lambda f: f.id):
+        if mtype(m) != "vehicle" or m.vars.get("moved_done") or forced_move(m):
+            continue
+        if m.vars.get("aboard") or m.removed:
+            continue
+        lo, _hi = speed_range(m)
+        if lo <= 1e-9:
+            if float(m.vars.get("speed", 0.0)) > 0:
+                m.vars["last_speed"] = float(m.vars.get("speed", 0.0))
+                m.vars["speed"] = 0.0
+            continue
+        ctx.log.emit(
+            "status",
+            f'{m.id} was given no drive order: it slows as hard as it may, to {lo:g}" '
+            f"straight on (GEM-3.1, GEM-I-NOORDER)",
+            actor=m.id,
+            rule="GEM-3.1",
+        )
+        drive(state, ctx, m, lo, [])
 
 
 def _random_speed(ctx: Context, m: Model, top: float) -> float:

@@ -67,8 +67,10 @@ def missile_off(w: Mapping[str, Any]) -> float:
 
 
 def off_att(stats: Mapping[str, Any], weapons: Sequence[Mapping[str, Any]]) -> float:
-    """GEM-4.2.3: the best combination of attacks in one turn: the hand-to-hand attacks
-    plus the best missile weapon (a figure fires one weapon a turn, GEM-I-COMBO)."""
+    """GEM-4.2.3: the best combination of attacks in one turn. A figure fires one weapon
+    a turn and none while locked in melee, and no melee starts after the missile
+    segment, so it is the better of its hand-to-hand attacks and its best missile
+    weapon, never their sum (GEM-I-COMBO)."""
     melee = [w for w in weapons if not float(w.get("range", 0) or 0)]
     if melee:
         hand = max(
@@ -78,7 +80,7 @@ def off_att(stats: Mapping[str, Any], weapons: Sequence[Mapping[str, Any]]) -> f
     else:
         hand = float(stats.get("OFF", 1)) * float(stats.get("ATT", 1))
     missiles = [missile_off(w) for w in weapons if float(w.get("range", 0) or 0) > 0]
-    return hand + (max(missiles) if missiles else 0.0)
+    return max([hand, *missiles])
 
 
 def value(
@@ -93,7 +95,10 @@ def value(
     hit = float(s["HIT"])
     if mtype == "vehicle":
         dh = _def(s, True) * hit
-        missiles = sum(missile_off(w) for w in weapons if float(w.get("range", 0) or 0) > 0)
+        # one weapon fired a turn (GEM-I-COMBO): the best gun, not every gun summed
+        missiles = max(
+            (missile_off(w) for w in weapons if float(w.get("range", 0) or 0) > 0), default=0.0
+        )
         oa = float(s["MOV"]) / 2 * hit + missiles
         base_value = 1.3 * dh + oa + oa * dh / 12 + crew / 9
     else:

@@ -326,6 +326,8 @@ def end_phase(state: GameState, ctx: Context) -> None:
 
 def _advance_segment(state: GameState, ctx: Context) -> None:
     before = state.phase
+    if before == "movement" and state.active is not None:
+        vehicles.no_order(state, ctx, state.active)
     ended = turn.phased(state).next(state)
     if ended:
         end_of_turn(state, ctx)
@@ -415,6 +417,12 @@ def skip_idle(state: GameState, ctx: Context) -> None:
 
 def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None:
     turn.reset_turn_flags(state)
+    if state.turn <= 1:
+        # SCENARIO_FORMAT "state.moved": how far it moved in its last activation, so
+        # Table 2's moved modifiers apply in turn 1 and wear off with it (GEM-I-STATE)
+        for m in state.models.values():
+            if "moved_before" in m.vars:
+                m.vars["moved"] = float(m.vars["moved_before"])
     for m in state.live():
         if mtype(m) == "vehicle":
             vehicles.start_of_turn(state, ctx, m)

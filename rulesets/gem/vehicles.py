@@ -8,7 +8,15 @@ missile fire, melee, the dispatcher and the tests keep asking ``vehicles.<rule>`
 
 from __future__ import annotations
 
-from .driving import auto_drive, drive, drive_checked, drive_problems, may_act, poses
+from .driving import (
+    auto_drive,
+    drive,
+    drive_checked,
+    drive_problems,
+    may_act,
+    no_order,
+    poses,
+)
 from .vdamage import (
     apply_effect,
     damage_roll,
@@ -36,6 +44,7 @@ __all__ = [
     "amok",
     "apply_effect",
     "auto_drive",
+    "no_order",
     "damage",
     "damage_of",
     "damage_roll",

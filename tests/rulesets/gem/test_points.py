@@ -37,12 +37,28 @@ def test_missile_modified_off():
 
 
 def test_best_combination_of_attacks():
-    """GEM-4.2.3: hand-to-hand plus the best missile weapon replaces OFF x ATT."""
+    """GEM-4.2.3 "the highest possible combination of attacks during a single turn"
+    (GEM-I-COMBO, audit D9): a figure fires one weapon a turn and not while in melee, so
+    a bow archer counts its bow (4 x 1 x 24 / 4 = 24), not 24 + its hand-to-hand 3."""
     stats = {"OFF": 3, "DEF": 3, "HIT": 1, "ATT": 1, "SIZ": 0}
     bow = {"name": "bow", "OFF": 4, "ATT": 1, "range": 24}
-    oa = 3 + 24
+    oa = 24
     expected = (3 + oa + oa * 3 / 16) * 0.8
     assert value(stats, [bow], "skirmisher", 20.0) == pytest.approx(expected)
+    sword = {"name": "sword", "OFF": 8, "ATT": 4}  # 32 hand to hand beats the bow's 24
+    oa = 32
+    expected = (3 + oa + oa * 3 / 16) * 0.8
+    assert value(stats, [bow, sword], "skirmisher", 20.0) == pytest.approx(expected)
+
+
+def test_a_vehicle_counts_its_best_gun_alone():
+    """GEM-4.3 and GEM-I-COMBO (audit D9): a vehicle fires one gun a turn ("has already
+    fired this turn"), so OFFxATT = speed/2 x HIT + its best gun, not every gun summed."""
+    stats = {"OFF": 1, "DEF": 5, "ARM": 6, "HIT": 2, "MOV": 12, "ACC": 4}
+    big = {"name": "big", "OFF": 9, "ATT": 1, "range": 36}
+    small = {"name": "small", "OFF": 4, "ATT": 1, "range": 24}
+    one = value(stats, [big], "vehicle", 20.0, crew=4)
+    assert value(stats, [big, small], "vehicle", 20.0, crew=4) == pytest.approx(one)
 
 
 def test_vehicle_value():

@@ -54,3 +54,89 @@ def test_a_steep_blow_stops_the_out_of_control_vehicle():
     assert (v.x, v.y) == pytest.approx((21.0, 10 + s * math.sin(math.radians(20))), abs=0.01)
     moved = [e for e in events(g, "move") if e.actor == "v"][-1].text
     assert "stopped by w1" in moved
+
+
+def test_a_vehicle_given_no_order_slows_straight_on():
+    """GEM-3.1, GEM-I-NOORDER (audit D5): a skimmer at 14 (ACC 6) whose side ends its
+    movement segment without driving it goes 14 - 6 = 8" straight on, north from (30, 10)
+    to (30, 18), and its speed is 8."""
+    from engine.actions import EndPhase
+
+    from .helpers import goto
+
+    g = make(
+        [
+            model("sk", "blue", 30.0, 10.0, 90.0, profile="skimmer", state={"speed": 14}),
+            model("foe", "red", 60.0, 40.0, 270.0, profile="marauder"),
+        ]
+    )
+    goto(g, "movement", "blue")
+    sk = g.state.models["sk"]
+    g.apply(EndPhase())
+    assert (sk.x, sk.y) == pytest.approx((30.0, 18.0), abs=0.01) and sk.vars["speed"] == 8.0
+    assert any("no drive order" in e.text for e in events(g, "status"))
+
+
+def test_a_scenario_s_moved_and_disorganized_count_in_turn_1_and_wear_off():
+    """GEM-I-STATE (audit D10, D11): an archer with state.moved = 3 shooting a target with
+    state.moved = 3 takes Table 2's -2 firing after moving and -2 target has moved (15 - 4
+    = 11 misses its 15+); a model set out disorganized may not move in turn 1 (GEM-2.4.5)
+    and moves again in turn 2."""
+    from engine.actions import Move, Shoot
+
+    from .helpers import goto
+
+    g = make(
+        [
+            model("arc", "blue", 10.0, 10.0, 0.0, profile="archer", state={"moved": 3}),
+            model(
+                "tgt",
+                "red",
+                20.0,
+                10.0,
+                180.0,
+                stats={"OFF": 3, "DEF": 7, "HIT": 2},
+                state={"moved": 3},
+            ),
+            model("dis", "blue", 10.0, 30.0, 0.0, profile="archer", state={"disorganized": True}),
+        ]
+    )
+    goto(g, "movement", "blue")
+    assert "disorganized" in g.check(Move(actor="dis", to=(11.0, 30.0))).reason
+    goto(g, "missile", "blue")
+    g.dice.force([15])
+    ev = g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
+    res = [e for e in ev if e.kind == "resolution"][0]
+    assert res.outcome == "miss" and res.data["modifier"] == -4
+    assert 'firing after moving 3.0" −2' in res.text and "tgt has moved −2" in res.text
+    goto(g, "movement", "blue")  # turn 2
+    assert g.state.turn == 2 and "disorganized" not in g.state.models["dis"].status
+    assert g.check(Move(actor="dis", to=(11.0, 30.0))).ok
+    assert float(g.state.models["arc"].vars.get("moved", 0) or 0) == 0
+
+
+def test_driving_into_contact_starts_a_melee():
+    """GEM-2.3, GEM-I-CONTACT (audit D8): the dreadnought drives 3" into the marauder at
+    (20, 13.5); a melee begins (the marauder may no longer fire, GEM-2.2.1) and in the
+    melee segment the dreadnought fights it with its arms."""
+    from engine.actions import Fight, Shoot
+    from rulesets.gem.actions import Drive
+    from rulesets.gem.gstate import foes_in_melee
+
+    from .helpers import goto
+
+    g = make(
+        [
+            model("dread", "blue", 20.0, 10.0, 90.0, profile="dreadnought"),
+            model("x", "red", 20.0, 13.5, 270.0, profile="marauder"),
+            model("far", "red", 60.0, 40.0, 270.0, profile="marauder"),
+        ]
+    )
+    goto(g, "movement", "blue")
+    ev = g.apply(Drive(actor="dread", speed=3.0))
+    assert any("drives into contact with x: a melee begins" in e.text for e in ev)
+    assert foes_in_melee(g.state, "dread") == ["x"]
+    goto(g, "missile", "red")
+    assert "locked in melee" in g.check(Shoot(actor="x", target="dread", weapon="slug gun")).reason
+    goto(g, "melee", "blue")
+    assert g.check(Fight(actor="dread", target="x")).ok
