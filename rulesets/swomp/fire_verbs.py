@@ -14,7 +14,7 @@ from engine.actions import Shoot
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import core, morale, shooting, vehicles
+from . import core, morale, shooting, table, vehicles
 from .actions import ClearJam, Overwatch
 from .movement import EPS, R_ACTIONS, R_BROKEN, R_HEAVY, R_OVERWATCH, shoot_limit
 
@@ -122,7 +122,22 @@ def shoot_problems(
             r.append("called shots pick a location on a vehicle or building")
         elif loc not in t.vars["loc"]:
             r.append(f"{t.id} has no location '{loc}' (locations: {', '.join(t.vars['loc'])})")
+        else:
+            r += called_sight_problems(ctx, m, t, str(loc))
     return r
+
+
+def called_sight_problems(ctx: Context, m: Model, t: Model, loc: str) -> list[str]:
+    """SWOMP "Called shots": "only areas that can be sighted by the shooter can be hit
+    this way": the shooter's own line of sight (not a spotter's or radar), and a crew
+    location only where the crew rides exposed (SWOMP-I-CALLED)."""
+    if not table.sight(ctx, m, t)[0]:
+        return [f"{m.id} cannot see {t.id} itself: only what the shooter sights may be called"]
+    crew = ("crew", "gunner")
+    exposed = t.vars["veh"].get("exposed", [])
+    if loc in crew and loc not in exposed:
+        return [f"{t.id}'s {loc} rides inside, out of {m.id}'s sight: it cannot be called"]
+    return []
 
 
 def shooters(

@@ -113,10 +113,7 @@ def round_(
     if not attackers or d.removed:
         return None
     if core.is_vehicle(d):
-        res = None
-        for a in attackers:
-            res = vehicle_attack(state, ctx, a, d, charging, "")
-        return res
+        return vehicle_attack(state, ctx, attackers, d, charging, "")
     values = [(a.id, attack_value(a, charging, outnumbered)) for a in attackers]
     att = group_side(values)
     totals = {mid: sum(v for _, v in terms) for mid, terms in values}
@@ -174,26 +171,42 @@ def round_(
 
 
 def vehicle_attack(
-    state: GameState, ctx: Context, a: Model, v: Model, charging: bool, location: str
+    state: GameState,
+    ctx: Context,
+    attackers: list[Model],
+    v: Model,
+    charging: bool,
+    location: str,
 ) -> contest.Result:
-    """A model attacks a vehicle: CR against DR plus speed in inches (+5 CR against a
-    stopped vehicle); a win damages the chosen location by the weapon's damage, a loss
-    means the vehicle may run the attacker over (a second contest at once)."""
-    terms = attack_value(a, charging)
-    if vehicles.speed(v) == 0:
-        terms.append(("vehicle stopped", STOPPED_VEHICLE))
-    att = contest.side(*terms)
+    """Models attack a vehicle: CR against DR plus speed in inches (+5 CR against a
+    stopped vehicle); several attackers roll one contest, the highest plus half of each
+    other's (SWOMP "Multiple attackers": "the same rules apply ... against a vehicle").
+    A win damages the chosen location by the lead attacker's weapon damage; a loss means
+    the vehicle may run the lead attacker over (a second contest at once,
+    SWOMP-I-VEH-MULTI)."""
+    values = []
+    for a in attackers:
+        terms = attack_value(a, charging)
+        if vehicles.speed(v) == 0:
+            terms.append(("vehicle stopped", STOPPED_VEHICLE))
+        values.append((a.id, terms))
+    att = group_side(values)
+    totals = {mid: sum(x for _, x in terms) for mid, terms in values}
+    a = min(attackers, key=lambda x: (-totals[x.id], x.id))
     location = location or vehicle_cc.default_location(a, v)
     dfn = crew_defence(v) if location in vehicle_cc.crewmen(v) else defence(v)
-    res = contest.roll(ctx, att, dfn, "close combat contest (vehicle)", R_VEH_CC, a.id, v.id)
-    core.act(a)["fought"] = True
-    a.vars.pop("charge_bonus", None)
+    rule = R_VEH_CC if len(attackers) == 1 else R_MULTI
+    res = contest.roll(ctx, att, dfn, "close combat contest (vehicle)", rule, a.id, v.id)
+    for x in attackers:
+        core.act(x)["fought"] = True
+        x.vars.pop("charge_bonus", None)
     ctx.log.emit(
         "resolution",
-        f"{a.id} attacks {v.id}'s {location}: {res.text}: {'hit' if res.won else 'fended off'}",
+        f"{', '.join(x.id for x in attackers)} attack{'s' if len(attackers) == 1 else ''} "
+        f"{v.id}'s {location}: {res.text}: {'hit' if res.won else 'fended off'}",
         actor=a.id,
         target=v.id,
-        rule=R_VEH_CC,
+        rule=rule,
         chance=float(res.chance),
         rolls=res.rolls,
         outcome="hit" if res.won else "miss",
@@ -236,10 +249,28 @@ def plan_fight(
     fs = core.foes(state, m)
     if not fs:
         v = state.models.get(target)
-        if v is not None and core.is_vehicle(v):
-            planned.add(m.id)
-            return {"attackers": [m.id], "defender": v.id, "charging": False, "rule": R_VEH_CC}
-        return None
+        if v is None or not core.is_vehicle(v):
+            return None
+        # the unit's models on the vehicle strike together (SWOMP "Multiple attackers")
+        group = [m] + [
+            x
+            for x in state.live(m.side)
+            if x.unit == unit
+            and x.id not in planned
+            and x.id != m.id
+            and not core.foes(state, x)
+            and not core.act(x)["fought"]
+            and not core.is_vehicle(x)
+            and table.distance(x, v) <= CONTACT
+        ]
+        planned.update(x.id for x in group)
+        rule = R_VEH_CC if len(group) == 1 else R_MULTI
+        return {
+            "attackers": [x.id for x in group],
+            "defender": v.id,
+            "charging": False,
+            "rule": rule,
+        }
     if len(fs) > 1:
         d = state.models[target] if target in {f.id for f in fs} else fs[0]
         planned.add(m.id)
@@ -293,10 +324,8 @@ def strike(state: GameState, ctx: Context, group: dict) -> None:
     if d.removed or not attackers:
         return
     if core.is_vehicle(d):
-        for a in attackers:
-            vehicle_attack(
-                state, ctx, a, d, bool(group["charging"]), str(group.get("location", ""))
-            )
+        loc = str(group.get("location", ""))
+        vehicle_attack(state, ctx, attackers, d, bool(group["charging"]), loc)
         return
     held = [a for a in attackers if d.id in a.vars.get("foes", [])]
     for a in attackers:

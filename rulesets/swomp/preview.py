@@ -57,10 +57,8 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
         charging = isinstance(action, Charge)
         dfn = melee.defence(t)
         if core.is_vehicle(t):
-            terms = melee.attack_value(ms[0], charging)
-            if vehicles.speed(t) == 0:
-                terms.append(("vehicle stopped", melee.STOPPED_VEHICLE))
-            att = contest.side(*terms)
+            stopped = [("vehicle stopped", melee.STOPPED_VEHICLE)] if vehicles.speed(t) == 0 else []
+            att = melee.group_side([(m.id, melee.attack_value(m, charging) + stopped) for m in ms])
             loc = str(
                 getattr(action, "options", {}).get("location", "")
             ) or vehicle_cc.default_location(ms[0], t)

@@ -57,3 +57,26 @@ def test_a_move_into_a_wall_is_refused():
     )
     ev = apply(g, Move(actor="cap", to=(44.0, 20.0)))
     assert events_of(ev, "refused") and 'meets t0 after 3.5"' in ev[0].text
+
+
+def test_only_a_location_the_shooter_sights_may_be_called():
+    """SWOMP "Called shots": "only areas that can be sighted by the shooter can be hit
+    this way" (SWOMP-I-CALLED, audit defect 15): a rhino's crew rides inside and cannot be
+    called; a mortar firing on a spotter's sight may shoot the rhino but call nothing."""
+    from engine.actions import Shoot
+
+    mortar = {"id": "m", "side": "blue", "x": 10.0, "y": 24.0, "weapons": ["mortar"]}
+    mortar["stats"] = {"MR": 4, "SR": 7, "DR": 4, "CR": 4, "PR": 4, "HP": 1}
+    spot = {"id": "s", "side": "blue", "profile": "space_marine", "x": 20.0, "y": 30.0}
+    rhino = {"id": "t", "side": "red", "profile": "rhino", "x": 30.0, "y": 24.0, "facing": 90.0}
+    house = ("building", [(18.0, 20.0), (22.0, 20.0), (22.0, 28.0), (18.0, 28.0)])
+    g = make([mortar, spot, rhino], terrain=(house,))
+    assert g.check(Shoot(actor="m", target="t", weapon="mortar")).ok
+    why = g.check(Shoot(actor="m", target="t", weapon="mortar", options={"location": "body"}))
+    assert "m cannot see t itself" in why.reason
+    g = make([{**spot, "x": 10.0, "y": 24.0, "profile": "marine_lascannon"}, rhino])
+    why = g.check(Shoot(actor="s", target="t", weapon="lascannon", options={"location": "crew"}))
+    assert "crew rides inside" in why.reason
+    assert g.check(
+        Shoot(actor="s", target="t", weapon="lascannon", options={"location": "body"})
+    ).ok

@@ -5,10 +5,11 @@ import math
 
 import pytest
 
+from engine.testing import apply, events_of
 from rulesets.swomp import driving
 from rulesets.swomp.actions import Ram
 
-from .helpers import do, kinds, make
+from .helpers import make
 
 HALF_W = 70 / 25.4 / 2  # a rhino's 70 x 100 mm base
 HALF_L = 100 / 25.4 / 2
@@ -21,7 +22,7 @@ def _ram_into_the_corner(wall_y0: float):
     t = {"id": "t", "side": "red", "profile": "eldar_guardian", "x": 22.0, "y": 24.0}
     wall = ("wall", [(20.0, wall_y0), (24.0, wall_y0), (24.0, wall_y0 + 1), (20.0, wall_y0 + 1)])
     g = make([rhino, t], terrain=(wall,))
-    ev = do(g, Ram(actor="v", target="t", speed=15), [2, 9])
+    ev = apply(g, Ram(actor="v", target="t", speed=15), [2, 9])
     return g, ev
 
 
@@ -31,7 +32,7 @@ def test_a_trooper_dives_aside_away_from_a_wall():
     g, ev = _ram_into_the_corner(25.5)
     t = g.state.models["t"]
     assert (t.x, t.y) == pytest.approx((22.0, 24.0 - (HALF_W + R25 + 0.1)), abs=0.01)
-    assert "dives aside to (22.00, 22.03)" in kinds(ev, "move")[-1].text
+    assert "dives aside to (22.00, 22.03)" in events_of(ev, "move")[-1].text
     g, _ = _ram_into_the_corner(27.0)  # the wall further off: north, as the text's side
     assert g.state.models["t"].y == pytest.approx(25.97, abs=0.01)
 
@@ -57,3 +58,22 @@ def test_a_skidding_vehicle_glances_off_a_wall():
         e.text for e in g.ctx.log.events
     ]
     assert v.facing == 20.0 and g.dice.forced == []
+
+
+def test_three_marines_against_a_stopped_rhino_roll_one_contest():
+    """SWOMP "Multiple attackers" ("the same rules apply ... against a vehicle"),
+    SWOMP-I-VEH-MULTI (audit multi_vs_vehicle: three contests): each marine CR 4 +
+    charging 1 + vehicle stopped 5 = 10; one contest at 10 + 5 + 5 = 20, + 5 = 25 against
+    the rhino's DR 9 + speed 0 + 5 = 14."""
+    from engine.actions import Charge
+
+    sq = [
+        {"id": k, "side": "blue", "unit": "sq", "profile": "space_marine", "x": 10.0, "y": y}
+        for k, y in (("m1", 22.0), ("m2", 24.0), ("m3", 26.0))
+    ]
+    rhino = {"id": "rhino", "side": "red", "profile": "rhino", "x": 16.0, "y": 24.0}
+    g = make([*sq, {**rhino, "facing": 90.0}])
+    ev = apply(g, Charge(actor="sq", target="rhino"), [5, 5])
+    res = [e for e in events_of(ev, "resolution") if "rhino" in e.text]
+    assert len(res) == 1 and res[0].outcome == "hit"
+    assert "= 25" in res[0].text and "= 14" in res[0].text
