@@ -20,9 +20,7 @@ MODULE_LIMIT = 600
 FUNCTION_LIMIT = 80
 
 #: module -> its line count when listed
-MODULES_OVER = {
-    "rulesets/gem/movement.py": 645,
-}
+MODULES_OVER: dict[str, int] = {}
 
 #: "module:function" -> its length when listed
 FUNCTIONS_OVER = {

@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.battlefield import Battlefield, Footprint, base_radius_in, base_size_in
+from engine.battlefield import Footprint, base_radius_in, base_size_in
 from engine.polygons import point_segment_distance
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
@@ -34,7 +34,7 @@ from .gstate import (
     unit_models,
 )
 from .measure import space as _phys
-from .spell_effects import mov_bonus
+from .pricing import _kinds_of, allowance, price
 from .tables import terrain, units
 
 if TYPE_CHECKING:  # the physics service (pymunk) is imported only when first used
@@ -55,112 +55,6 @@ class Plan:
     lines: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     ends_on_obstacle: str = ""
-
-
-def mov(state: GameState, m: Model) -> float:
-    """MOV with this turn's spells (GEM-3.5.4: Haste adds, Sloth takes away)."""
-    return max(0.0, float(m.stat("MOV", 4)) + mov_bonus(state, m.unit))
-
-
-def allowance(
-    state: GameState, ctx: Context, m: Model, path: list[Point], rush: bool
-) -> tuple[float, list[str]]:
-    """GEM-2.1.1: what the figure may spend this move."""
-    base = mov(state, m)
-    lines = [f'MOV {base:g}"']
-    if rush:
-        base *= 2
-        lines.append(f'rush: twice MOV = {base:g}" (GEM-I-RUSH)')
-    if _all_on_road(ctx.battlefield, path):
-        base = float(math.ceil(base * float(units()["terrain"]["road_factor"])))
-        lines.append(f'all on a road: x1.5 rounded up = {base:g}" (GEM-2.1.1)')
-    debt = float(m.vars.get("obstacle_debt", 0) or 0)
-    if debt:
-        base -= debt
-        lines.append(f'still crossing an obstacle: -{debt:g}" (GEM-2.1.1)')
-    return max(0.0, base), lines
-
-
-_KINDS: dict[str, frozenset[str]] = {}
-
-
-def _kinds_of(cls: str) -> frozenset[str]:
-    """``terrain(cls)`` as a set, read once (units.toml does not change while running)."""
-    hit = _KINDS.get(cls)
-    if hit is None:
-        hit = _KINDS[cls] = frozenset(terrain(cls))
-    return hit
-
-
-def _all_on_road(bf: Battlefield, path: list[Point]) -> bool:
-    """GEM-2.1.1: does every leg of the path run along a road (within 0.05")? Memoised
-    per table like ``price``: it depends on the path and the terrain alone."""
-    roads = _kinds_of("road")
-    if not measure.any_of(bf, roads):
-        return False  # no road on this table
-    memo = measure.memo(bf)
-    try:
-        key: Hashable = ("road", tuple(path))
-        hit = memo.get(key)
-    except TypeError:  # points given as lists
-        key, hit = None, None
-    if hit is None:
-        hit = bool(
-            measure.features(bf, roads)
-            and len(path) > 1
-            and all(
-                measure.path_in(bf, [p, q], roads) >= math.dist(p, q) - 0.05
-                for p, q in zip(path, path[1:])
-            )
-        )
-        if key is not None:
-            memo.put(key, hit)
-    return hit
-
-
-def price(ctx: Context, path: list[Point], m: Model | None = None) -> tuple[float, list[str], str]:
-    """GEM-2.1.1: cost of a path: 1 per inch, 2 per inch of difficult terrain, 2 per line
-    obstacle crossed; a path that ends on an obstacle pays what it has left and carries
-    the rest over (returns the obstacle id).
-
-    The price depends on the path and the (frozen) terrain only, so it is memoised per
-    battlefield: the AI prices the same moves again in every clone it applies them in."""
-    memo = measure.memo(ctx.battlefield)
-    try:
-        key: Hashable = ("price", tuple(path))
-        hit = memo.get(key)
-    except TypeError:  # points given as lists
-        return _price(ctx, path)
-    if hit is None:
-        hit = memo.put(key, _price(ctx, path))
-    cost, lines, on = hit
-    return cost, list(lines), on
-
-
-def _price(ctx: Context, path: list[Point]) -> tuple[float, list[str], str]:
-    bf = ctx.battlefield
-    length = measure.path_length(path)
-    diff = measure.path_in(bf, path, terrain("difficult"))
-    cost = length + diff
-    lines = [f'{length:.1f}" of ground']
-    if diff > 0.005:
-        lines.append(f'{diff:.1f}" of it difficult: counts double (GEM-2.1.1)')
-    on = ""
-    obstacle_cost = float(units()["terrain"]["obstacle_cost"])
-    kinds = terrain("obstacle")
-    start_on = set(measure.features_at(bf, path[0], kinds))
-    end_on = set(measure.features_at(bf, path[-1], kinds))
-    crossing = set(measure.crossed(bf, path, kinds))
-    for f in measure.features(bf, kinds):
-        if f.id in start_on:
-            continue  # the cost was paid (or carried over) when it got onto it
-        if f.id in end_on:
-            on = f.id
-            continue
-        if f.id in crossing:
-            cost += obstacle_cost
-            lines.append(f'crosses {f.kind} {f.id}: +{obstacle_cost:g}" (GEM-2.1.1)')
-    return cost, lines, on
 
 
 #: How far (inches) beyond the mover's bounding circle another base may stand from its
@@ -495,6 +389,14 @@ def is_skirmisher(m: Model) -> bool:
     return mtype(m) == "skirmisher" or (mtype(m) == "peltast" and not in_block_order(m))
 
 
+def figure_paths(state: GameState, unit: str, path: list[Point]) -> list[list[Point]]:
+    """Each figure's path when the block's front centre follows ``path``: the same path
+    at the figure's offset from the front centre (a wheel is priced apart), so terrain
+    under any part of the block is paid for (GEM-I-BLOCK)."""
+    x0, y0 = path[0]
+    return [[(x + m.x - x0, y + m.y - y0) for x, y in path] for m in blocks.live_order(state, unit)]
+
+
 def plan_block(
     state: GameState,
     ctx: Context,
@@ -510,13 +412,18 @@ def plan_block(
     p = Plan()
     p.problems += can_move_problems(state, unit, lead)
     cost, lines, on = price(ctx, path)
+    files = figure_paths(state, unit, path)
+    worst = max((price(ctx, fp)[0] for fp in files), default=cost)
+    if worst > cost + 0.005:
+        lines.append(f'its slowest figure pays {worst:.1f}" (the whole block, GEM-I-BLOCK)')
+        cost = worst
     wc = wheel_cost(state, unit, rec["facing"], facing)
     if wc > 0.005:
         lines.append(
             f"wheel of {measure.angle_diff(rec['facing'], facing):.0f} degrees: "
             f'+{wc:.1f}" (GEM-I-WHEEL)'
         )
-    allow, alines = allowance(state, ctx, lead, path, rush)
+    allow, alines = allowance(state, ctx, lead, path, rush, files)
     p.cost, p.allowance, p.lines = cost + wc, allow, alines + lines
     if on:
         p.ends_on_obstacle = on

@@ -85,7 +85,7 @@ def test_spell_opposed_then_against_mag():
     g.apply(Cast(actor="rw", target="r", spell="Haste of Gygax", power=2))
     res = [e for e in logged(g, "resolution") if e.rule == "GEM-3.5.3"]
     assert [e.outcome for e in res] == ["succeeds", "succeeds"]
-    from rulesets.gem.movement import mov
+    from rulesets.gem.pricing import mov
 
     assert mov(g.state, g.state.models["r"]) == 1.0
     assert g.state.phase == "movement"
@@ -98,7 +98,7 @@ def test_unopposed_defensive_spell_must_beat_mag_and_haste_adds_mov():
     g.apply(Cast(actor="w", target="b", spell="Haste of Gygax", power=3))
     g.dice.force([9])  # 3 vs MAG 2 needs 8
     g.apply(EndPhase())  # red ends the magic segment: the cards are turned
-    from rulesets.gem.movement import mov
+    from rulesets.gem.pricing import mov
 
     assert mov(g.state, g.state.models["b"]) == 8.0
 

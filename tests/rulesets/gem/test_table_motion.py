@@ -140,3 +140,26 @@ def test_driving_into_contact_starts_a_melee():
     assert "locked in melee" in g.check(Shoot(actor="x", target="dread", weapon="slug gun")).reason
     goto(g, "melee", "blue")
     assert g.check(Fight(actor="dread", target="x")).ok
+
+
+def test_a_block_pays_for_terrain_under_its_whole_footprint():
+    """GEM-2.1.1 "when moving through difficult terrain it is halved", GEM-I-BLOCK (audit
+    D1): a 4 x 2 hoplite block (MOV 4) whose two left files walk through woods pays
+    double for them: 3" north costs 6" there, more than 4", so it is refused; with no
+    woods the same 3" is allowed."""
+    from engine.actions import Move
+    from rulesets.gem import blocks
+
+    from .helpers import block_specs, goto
+
+    woods = terrain("woods", [(14.0, 6.0), (19.9, 6.0), (19.9, 20.0), (14.0, 20.0)], "w1")
+    specs = block_specs("h", "blue", (20.0, 10.0), 90.0, 8, 4)
+    foe = model("foe", "red", 60.0, 40.0, 270.0, profile="archer")
+    for feats, ok in (((woods,), False), ((), True)):
+        g = make([*specs, foe], terrain_=feats)
+        goto(g, "movement", "blue")
+        fx, fy = blocks.record(g.state, "h")["front"]
+        leg = g.check(Move(actor="h", to=(fx, fy + 3.0)))
+        assert leg.ok is ok, leg.reason
+        if not ok:
+            assert 'its slowest figure pays 6.0"' in leg.reason or "costs 6.0" in leg.reason
