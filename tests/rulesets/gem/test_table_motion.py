@@ -6,9 +6,10 @@ import math
 
 import pytest
 
+from engine.testing import logged, to_phase
 from rulesets.gem.vehicles import auto_drive
 
-from .helpers import events, make, model, terrain
+from .helpers import make, model, terrain
 
 R = 1.0  # a 50.8 mm round base: radius 1"
 
@@ -38,7 +39,7 @@ def test_an_out_of_control_vehicle_glances_off_a_wall():
     s = 1 / math.cos(math.radians(70))
     y = 10 + s * math.sin(math.radians(70)) + (6 - s) * math.sin(math.radians(70))
     assert (v.x, v.y) == pytest.approx((21.0, y), abs=0.01)
-    moved = [e for e in events(g, "move") if e.actor == "v"][-1].text
+    moved = [e for e in logged(g, "move") if e.actor == "v"][-1].text
     assert "glances off w1" in moved
 
 
@@ -52,7 +53,7 @@ def test_a_steep_blow_stops_the_out_of_control_vehicle():
     auto_drive(g.state, g.ctx, v)
     s = 1 / math.cos(math.radians(20))
     assert (v.x, v.y) == pytest.approx((21.0, 10 + s * math.sin(math.radians(20))), abs=0.01)
-    moved = [e for e in events(g, "move") if e.actor == "v"][-1].text
+    moved = [e for e in logged(g, "move") if e.actor == "v"][-1].text
     assert "stopped by w1" in moved
 
 
@@ -62,19 +63,17 @@ def test_a_vehicle_given_no_order_slows_straight_on():
     to (30, 18), and its speed is 8."""
     from engine.actions import EndPhase
 
-    from .helpers import goto
-
     g = make(
         [
             model("sk", "blue", 30.0, 10.0, 90.0, profile="skimmer", state={"speed": 14}),
             model("foe", "red", 60.0, 40.0, 270.0, profile="marauder"),
         ]
     )
-    goto(g, "movement", "blue")
+    to_phase(g, "movement", "blue")
     sk = g.state.models["sk"]
     g.apply(EndPhase())
     assert (sk.x, sk.y) == pytest.approx((30.0, 18.0), abs=0.01) and sk.vars["speed"] == 8.0
-    assert any("no drive order" in e.text for e in events(g, "status"))
+    assert any("no drive order" in e.text for e in logged(g, "status"))
 
 
 def test_a_scenario_s_moved_and_disorganized_count_in_turn_1_and_wear_off():
@@ -83,8 +82,6 @@ def test_a_scenario_s_moved_and_disorganized_count_in_turn_1_and_wear_off():
     = 11 misses its 15+); a model set out disorganized may not move in turn 1 (GEM-2.4.5)
     and moves again in turn 2."""
     from engine.actions import Move, Shoot
-
-    from .helpers import goto
 
     g = make(
         [
@@ -101,15 +98,15 @@ def test_a_scenario_s_moved_and_disorganized_count_in_turn_1_and_wear_off():
             model("dis", "blue", 10.0, 30.0, 0.0, profile="archer", state={"disorganized": True}),
         ]
     )
-    goto(g, "movement", "blue")
+    to_phase(g, "movement", "blue")
     assert "disorganized" in g.check(Move(actor="dis", to=(11.0, 30.0))).reason
-    goto(g, "missile", "blue")
+    to_phase(g, "missile", "blue")
     g.dice.force([15])
     ev = g.apply(Shoot(actor="arc", target="tgt", weapon="bow"))
     res = [e for e in ev if e.kind == "resolution"][0]
     assert res.outcome == "miss" and res.data["modifier"] == -4
     assert 'firing after moving 3.0" −2' in res.text and "tgt has moved −2" in res.text
-    goto(g, "movement", "blue")  # turn 2
+    to_phase(g, "movement", "blue")  # turn 2
     assert g.state.turn == 2 and "disorganized" not in g.state.models["dis"].status
     assert g.check(Move(actor="dis", to=(11.0, 30.0))).ok
     assert float(g.state.models["arc"].vars.get("moved", 0) or 0) == 0
@@ -123,8 +120,6 @@ def test_driving_into_contact_starts_a_melee():
     from rulesets.gem.actions import Drive
     from rulesets.gem.gstate import foes_in_melee
 
-    from .helpers import goto
-
     g = make(
         [
             model("dread", "blue", 20.0, 10.0, 90.0, profile="dreadnought"),
@@ -132,13 +127,13 @@ def test_driving_into_contact_starts_a_melee():
             model("far", "red", 60.0, 40.0, 270.0, profile="marauder"),
         ]
     )
-    goto(g, "movement", "blue")
+    to_phase(g, "movement", "blue")
     ev = g.apply(Drive(actor="dread", speed=3.0))
     assert any("drives into contact with x: a melee begins" in e.text for e in ev)
     assert foes_in_melee(g.state, "dread") == ["x"]
-    goto(g, "missile", "red")
+    to_phase(g, "missile", "red")
     assert "locked in melee" in g.check(Shoot(actor="x", target="dread", weapon="slug gun")).reason
-    goto(g, "melee", "blue")
+    to_phase(g, "melee", "blue")
     assert g.check(Fight(actor="dread", target="x")).ok
 
 
@@ -150,14 +145,14 @@ def test_a_block_pays_for_terrain_under_its_whole_footprint():
     from engine.actions import Move
     from rulesets.gem import blocks
 
-    from .helpers import block_specs, goto
+    from .helpers import block_specs
 
     woods = terrain("woods", [(14.0, 6.0), (19.9, 6.0), (19.9, 20.0), (14.0, 20.0)], "w1")
     specs = block_specs("h", "blue", (20.0, 10.0), 90.0, 8, 4)
     foe = model("foe", "red", 60.0, 40.0, 270.0, profile="archer")
     for feats, ok in (((woods,), False), ((), True)):
         g = make([*specs, foe], terrain_=feats)
-        goto(g, "movement", "blue")
+        to_phase(g, "movement", "blue")
         fx, fy = blocks.record(g.state, "h")["front"]
         leg = g.check(Move(actor="h", to=(fx, fy + 3.0)))
         assert leg.ok is ok, leg.reason

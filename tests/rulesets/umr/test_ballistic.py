@@ -157,13 +157,13 @@ def test_a_weapon_the_model_lacks_is_refused():
     shot naming a weapon the model does not carry is refused, not resolved as if it had
     named none; naming a weapon it does carry resolves as its own ballistic attack."""
     g = shot()
-    why = refused(act(g, Shoot(actor="a", target="x", weapon="death ray")))
+    why = refusal(apply(g, Shoot(actor="a", target="x", weapon="death ray")))
     assert "a carries no weapon 'death ray'" in why
     g = game(
         spec("a", "blue", 10, 10, stats={"BALLISTIC": 1}, weapons=[{"name": "pistol"}]),
         spec("x", "red", 20, 10),
     )
-    ev = act(g, Shoot(actor="a", target="x", weapon="pistol"), [4, 2, 5])
+    ev = apply(g, Shoot(actor="a", target="x", weapon="pistol"), [4, 2, 5])
     assert mods_of(ev) == 1 and hp(g, "x") == 10
 
 
