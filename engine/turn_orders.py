@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from engine.actions import Action, EndActivation, EndPhase
 from engine.ruleset import ACTIVATING, NOT_YOUR_TURN, Reason
 from engine.state import GameState
-from engine.turns import Flow, RollOff, _actor_unit, _once_problem, roll_off
+from engine.turns import Flow, RollOff, _actor_unit, _note_once, _once_problem, roll_off
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.ruleset import Context, Ruleset
@@ -65,9 +65,7 @@ class PlayerTurnFlow(Flow):
         return _once_problem(self.once, state.vars[self.KEY].get("used", {}), action, "phase")
 
     def act(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
-        if action.KIND in self.once:
-            used = state.vars[self.KEY].setdefault("used", {})
-            used.setdefault(action.actor, []).append(action.KIND)
+        _note_once(self.once, state.vars[self.KEY], action)
         rs.resolve(state, action, ctx)
 
     def pass_on(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
@@ -181,8 +179,7 @@ class InitiativeFlow(Flow):
         if not d.get("begun") and unit is not None:
             d["begun"] = True
             rs.begin_activation(state, unit, ctx)
-        if action.KIND in self.once:
-            d.setdefault("used", {}).setdefault(action.actor, []).append(action.KIND)
+        _note_once(self.once, d, action)
         rs.resolve(state, action, ctx)
         if self.current(state) not in state.units():
             self._next(state)

@@ -363,6 +363,13 @@ def _actor_unit(state: GameState, action: Action) -> tuple[str, str] | Reason:
     return unit, state.units()[unit][0].side
 
 
+def _note_once(once: Sequence[str], store: dict[str, Any], action: Action) -> None:
+    """Remember that the actor has used a once-per-span verb (``_once_problem`` reads
+    ``store["used"]``; each flow forgets it when its span ends)."""
+    if action.KIND in once:
+        store.setdefault("used", {}).setdefault(action.actor, []).append(action.KIND)
+
+
 def _once_problem(once: Sequence[str], used: Any, action: Action, span: str) -> str:
     """The refusal of a once-per-``span`` verb already used by this actor, else ''."""
     if action.KIND in once and action.KIND in used.get(action.actor, ()):
@@ -410,8 +417,7 @@ class AlternatingFlow(Flow, Alternating):
         if self.current(state) != unit:
             self.begin(state, unit)
             rs.begin_activation(state, unit, ctx)
-        if action.KIND in self.once:
-            self.data(state).setdefault("used", {}).setdefault(action.actor, []).append(action.KIND)
+        _note_once(self.once, self.data(state), action)
         rs.resolve(state, action, ctx)
         self.refresh(state)
 
@@ -466,9 +472,7 @@ class PhasedFlow(Flow, Phased):
         return _once_problem(self.once, state.vars[self.KEY].get("used", {}), action, "phase")
 
     def act(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
-        if action.KIND in self.once:
-            used = state.vars[self.KEY].setdefault("used", {})
-            used.setdefault(action.actor, []).append(action.KIND)
+        _note_once(self.once, state.vars[self.KEY], action)
         rs.resolve(state, action, ctx)
 
     def pass_on(self, rs: Ruleset, state: GameState, ctx: Context) -> None:

@@ -21,7 +21,18 @@ from typing import Any
 from engine import actions as act
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
-from rulesets.gemini import ai, build, cs_odds, melee, movement, rules, shooting, switches, view
+from rulesets.gemini import (
+    ai,
+    build,
+    cs_odds,
+    melee,
+    movement,
+    rules,
+    shooting,
+    switches,
+    tables,
+    view,
+)
 from rulesets.gemini.options import phase_hooks, react_hooks
 
 
@@ -32,19 +43,7 @@ class Gemini(Ruleset):
     rulebook = "seeds/003_8b0deb6d94629f83.txt"
     max_die = 10
     stat_keys = build.STAT_KEYS
-    stat_defaults = {
-        "M": 4,
-        "WS": 3,
-        "BS": 3,
-        "S": 3,
-        "T": 3,
-        "W": 1,
-        "I": 3,
-        "A": 1,
-        "Ld": 7,
-        "Sv": 0,
-        "Act": 4,
-    }
+    stat_defaults = dict(tables.DEFAULTS)  # the core figures (GM-I-CORE)
     hp_stat = "W"
     verbs = ("move", "charge", "shoot", "fight")
 
