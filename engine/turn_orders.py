@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 from engine.actions import Action, EndActivation, EndPhase
 from engine.ruleset import ACTIVATING, NOT_YOUR_TURN, Reason
 from engine.state import GameState
-from engine.turns import Flow, RollOff, _actor_unit, _note_once, _once_problem, roll_off
+from engine.turns import (
+    Flow,
+    RollOff,
+    _actor_unit,
+    _note_once,
+    _once_problem,
+    _phase_problem,
+    roll_off,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.ruleset import Context, Ruleset
@@ -54,15 +62,8 @@ class PlayerTurnFlow(Flow):
         state.active = d["order"][0]
 
     def turn_problem(self, rs: Ruleset, state: GameState, action: Action) -> str:
-        if isinstance(action, EndPhase):
-            return "" if state.active else Reason("no side is to act", NOT_YOUR_TURN)
-        found = _actor_unit(state, action)
-        if isinstance(found, Reason):
-            return found
-        side = found[1]
-        if side != state.active:
-            return Reason(f"it is {state.active}'s turn, not {side}'s", NOT_YOUR_TURN)
-        return _once_problem(self.once, state.vars[self.KEY].get("used", {}), action, "phase")
+        used = state.vars[self.KEY].get("used", {})
+        return _phase_problem(self.once, used, state, action, f"{state.active}'s turn")
 
     def act(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
         _note_once(self.once, state.vars[self.KEY], action)

@@ -377,6 +377,23 @@ def _once_problem(once: Sequence[str], used: Any, action: Action, span: str) -> 
     return ""
 
 
+def _phase_problem(
+    once: Sequence[str], used: Any, state: GameState, action: Action, whose: str
+) -> str:
+    """The refusal of a flow where a side acts through a phase: ``EndPhase`` needs a side
+    to act; any other action an actor of the side whose phase (``whose``) it is, and a
+    once-per-phase verb not used yet."""
+    if isinstance(action, EndPhase):
+        return "" if state.active else Reason("no side is to act", NOT_YOUR_TURN)
+    found = _actor_unit(state, action)
+    if isinstance(found, Reason):
+        return found
+    side = found[1]
+    if side != state.active:
+        return Reason(f"it is {whose}, not {side}'s", NOT_YOUR_TURN)
+    return _once_problem(once, used, action, "phase")
+
+
 class AlternatingFlow(Flow, Alternating):
     """Alternating activations after an initiative roll-off, one game turn a round: a
     side activates one unit, ends its activation, and play passes (``Alternating``).
@@ -459,17 +476,9 @@ class PhasedFlow(Flow, Phased):
         self.start_turn(state, self.initiative.order(state, ctx, None))
 
     def turn_problem(self, rs: Ruleset, state: GameState, action: Action) -> str:
-        if isinstance(action, EndPhase):
-            return "" if state.active else Reason("no side is to act", NOT_YOUR_TURN)
-        found = _actor_unit(state, action)
-        if isinstance(found, Reason):
-            return found
-        side = found[1]
-        if side != state.active:
-            return Reason(
-                f"it is {state.active}'s {state.phase} phase, not {side}'s", NOT_YOUR_TURN
-            )
-        return _once_problem(self.once, state.vars[self.KEY].get("used", {}), action, "phase")
+        used = state.vars[self.KEY].get("used", {})
+        whose = f"{state.active}'s {state.phase} phase"
+        return _phase_problem(self.once, used, state, action, whose)
 
     def act(self, rs: Ruleset, state: GameState, action: Action, ctx: Context) -> None:
         _note_once(self.once, state.vars[self.KEY], action)
