@@ -27,13 +27,14 @@ from rulesets.gemini import (
     cs_odds,
     melee,
     movement,
+    reacting,
     rules,
     shooting,
     switches,
     tables,
     view,
 )
-from rulesets.gemini.options import phase_hooks, react_hooks
+from rulesets.gemini.options import phase_hooks
 
 
 @register
@@ -94,11 +95,17 @@ class Gemini(Ruleset):
     def answer(
         self, state: GameState, decision: Mapping[str, Any], action: act.Action, ctx: Context
     ) -> None:
-        """A reaction or overwatch decision (``options.react_hooks``), else the default."""
-        if react_hooks.answers(dict(decision)):
-            react_hooks.answer(state, ctx, dict(decision), action)
+        """A reaction, charge reaction or overwatch decision (``reacting``), else the
+        default."""
+        if reacting.answers(dict(decision)):
+            reacting.answer(state, ctx, dict(decision), action)
         else:
             super().answer(state, decision, action, ctx)
+
+    def answer_problems(
+        self, state: GameState, decision: Mapping[str, Any], action: act.Action, ctx: Context
+    ) -> list[str]:
+        return reacting.answer_problems(state, ctx, dict(decision), action)
 
     # --- the rules ----------------------------------------------------------------------
     def problems(self, state: GameState, action: act.Action, ctx: Context) -> list[str]:

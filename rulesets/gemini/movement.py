@@ -19,6 +19,7 @@ from engine.table import footprint
 from rulesets.gemini import build, measure, switches, wounds
 from rulesets.gemini import tables as T
 from rulesets.gemini.options import fight_hooks, move_hooks, react_hooks
+from rulesets.gemini.options.moving import move_toward
 
 #: statuses that keep a model where it is (the switches set them)
 STILL = ("down", "stunned", "pinned", "frozen", "hiding")
@@ -156,19 +157,37 @@ def charge_problems(state: GameState, ctx: Context, a: Charge) -> list[str]:
 
 
 def resolve_charge(state: GameState, ctx: Context, a: Charge) -> None:
+    """GM-CHARGE: the charger dares (psychology), the charged model may react (run or
+    stand and fire, GM-CHARGE-REACTIONS: the charge waits for the answer), then the
+    charger moves into contact (``complete_charge``)."""
     m, t = state.models[a.actor], state.models[a.target]
     if not fight_hooks.dares_charge(state, ctx, m, t):
         m.vars["moved"] = state.turn
         return
+    if react_hooks.ask_charge_reaction(state, ctx, m, t):
+        m.vars["moved"] = state.turn  # the charge is declared: it goes in on the answer
+        return
+    complete_charge(state, ctx, m, t)
+
+
+def complete_charge(state: GameState, ctx: Context, m: Model, t: Model) -> None:
+    """The charger moves into base contact, or, when the target ran out of its reach
+    (GM-I-CHARGE-REACT), its full charge distance toward it and no further."""
+    m.vars["moved"] = state.turn
+    if m.removed or t.removed:
+        return
     spot = contact_spot(state, ctx, m, t)
-    assert spot is not None
+    limit = 2 * allowance(state, m)
+    if spot is None or cost(ctx, [m.pos, spot]) > limit + 1e-6:
+        move_toward(state, ctx, m, t.pos, limit, "GM-CHARGE", f"falls short of {t.id}:")
+        react_hooks.after_move(state, ctx, m, [])
+        return
     m.facing = ctx.table.bearing(m.pos, t.pos)
     gone = math.dist(m.pos, spot)
     if ctx.table.first_touched([m.pos, spot], OBSTACLES) is not None:
         m.vars["charge_obstacle"] = state.turn  # GM-COMBAT-SCORE: charged over a wall
     m.x, m.y = spot
     ctx.table.unsync()
-    m.vars["moved"] = state.turn
     m.vars["charged"] = state.turn
     ctx.log.emit("move", f'{m.id} charges {t.id} ({gone:.1f}") (GM-CHARGE)', actor=m.id,
                  target=t.id, rule="GM-CHARGE", outcome="charge")  # fmt: skip

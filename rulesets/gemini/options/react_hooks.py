@@ -21,6 +21,8 @@ from rulesets.gemini.options import reactions as R
 from rulesets.gemini.options.common import report_all, say
 
 KIND = "gemini_reaction"
+#: the decision a charged model's side answers: run, stand and fire, or hold
+CHARGE_KIND = "gemini_charge_reaction"
 #: terrain a move into or between cover touches (GM-OVERWATCH-OLD)
 COVER_KINDS = (
     "wall",
@@ -81,10 +83,35 @@ def after_move(
                 "kind": KIND,
                 "text": f"{m.id} may fire at {mover.id} ({mode.replace('old', 'overwatch')})",
                 "options": ["fire", "hold"],
-                "verbs": ["choose"],
+                "verbs": ["choose", "move"] if mode == "reaction" else ["choose"],
                 "data": {"reactor": m.id, "target": mover.id, "mode": mode, "cover": into_cover},
             }
         )
+
+
+def ask_charge_reaction(state: GameState, ctx: Context, m: Model, t: Model) -> bool:
+    """GM-CHARGE-REACTIONS: a charged model that may react is asked, before the charger
+    moves, whether to stand and fire (when it could shoot the charger), run or hold.
+    True when the question is put (the charge then waits for the answer)."""
+    if not switches.of(state).reactions or t.removed:
+        return False
+    if R.may_react(t, state.turn, measure.engaged(state, t)):
+        return False
+    opts = ["run", "hold"]
+    w = shooting.pick_weapon(t, "")
+    if w is not None and not _problems(state, ctx, t, m):
+        opts.insert(0, "stand_and_fire")
+    state.pending.append(
+        {
+            "side": t.side,
+            "kind": CHARGE_KIND,
+            "text": f"{m.id} charges {t.id}: run, stand and fire, or hold?",
+            "options": opts,
+            "verbs": ["choose"],
+            "data": {"charger": m.id, "target": t.id},
+        }
+    )
+    return True
 
 
 def answers(decision: dict[str, Any]) -> bool:
@@ -92,11 +119,21 @@ def answers(decision: dict[str, Any]) -> bool:
 
 
 def answer(state: GameState, ctx: Context, decision: dict[str, Any], action: Action) -> None:
-    """Carry out "fire" or "hold" for the reactor named in the decision."""
+    """Carry out "fire" or "hold" for the reactor named in the decision (a reaction
+    move is answered by ``reacting.move``)."""
     d = decision["data"]
     m, t = state.models[d["reactor"]], state.models[d["target"]]
     if not isinstance(action, Choose) or action.option != "fire" or m.removed or t.removed:
         return
+    fire_reaction(state, ctx, m, t, d["mode"], bool(d.get("cover")))
+
+
+def fire_reaction(
+    state: GameState, ctx: Context, m: Model, t: Model, mode: str, cover: bool = False
+) -> None:
+    """A shooting reaction (2d6 against Act: the shots by class and successes), an
+    overwatch shot ("old": the usual shots, −1 into or between cover; "arap": as two
+    successes), or a stand and fire at a charger (as a reaction)."""
     if _problems(state, ctx, m, t):
         say(ctx, f"{m.id} can no longer fire at {t.id}", m.id, R.R_REACT, "held")
         return
@@ -104,7 +141,6 @@ def answer(state: GameState, ctx: Context, decision: dict[str, Any], action: Act
     assert p.weapon is not None
     w = p.weapon
     cls, usual = str(w.get("class", "assault")), int(w.get("shots", 1))
-    mode = d["mode"]
     if mode == "reaction":
         roll = R.reaction_roll(ctx.dice, m, state.turn)
         report_all(ctx, roll.rolls, m.id, t.id)
@@ -113,7 +149,7 @@ def answer(state: GameState, ctx: Context, decision: dict[str, Any], action: Act
         shots = R.overwatch_shots(w, measure.gap(m, t))
     else:
         shots = usual
-        if d.get("cover") and p.cover == "":
+        if cover and p.cover == "":
             p.mods.append(Modifier(-1, "moving into or between cover", R.R_OLD))
             p.need = T.hit_need(int(m.stat("BS")), sum(x.value for x in p.mods))
     if mode in ("old", "arap"):
