@@ -329,11 +329,13 @@ OPTIONS_OBJECTIVE = Table({"kind": Str()}, extra=Bool())
 OBJECTIVE = OneOf(
     lambda v: OPTIONS_OBJECTIVE if isinstance(v, dict) and v.get("kind") == "options" else PLACE
 )
-#: the optional-rule switches the built rulesets read (gem: cards, deployment; swomp:
-#: deployment, edges, inset); others pass as plain values for the ruleset to judge
+#: the optional-rule switches the built rulesets read (gem: cards, magic_cards,
+#: deployment; swomp: deployment, edges, inset); others pass as plain values for the
+#: ruleset to judge
 OPTIONS = Table(
     {
         "cards": Bool(),
+        "magic_cards": Bool(),
         "deployment": Bool(),
         "edges": Table(extra=Str(choices=("north", "south", "east", "west"))),
         "inset": Num(lo=0),

@@ -88,6 +88,10 @@ def _proposals(state: GameState, side: str, ctx: Context) -> tuple[list[Action],
     checked: list[Action] = []
     if ph in ("magic_offence", "magic_defence"):
         opts += _magic(state, side, ph)
+    if ph == "cards" and (cards_current(state) or ["", ""])[1] == "magic":
+        showing = _units_now(state, side, "magic")  # the unit whose magic card is up
+        for step in ("magic_offence", "magic_defence"):
+            opts += [a for a in _magic(state, side, step) if state.models[a.actor].unit in showing]
     if ph == "movement" or (ph == "cards" and (cards_current(state) or ["", ""])[1] == "move"):
         for u in _units_now(state, side, "move"):
             opts += _moves(state, ctx, u)

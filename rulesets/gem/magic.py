@@ -61,6 +61,7 @@ def data(state: GameState) -> dict[str, Any]:
     mg = gg.setdefault("magic", {"cards": [], "effects": {}, "turn": state.turn})
     if mg.get("turn") != state.turn:
         mg["cards"], mg["effects"], mg["turn"] = [], {}, state.turn
+        mg.pop("lying", None)
     return mg
 
 
@@ -81,7 +82,7 @@ def cast_problems(
         return [f"unknown spell '{spell}' (spells: {', '.join(SPELLS)})"]
     kind = kind_of(sp)
     want = "magic_offence" if kind == "offensive" else "magic_defence"
-    if state.phase != want:
+    if state.phase != want and state.phase != "cards":  # cards: its magic card (rules.py)
         out.append(
             f"{kind} spells are cast in the {want.replace('_', ' ')} step of the magic "
             f"segment (GEM-3.5.2)"
@@ -116,23 +117,28 @@ def cast_problems(
     return out
 
 
-def cast(
-    state: GameState, ctx: Context, w: Model, spell: str, target_unit: str, power: int
-) -> None:
+def _spend(w: Model, spell: str, target_unit: str, power: int) -> dict[str, Any]:
+    """GEM-3.5.1: the wizard's spell of this kind for the turn, paid from its pool."""
     sp = spell_name(spell) or spell
     kind = kind_of(sp)
     w.vars["cast_off" if kind == "offensive" else "cast_def"] = True
     w.vars["power"][kind] = int(w.vars["power"][kind]) - power
-    data(state)["cards"].append(
-        {
-            "side": w.side,
-            "wizard": w.id,
-            "spell": sp,
-            "kind": kind,
-            "target": target_unit,
-            "power": int(power),
-        }
-    )
+    return {
+        "side": w.side,
+        "wizard": w.id,
+        "spell": sp,
+        "kind": kind,
+        "target": target_unit,
+        "power": int(power),
+    }
+
+
+def cast(
+    state: GameState, ctx: Context, w: Model, spell: str, target_unit: str, power: int
+) -> None:
+    """GEM-3.5.2: the card is laid by its target, its power hidden until resolve()."""
+    sp = spell_name(spell) or spell
+    data(state)["cards"].append(_spend(w, spell, target_unit, power))
     ctx.log.emit(
         "note",
         f"{w.id} lays a card of {sp} by {target_unit} (power hidden until "
@@ -140,6 +146,62 @@ def cast(
         actor=w.id,
         target=target_unit,
         rule="GEM-3.5.2",
+    )
+
+
+def cast_at_once(
+    state: GameState, ctx: Context, w: Model, spell: str, target_unit: str, power: int
+) -> None:
+    """GEM-2.5 with magic cards: "the results of the card are immediately worked out".
+    No card of the other side can be waiting unseen, so GEM-3.5.3 is played at once
+    (GEM-I-MAGICCARDS): a defensive spell beats MAG for its effect and its card stays by
+    the unit for the turn; an offensive spell must first beat the paired defensive card
+    of the other side lying by its target (which it uses up), then the target's MAG."""
+    c = _spend(w, spell, target_unit, power)
+    ctx.log.emit(
+        "note",
+        f"{w.id} casts {c['spell']} at power {power} on {target_unit} (magic card, GEM-2.5)",
+        actor=w.id,
+        target=target_unit,
+        rule="GEM-2.5",
+    )
+    lying = data(state).setdefault("lying", [])
+    unit = target_unit
+    if c["kind"] == "offensive":
+        opp = next(
+            (
+                d
+                for d in lying
+                if d["target"] == unit
+                and d["spell"] == PAIRS[c["spell"]]
+                and d["side"] != c["side"]
+                and not d.get("spent")
+            ),
+            None,
+        )
+        if opp is not None:
+            opp["spent"] = True
+            if not _contest(ctx, c, opp["power"], f"{opp['spell']} ({opp['power']})", unit):
+                return
+    else:
+        lying.append(c)
+    if unit_models(state, unit) and _contest(
+        ctx, c, mag(state, unit), f"MAG {mag(state, unit)}", unit
+    ):
+        _effect(state, ctx, c)
+
+
+def can_cast_more(state: GameState, unit: str) -> bool:
+    """A wizard of ``unit`` still has a spell of a kind it has not cast this turn
+    (GEM-3.5.1: one offensive and one defensive), so its magic card stays up."""
+    return any(
+        mtype(w) == "wizard"
+        and any(
+            int(w.vars.get("power", {}).get(kind, 0)) > 0
+            and not w.vars.get("cast_off" if kind == "offensive" else "cast_def")
+            for kind in ("offensive", "defensive")
+        )
+        for w in unit_models(state, unit)
     )
 
 

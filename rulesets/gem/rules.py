@@ -146,6 +146,13 @@ def check(state: GameState, a: Action, ctx: Context) -> Legality:
     if kind == "cast":
         if side != state.active:
             return Legality.no(f"it is {state.active}'s turn to act, not {side}'s")
+        if state.phase == "cards":
+            card = cards_current(state)
+            if card is None or card != [unit, "magic"]:
+                showing = f"{card[1]} for {card[0]}" if card else "none"
+                return Legality.no(
+                    f"spells are cast on the unit's magic card; showing: {showing} (GEM-2.5)"
+                )
         tgt = unit_of(state, str(field_of(a, "target", "")))
         probs = magic.cast_problems(
             state, m, str(field_of(a, "spell", "")), tgt, int(field_of(a, "power", 0) or 0)
@@ -252,9 +259,14 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
     assert unit is not None and m is not None
     if kind == "cast":
         tgt = unit_of(state, str(field_of(a, "target", "")))
-        magic.cast(
-            state, ctx, m, str(field_of(a, "spell", "")), str(tgt), int(field_of(a, "power", 0))
-        )
+        power = int(field_of(a, "power", 0))
+        if state.phase == "cards":  # a magic card is worked out at once (GEM-2.5)
+            magic.cast_at_once(state, ctx, m, str(field_of(a, "spell", "")), str(tgt), power)
+            if magic.can_cast_more(state, unit):
+                victory.check(state, ctx)
+                return
+        else:
+            magic.cast(state, ctx, m, str(field_of(a, "spell", "")), str(tgt), power)
     elif isinstance(a, Move):
         if is_block(state, unit):
             rec = blocks.record(state, unit)
@@ -458,6 +470,8 @@ def begin_turn(state: GameState, ctx: Context, order: list[str]) -> None:
     ctx.log.emit(
         "turn", f"turn {state.turn} begins: {', '.join(order)} in that order", rule="GEM-2"
     )
+    if state.phase == "cards":  # no magic segments before the deck (GEM-I-MAGICCARDS)
+        enter(state, ctx, "")
     skip_idle(state, ctx)
 
 

@@ -21,6 +21,8 @@ from .gstate import PER_TURN, g, option
 
 PHASES = ("magic_offence", "magic_defence", "movement", "missile", "melee", "morale")
 CARD_PHASES = ("magic_offence", "magic_defence", "cards", "melee", "morale")
+#: the card turn without the tactical magic segments: spells are cast on magic cards
+MAGIC_CARD_PHASES = ("cards", "melee", "morale")
 #: the setup before turn 1's segments (GEM-2.0.3, GEM-2.0.4); deploy.py steps through them
 SETUP_PHASES = ("side", "plan", "deploy")
 PENALTY = 5
@@ -50,10 +52,14 @@ class Segments(PhasedFlow):
 #: in ``state.vars['phased']``, and either ends through ``TURNS``
 STANDARD = TURNS = Segments(PHASES)
 CARDS = Phased(CARD_PHASES)
+MAGIC_CARDS = Phased(MAGIC_CARD_PHASES)
 
 
 def phased(state: GameState) -> Phased:
-    return CARDS if option(state, "cards") else STANDARD
+    """The turn's segments: standard, by cards, or by cards with magic cards (GEM-2.5)."""
+    if not option(state, "cards"):
+        return STANDARD
+    return MAGIC_CARDS if option(state, "magic_cards") else CARDS
 
 
 def streak_modifiers(state: GameState, side: str) -> list[Modifier]:
