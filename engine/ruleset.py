@@ -72,6 +72,21 @@ def _reason(text: str, code: str, data: dict[str, Any]) -> Reason:
     return Reason(text, code, **data)
 
 
+def decision(
+    side: str, kind: str, text: str, options: Any = (), verbs: Any = ("choose",), **data: Any
+) -> dict[str, Any]:
+    """One pending decision as ``GameState.pending`` holds it (``Ruleset.ask``), for a
+    ruleset that must place one before older ones (a consequence answered first)."""
+    return {
+        "side": side,
+        "kind": kind,
+        "text": text,
+        "options": list(options),
+        "verbs": list(verbs),
+        "data": data,
+    }
+
+
 def code_of(reason: str) -> str:
     """The code of a reason ("" for a plain string)."""
     return getattr(reason, "code", "")
@@ -444,16 +459,7 @@ class Ruleset:
         """Owe a decision to ``side`` (a reaction, a saving choice): ``to_act`` hands it
         over, only its ``verbs`` (``Choose`` among ``options`` by default) are legal
         until it is answered, then play resumes where it was."""
-        state.pending.append(
-            {
-                "side": side,
-                "kind": kind,
-                "text": text,
-                "options": list(options),
-                "verbs": list(verbs),
-                "data": data,
-            }
-        )
+        state.pending.append(decision(side, kind, text, options, verbs, **data))
 
     def replies(self, state: GameState, decision: Mapping[str, Any], ctx: Context) -> list[Action]:
         """The answers the AI may give to ``decision``. Default: one Choose per option."""

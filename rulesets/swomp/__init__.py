@@ -9,6 +9,7 @@ the designer's interpretations where the rulebook is silent or unfinished.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
 
 from . import actions as _actions  # noqa: F401  (registers SWOMP's verbs)
-from . import build, choices, core, flow, preview, rules, scoring, vehicles
+from . import answers, build, choices, core, flow, preview, rules, scoring, vehicles
 from .catalog import CATALOG
 
 
@@ -59,6 +60,20 @@ class Swomp(Ruleset):
 
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state, ctx)
+
+    # --- reactions: the engine's pending decisions (reactions.py) -------------------
+    def replies(self, state: GameState, decision: Mapping[str, Any], ctx: Context) -> list[Action]:
+        return choices.reaction_options(state, ctx, dict(decision))
+
+    def answer_problems(
+        self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
+    ) -> list[str]:
+        return answers.answer_problems(state, decision, action, ctx)
+
+    def answer(
+        self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
+    ) -> None:
+        answers.answer(state, dict(decision), action, ctx)
 
     turns = flow.TURNS
 

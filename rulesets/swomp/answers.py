@@ -2,11 +2,15 @@
 or retreat, the exposed gunner's jump (SWOMP-I-OVERWATCH, SWOMP-I-RETREAT,
 SWOMP-I-VEH-CC).
 
-Why apart: while something is owed only its answers are legal; this module checks and
-applies them, then lets the interrupted action's continuations run (pending.py).
+Why apart: while something is owed the engine's flow lets only its verbs through
+(``GameState.pending``); this module checks the rest of an answer and applies it, then
+lets the interrupted action's continuations run (pending.py).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from engine.actions import Action, Choose, Shoot
 from engine.ruleset import Context
@@ -19,32 +23,30 @@ from .melee_verbs import retreat_problems
 from .pending import R_OVERWATCH, pending_done, settle, trigger_overwatch
 
 
-def pending_problems(state: GameState, action: Action, ctx: Context) -> list[str]:
-    p = core.sw(state)["pending"][0]
-    k = reactions.kind(p)
+def answer_problems(
+    state: GameState, p: Mapping[str, Any], action: Action, ctx: Context
+) -> list[str]:
+    """Why ``action`` does not answer the decision ``p`` (its verb is already one of
+    the decision's: the engine checked)."""
+    k, about = reactions.kind(dict(p)), p["data"]
     if isinstance(action, Choose):
         if action.option not in reactions.ANSWERS[k]:
-            return [f"{reactions.describe(p)}; '{action.option}' is not an answer"]
+            return [f"{p['text']}; '{action.option}' is not an answer"]
         if k == "jump" and action.option == "jump_out":
-            v, a = state.models[p["vehicle"]], state.models[p["attacker"]]
-            if vehicle_cc.jump_spot(state, ctx, v, p["gunner"], a) is None:
-                return [f"there is no room beside {a.id} for {v.id}'s {p['gunner']} to land"]
+            v, a = state.models[about["vehicle"]], state.models[about["attacker"]]
+            if vehicle_cc.jump_spot(state, ctx, v, about["gunner"], a) is None:
+                return [f"there is no room beside {a.id} for {v.id}'s {about['gunner']} to land"]
         return []
     if k == "retreat":
-        if not isinstance(action, Retreat) or action.actor != p["defender"]:
-            return [reactions.describe(p)]
-        return retreat_problems(state, ctx, action, state.models[p["defender"]])
-    if k == "jump":
-        return [reactions.describe(p)]
-    if not isinstance(action, Shoot):
-        return [
-            f"{p['side']} must first answer the overwatch reaction: shoot with "
-            f"{', '.join(p['watchers'])} or choose pass ({R_OVERWATCH})"
-        ]
-    if action.actor not in p["watchers"]:
+        if not isinstance(action, Retreat) or action.actor != about["defender"]:
+            return [str(p["text"])]
+        return retreat_problems(state, ctx, action, state.models[about["defender"]])
+    if k == "jump" or not isinstance(action, Shoot):
+        return [str(p["text"])]
+    if action.actor not in about["watchers"]:
         return [
             f"{action.actor} is not an overwatching model that may fire now "
-            f"(may fire: {', '.join(p['watchers'])}) ({R_OVERWATCH})"
+            f"(may fire: {', '.join(about['watchers'])}) ({R_OVERWATCH})"
         ]
     m = state.models[action.actor]
     t = state.models.get(action.target)
@@ -53,18 +55,24 @@ def pending_problems(state: GameState, action: Action, ctx: Context) -> list[str
     return shoot_problems(state, ctx, m, t, action.weapon, action.options, overwatch=True)
 
 
-def apply_pending(state: GameState, action: Action, ctx: Context) -> None:
-    p = core.sw(state)["pending"][0]
+def answer(state: GameState, p: dict[str, Any], action: Action, ctx: Context) -> None:
+    """Carry out the answer to ``p``, already taken off ``state.pending``."""
     k = reactions.kind(p)
     if k == "retreat":
-        answer_retreat(state, ctx, action)
-        return
-    if k == "jump":
-        answer_jump(state, ctx, action)
-        return
+        answer_retreat(state, ctx, reactions.data(p), action)
+    elif k == "jump":
+        answer_jump(state, ctx, reactions.data(p), action)
+    else:
+        answer_overwatch(state, ctx, p, action)
+
+
+def answer_overwatch(state: GameState, ctx: Context, p: dict[str, Any], action: Action) -> None:
+    """A watcher fires (the others may still fire), or the side holds its fire."""
+    reactions.push(state, [p])  # owed while watchers are left (pending_done)
+    about = reactions.data(p)
     if isinstance(action, Choose):
         ctx.log.emit("note", f"{p['side']} holds its overwatch fire", rule=R_OVERWATCH)
-        p["watchers"] = []
+        about["watchers"] = []
         pending_done(state, ctx)
         return
     assert isinstance(action, Shoot)
@@ -76,16 +84,17 @@ def apply_pending(state: GameState, action: Action, ctx: Context) -> None:
     fire(state, ctx, m, t, w, action.options, "overwatch")
     m.vars.pop("overwatch", None)
     m.set_status("overwatch", False)
-    p["watchers"] = [x for x in p["watchers"] if x != m.id and not state.models[x].removed]
-    if all(state.models[x].removed for x in p["targets"]):
-        p["watchers"] = []
+    about["watchers"] = [x for x in about["watchers"] if x != m.id and not state.models[x].removed]
+    if all(state.models[x].removed for x in about["targets"]):
+        about["watchers"] = []
+    if about["watchers"]:
+        reactions.retell(p)
     pending_done(state, ctx)
 
 
-def answer_retreat(state: GameState, ctx: Context, action: Action) -> None:
+def answer_retreat(state: GameState, ctx: Context, p: dict[str, Any], action: Action) -> None:
     """The defender's answer to being attacked: stand, or retreat at -2 CR (SWOMP
     "Retreating from close combat"); a successful retreat may be a charge elsewhere."""
-    p = reactions.drop_first(state)
     if isinstance(action, Choose) or not isinstance(action, Retreat):
         ctx.log.emit(
             "note", f"{p['defender']} stands and fights", actor=p["defender"], rule=melee.R_RETREAT
@@ -107,10 +116,9 @@ def answer_retreat(state: GameState, ctx: Context, action: Action) -> None:
         settle(state, ctx)
 
 
-def answer_jump(state: GameState, ctx: Context, action: Action) -> None:
+def answer_jump(state: GameState, ctx: Context, p: dict[str, Any], action: Action) -> None:
     """The vehicle's side decides whether its exposed gunner jumps out (SWOMP "Exposed
     crewmen/riders")."""
-    p = reactions.drop_first(state)
     if isinstance(action, Choose) and action.option == "jump_out":
         groups = [c["groups"] for c in reactions.stack(state) if c["kind"] == "strike"]
         vehicle_cc.jump_out(state, ctx, p, groups)

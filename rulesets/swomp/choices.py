@@ -73,20 +73,17 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
 def reaction_options(state: GameState, ctx: Context, p: dict) -> list[Action]:
     """Answers to the decision owed: decline it, or take it (fire from overwatch, fall
     back from the attack, jump out of the hatch)."""
-    k = reactions.kind(p)
+    k, about = reactions.kind(p), reactions.data(p)
     out: list[Action] = [Choose(option=reactions.DECLINE[k])]
     if k == "overwatch":
-        for wid in p["watchers"]:
+        for wid in about["watchers"]:
             w = state.models[wid]
             for wpn in working(w)[:2]:
                 for s in reachable(state, ctx, w, wpn, 2):
                     out.append(Shoot(actor=wid, target=s.id, weapon=wpn["name"]))
     elif k == "retreat":
-        out.append(
-            fall_back(
-                ctx, state.models[p["defender"]], core.foes(state, state.models[p["defender"]])
-            )
-        )
+        d = state.models[about["defender"]]
+        out.append(fall_back(ctx, d, core.foes(state, d)))
     elif k == "jump":
         out.append(Choose(option="jump_out"))
     return out

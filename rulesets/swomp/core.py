@@ -31,8 +31,10 @@ FRESH_ACT: dict[str, Any] = {
 
 
 def sw(state: GameState) -> dict[str, Any]:
-    """The ruleset's own state: units (points, losses, morale), pending reactions and
-    the continuation that runs once they are answered."""
+    """The ruleset's own state: units (points, losses, morale) and the continuations
+    that run once the reactions owed (``GameState.pending``) are answered. ``pending``
+    here is the old home of those reactions: always empty now, kept so that saves and
+    the checksums of every recorded game read as before."""
     return state.vars.setdefault(KEY, {"units": {}, "pending": [], "after": None})
 
 

@@ -63,10 +63,7 @@ def to_act(state: GameState) -> str | None:
         return None
     if deploy.active(state):
         return deploy.next_side(state)
-    pend = core.sw(state)["pending"]
-    if pend:
-        return pend[0]["side"]
-    return state.active
+    return TURNS.to_act(state)  # the engine's flow: a decision owed first
 
 
 def resolve_actor(state: GameState, actor: str) -> tuple[list[Model], str]:
@@ -85,7 +82,7 @@ def turn_problem(state: GameState, unit: str, side: str) -> str:
         return "the game is over"
     owed = reactions.owed(state)
     if owed:
-        return reactions.describe(owed)
+        return str(owed["text"])
     if side != state.active:
         return f"it is {state.active}'s action, not {side}'s ({R_ROUND})"
     cur = TURNS.current(state)
@@ -131,7 +128,7 @@ def after_action(state: GameState, ctx: Context) -> None:
     wiped out in its own action, the end of the round."""
     morale.break_tests(state, ctx)
     check_over(state, ctx)
-    if state.over or core.sw(state)["pending"]:
+    if state.over or state.pending:
         return
     cur = TURNS.current(state)
     if cur is not None and cur not in state.units():

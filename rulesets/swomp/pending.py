@@ -49,12 +49,7 @@ def trigger_overwatch(
         ]
         if watchers:
             entries.append(
-                {
-                    "kind": "overwatch",
-                    "side": side,
-                    "watchers": watchers,
-                    "targets": [m.id for m in movers],
-                }
+                reactions.ask(side, "overwatch", watchers=watchers, targets=[m.id for m in movers])
             )
             ctx.log.emit(
                 "note",
@@ -101,12 +96,16 @@ def open_combat(state: GameState, ctx: Context, groups: list[dict[str, Any]]) ->
             continue
         held = [a for a in g["attackers"] if a in d.vars.get("foes", [])]
         if held:
-            entries.append({"kind": "retreat", "side": d.side, "defender": d.id, "attackers": held})
+            entries.append(reactions.ask(d.side, "retreat", defender=d.id, attackers=held))
     reactions.defer(state, {"kind": "strike", "groups": groups})
     reactions.push(state, entries)
 
 
 def pending_done(state: GameState, ctx: Context) -> None:
-    sw = core.sw(state)
-    sw["pending"] = [p for p in sw["pending"] if reactions.kind(p) != "overwatch" or p["watchers"]]
+    """An overwatch decision stays owed while it has watchers left to fire."""
+    state.pending[:] = [
+        p
+        for p in state.pending
+        if reactions.kind(p) != "overwatch" or reactions.data(p)["watchers"]
+    ]
     settle(state, ctx)

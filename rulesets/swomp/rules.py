@@ -28,10 +28,10 @@ from engine.actions import (
     Shoot,
     Turn,
 )
-from engine.ruleset import Context, Legality
+from engine.ruleset import Context, Legality, load
 from engine.state import GameState
 
-from . import answers, core, deploy, flow, reactions
+from . import answers, deploy, flow, reactions
 from . import fire_verbs as fv
 from . import melee_verbs as mv
 from . import move_verbs as mov
@@ -109,9 +109,8 @@ def problems(state: GameState, action: Action, ctx: Context) -> list[str]:
         ]
     if isinstance(action, Deploy):
         return ["deployment is over (or this scenario sets its models out: no deployment phase)"]
-    sw = core.sw(state)
-    if sw["pending"]:
-        return answers.pending_problems(state, action, ctx)
+    if state.pending:  # the engine lets only the decision's verbs through
+        return list(TURNS.check(load("swomp"), state, action, ctx).reasons)
     if isinstance(action, (EndActivation, Wait)):
         if not action.actor:
             return []
@@ -135,7 +134,6 @@ def problems(state: GameState, action: Action, ctx: Context) -> list[str]:
 
 
 def apply(state: GameState, action: Action, ctx: Context) -> None:
-    sw = core.sw(state)
     if isinstance(action, Concede):
         concede(state, ctx, to_act(state))
         return
@@ -143,8 +141,8 @@ def apply(state: GameState, action: Action, ctx: Context) -> None:
         if deploy.apply(state, ctx, action):
             new_round(state, ctx, deploy.data(state).get("first"))
         return
-    if sw["pending"]:
-        answers.apply_pending(state, action, ctx)
+    if state.pending:
+        answers.answer(state, state.pending.pop(0), action, ctx)
         after_action(state, ctx)
         return
     if isinstance(action, (EndActivation, Wait)):

@@ -134,12 +134,13 @@ def reaction_fire(state: GameState, side: str) -> float:
     to lose, at ``REACTION_SHARE`` since it may be held. Why: a move is valued before
     the enemy answers it, so without this walking into overwatch looks free."""
     value = 0.0
-    for p in core.sw(state)["pending"]:
+    for p in state.pending:
         if reactions.kind(p) != "overwatch":
             continue
         sign = 1.0 if p["side"] == side else -1.0
-        targets = [state.models[t] for t in p.get("targets", []) if not state.models[t].removed]
-        for wid in p.get("watchers", []):
+        about = reactions.data(p)
+        targets = [state.models[t] for t in about["targets"] if not state.models[t].removed]
+        for wid in about["watchers"]:
             w = state.models[wid]
             if w.removed:
                 continue

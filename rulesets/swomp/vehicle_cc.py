@@ -22,7 +22,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import footprint as fp
 
-from . import core, hatch
+from . import core, hatch, reactions
 from .hatch import crew_out, crewman_out
 
 R_VEH_CC = "SWOMP-VEH-CC"
@@ -100,9 +100,7 @@ def jump_offers(state: GameState, group: dict[str, Any]) -> list[dict[str, Any]]
         loc = group.get("location") or default_location(a, v)
         for c in crewmen(v):
             if loc != c and loc not in defended_by(v, c):
-                out.append(
-                    {"kind": "jump", "side": v.side, "vehicle": v.id, "gunner": c, "attacker": a.id}
-                )
+                out.append(reactions.ask(v.side, "jump", vehicle=v.id, gunner=c, attacker=a.id))
                 break
     return out
 

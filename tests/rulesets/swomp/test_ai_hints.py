@@ -122,7 +122,7 @@ def test_overwatch_fire_owed_is_priced_in():
     st = g.state
     st.models["b"].vars["overwatch"] = True
     g.apply(Move(actor="r", to=(30.0, 34.0)))  # 8": no movement bonus; 21" from b
-    assert core.sw(st)["pending"] and g.to_act() == "blue"
+    assert st.pending and g.to_act() == "blue"
     p = float(contest.p_win(7, 8))
     assert p == pytest.approx(0.38)
     owed = scoring.REACTION_SHARE * p * 44
@@ -130,7 +130,7 @@ def test_overwatch_fire_owed_is_priced_in():
     assert scoring.reaction_fire(st, "red") == pytest.approx(-owed)
     rs = load("swomp")
     with_fire = rs.score(st, "red")
-    core.sw(st)["pending"] = []
+    st.pending.clear()
     assert with_fire - rs.score(st, "red") == pytest.approx(-owed)
 
 

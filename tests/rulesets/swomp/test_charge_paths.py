@@ -60,7 +60,7 @@ def test_a_path_round_the_wall_reaches_if_it_is_short_enough():
     path = ((10.0, 24.0), (12.0, 26.2), (14.5, 26.2))
     assert g.check(SwompCharge(actor="a", target="b", path=path)).ok
     apply(g, SwompCharge(actor="a", target="b", path=path))
-    assert reactions.owed(g.state)["defender"] == "b"
+    assert reactions.owed(g.state)["data"]["defender"] == "b"
     a = g.state.models["a"]
     assert a.vars["foes"] == ["b"] and a.y > 24.0  # arrived from the north side
     ev = apply(g, Choose(option="stand"), [5, 5])

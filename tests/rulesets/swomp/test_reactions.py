@@ -32,8 +32,13 @@ def test_charge_gives_the_defender_a_retreat_decision():
     ev = apply(g, SwompCharge(actor="b", target="a"))
     assert not events_of(ev, "resolution")
     p = reactions.owed(g.state)
-    assert p["kind"] == "retreat" and p["defender"] == "a" and p["attackers"] == ["b"]
+    assert p["kind"] == "retreat" and p["data"] == {"defender": "a", "attackers": ["b"]}
     assert g.to_act() == "blue"
+    # the engine's pending decision, read as data (issue 17): verbs, options, text
+    (saved,) = g.state.to_dict()["pending"]
+    assert saved["side"] == "blue" and saved["verbs"] == ["retreat", "choose"]
+    assert saved["options"] == ["stand"] and "retreat with a (-2 CR)" in saved["text"]
+    assert not g.state.vars["swomp"]["pending"]  # the old queue stays empty
     why = g.check(Move(actor="a", to=(5.0, 24.0))).reason
     assert "retreat with a (-2 CR) or choose stand" in why
     assert rules.advance(g.state, g.ctx) == Choose(option="stand")
@@ -46,7 +51,7 @@ def test_defender_retreats_at_minus_two_and_the_attack_is_lost():
     win it moves half its MR at once and the attacker's blow falls on nobody."""
     g = locked()
     apply(g, Fight(actor="a"))
-    assert reactions.owed(g.state)["defender"] == "b" and g.to_act() == "red"
+    assert reactions.owed(g.state)["data"]["defender"] == "b" and g.to_act() == "red"
     ev = apply(g, Retreat(actor="b", to=(12.5, 24.0)), [8, 3])
     res = events_of(ev, "resolution")
     assert len(res) == 1 and res[0].outcome == "retreated"
@@ -112,7 +117,7 @@ def test_retreat_into_a_charge_elsewhere():
     apply(g, Fight(actor="a"))
     ev = apply(g, Retreat(actor="b", target="c"), [8, 3])
     # the charge into c owes c its own retreat decision before the immediate round
-    assert reactions.owed(g.state)["defender"] == "c"
+    assert reactions.owed(g.state)["data"]["defender"] == "c"
     ev = apply(g, Choose(option="stand"), [5, 5])
     res = events_of(ev, "resolution")
     assert res[0].actor == "b" and res[0].target == "c" and "charging 1" in res[0].text

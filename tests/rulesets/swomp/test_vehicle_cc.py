@@ -88,7 +88,7 @@ def test_gunner_stays_and_the_tracks_take_the_blow():
     g = razorback_fight()
     apply(g, SwompCharge(actor="a", target="v", options={"location": "tracks"}))
     p = reactions.owed(g.state)
-    assert p["kind"] == "jump" and p["gunner"] == "gunner" and g.to_act() == "red"
+    assert p["kind"] == "jump" and p["data"]["gunner"] == "gunner" and g.to_act() == "red"
     ev = apply(g, Choose(option="stay"), [5, 5])
     assert "v's tracks" in events_of(ev, "resolution")[0].text
     assert g.state.models["v"].vars["loc"]["tracks"] == 2
