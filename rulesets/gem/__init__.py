@@ -142,6 +142,24 @@ class Gem(Ruleset):
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state, ctx)
 
+    def answer_problems(
+        self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
+    ) -> list[str]:
+        """The setup's decisions (GEM-2.0.3, GEM-2.0.4): deploy.py judges the answers."""
+        from . import deploy
+
+        return deploy.problems(state, decision, action, ctx)
+
+    def answer(
+        self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
+    ) -> None:
+        rules.answer(state, dict(decision), action, ctx)
+
+    def replies(self, state: GameState, decision: Mapping[str, Any], ctx: Context) -> list[Action]:
+        from . import deploy
+
+        return deploy.replies(state, decision, ctx)
+
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         """GEM-2.1.1: MOV, twice it in a rush, less an obstacle still being crossed (off
         the road: the road bonus depends on the path). A block moves by its lead figure;

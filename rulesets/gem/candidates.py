@@ -47,11 +47,10 @@ def _units_now(state: GameState, side: str, need: str) -> list[str]:
 
 
 def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
-    ph = state.phase
-    if ph in ("side", "plan", "deploy"):
+    if state.pending:  # the setup's decisions (GEM-2.0.3, GEM-2.0.4)
         from . import deploy
 
-        return deploy.candidates(state, side, ctx)
+        return deploy.replies(state, state.pending[0], ctx)
     sure, unsure = _proposals(state, side, ctx)
     out: list[Action] = [EndPhase()]
     ok = {repr(a.to_dict()) for a in sure}
@@ -74,7 +73,7 @@ def proposals(
     """The menu before ``check``: (actions known legal, actions to check), for an agent
     that wants one legal action at random and need not check them all
     (``RandomAgent``); None where only ``candidates`` will do (deployment)."""
-    if state.phase in ("side", "plan", "deploy"):
+    if state.pending:
         return None
     sure, unsure = _proposals(state, side, ctx)
     return sure, [EndPhase(), *unsure]

@@ -3,17 +3,20 @@ table edge, secret deployment plans, units placed by the plans (the side with th
 initiative first), then the plans revealed and the turn's segments begun. Played only when
 the scenario sets ``options = { deployment = true }`` (GEM-I-OPTIONS).
 
-Why three steps of the game and not a scenario preprocessor: each is a decision a player
-makes in turn ("side", "plan", "deploy" phases with the side to act), hidden from the other
-hotseat player by ``view.redact`` until the reveal, so the window, the AI and the scripts
-drive it with the same check/apply as any other action. Terrain placement (GEM-2.0.2) is
-not played: the map is the terrain (GEM-I-TERRAIN).
+Why decisions the engine holds (``GameState.pending``, ``Ruleset.ask``): each step is a
+choice one side owes ("side", "plan", "deploy"), hidden from the other hotseat player by
+``view.redact`` until the reveal; the engine hands it to the side it is owed by, allows
+only its verbs, and the window, the AI and the scripts answer it with the same
+check/apply as any other action. ``state.phase`` names the step for the window.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from engine.actions import Action, Choose, EndPhase
-from engine.ruleset import Context, Legality
+from engine.ruleset import Context, Legality, load
 from engine.state import GameState
 from engine.turns import roll_off
 
@@ -23,6 +26,19 @@ from .gstate import g, is_block, unit_models
 from .tables import setup as setup_table
 
 UNDEPLOYED = "undeployed"
+#: what each step of the setup asks of a side, and the verbs that answer it
+ASKS = {
+    "side": ("chooses a table edge: south or north (GEM-2.0.3)", ("choose", "end_phase")),
+    "plan": ("draws its deployment plan (GEM-2.0.4)", ("plan", "end_phase")),
+    "deploy": ("places its units by its plan (GEM-2.0.4)", ("deploy", "end_phase")),
+}
+
+
+def _ask(state: GameState, side: str, step: str) -> None:
+    """Owe ``side`` the decision of this step (the engine hands it over)."""
+    text, verbs = ASKS[step]
+    state.phase, state.active = step, side
+    load("gem").ask(state, side, step, f"{side} {text}", verbs=verbs)
 
 
 # ------------------------------------------------------------------ the flow
@@ -43,13 +59,13 @@ def start(state: GameState, ctx: Context, order: list[str]) -> bool:
     )
     chooser = rolled[0]
     gg = g(state)
-    gg["setup"] = {"order": list(order), "chooser": chooser, "i": 0}
+    gg["setup"] = {"order": list(order), "chooser": chooser}
     gg["edges"] = {}
     gg["plans"] = {}
     gg["plans_revealed"] = False
     for m in state.live():
         m.set_status(UNDEPLOYED)
-    state.phase, state.active = "side", chooser
+    _ask(state, chooser, "side")
     ctx.log.emit(
         "note",
         f"{chooser} wins the roll and chooses a table edge: south or north (GEM-2.0.3)",
@@ -85,23 +101,18 @@ def _set_edges(state: GameState, ctx: Context, side: str, edge: str, why: str) -
         actor=side,
         rule="GEM-2.0.3",
     )
-    _step(state, ctx, "plan")
+    _ask(state, g(state)["setup"]["order"][0], "plan")
 
 
-def _step(state: GameState, ctx: Context, phase: str) -> None:
-    """Hand the next step to the first side in initiative order."""
-    st = g(state)["setup"]
-    st["i"] = 0
-    state.phase, state.active = phase, st["order"][0]
-
-
-def _next_side(state: GameState, ctx: Context) -> None:
-    st = g(state)["setup"]
-    st["i"] += 1
-    if st["i"] < len(st["order"]):
-        state.active = st["order"][st["i"]]
+def _next_side(state: GameState, ctx: Context, side: str) -> None:
+    """``side`` is done with this step: the next side in initiative order, else the next
+    step (plans, then placing, each first side first), else the reveal."""
+    order = g(state)["setup"]["order"]
+    k = order.index(side) + 1
+    if k < len(order):
+        _ask(state, order[k], state.phase)
     elif state.phase == "plan":
-        _step(state, ctx, "deploy")
+        _ask(state, order[0], "deploy")
     else:
         _finish(state, ctx)
 
@@ -145,42 +156,43 @@ def _finish(state: GameState, ctx: Context) -> None:
 
 # ------------------------------------------------------------------ check and apply
 def check(state: GameState, a: Action, ctx: Context) -> Legality:
-    kind = a.KIND
-    if state.phase not in ("side", "plan", "deploy"):
-        return Legality.no(
-            f"{kind} belongs to the setup before turn 1, which is over or "
-            f"not played in this game (GEM-2.0.4)"
-        )
-    side = str(state.active)
-    if state.phase == "side":
-        if not isinstance(a, Choose):
-            return Legality.no(f"{side} first chooses a table edge: south or north (GEM-2.0.3)")
-        if a.option not in plans.EDGES:
-            return Legality.no(f"choose the south or the north edge, not '{a.option}' (GEM-2.0.3)")
-        return Legality.yes()
-    if state.phase == "plan":
-        if not isinstance(a, Plan):
-            return Legality.no(f"{side} is drawing its deployment plan (GEM-2.0.4)")
-        probs = plans.problems(state, ctx, side, _edge(state, side), dict(a.placements))
-        return Legality.no(*probs) if probs else Legality.yes()
-    if not isinstance(a, Deploy):
-        return Legality.no(f"{side} is placing its units by its plan (GEM-2.0.4)")
-    return _deploy_check(state, a, side)
+    """A setup verb when no setup decision is owed: the setup is over or not played."""
+    return Legality.no(
+        f"{a.KIND} belongs to the setup before turn 1, which is over or "
+        f"not played in this game (GEM-2.0.4)"
+    )
 
 
-def _deploy_check(state: GameState, a: Deploy, side: str) -> Legality:
+def problems(state: GameState, decision: Mapping[str, Any], a: Action, ctx: Context) -> list[str]:
+    """Why ``a`` does not answer the setup ``decision`` (the engine has already kept
+    out every verb but the step's own and ``end_phase``)."""
+    if isinstance(a, EndPhase):
+        return []
+    side, step = str(decision["side"]), str(decision["kind"])
+    if step == "side":
+        if isinstance(a, Choose) and a.option not in plans.EDGES:
+            return [f"choose the south or the north edge, not '{a.option}' (GEM-2.0.3)"]
+        return []
+    if step == "plan" and isinstance(a, Plan):
+        return list(plans.problems(state, ctx, side, _edge(state, side), dict(a.placements)))
+    if isinstance(a, Deploy):
+        return _deploy_problems(state, a, side)
+    return []
+
+
+def _deploy_problems(state: GameState, a: Deploy, side: str) -> list[str]:
     unit = a.actor
     if unit not in waiting(state, side):
         ours = unit in state.units(side)
-        return Legality.no(
+        return [
             f"{unit} is already on the table"
             if ours
             else f"{unit} is not a unit of {side}, which is deploying"
-        )
+        ]
     plan = _plan(state, side) or {}
     place = plans.parse(plan.get(unit), _edge(state, side))
     if isinstance(place, str):
-        return Legality.no(f"{side}'s plan does not place {unit}")
+        return [f"{side}'s plan does not place {unit}"]
     out = []
     to = field_of(a, "to", None)
     if to is not None and (abs(to[0] - place[0]) > 0.01 or abs(to[1] - place[1]) > 0.01):
@@ -190,12 +202,15 @@ def _deploy_check(state: GameState, a: Deploy, side: str) -> Legality:
         )
     if a.facing is not None and abs((a.facing - place[2] + 180) % 360 - 180) > 0.5:
         out.append(f"the plan faces {unit} {place[2]:g}, not {a.facing:g} (GEM-2.0.4)")
-    return Legality.no(*out) if out else Legality.yes()
+    return out
 
 
-def apply(state: GameState, a: Action, ctx: Context) -> None:
-    side = str(state.active)
-    if isinstance(a, Choose):
+def answer(state: GameState, decision: Mapping[str, Any], a: Action, ctx: Context) -> None:
+    """Carry out the answer to a setup decision (the engine took it off ``pending``)."""
+    side = str(decision["side"])
+    if isinstance(a, EndPhase):
+        _end_step(state, ctx, side)
+    elif isinstance(a, Choose):
         _set_edges(state, ctx, side, a.option, "chooses")
     elif isinstance(a, Plan):
         g(state)["plans"][side] = {u: list(v) for u, v in a.placements.items()}
@@ -205,17 +220,18 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
             actor=side,
             rule="GEM-2.0.4",
         )
-        _next_side(state, ctx)
+        _next_side(state, ctx, side)
     elif isinstance(a, Deploy):
         _place(state, ctx, side, a.actor, "is placed by the plan")
-        if not waiting(state, side):
-            _next_side(state, ctx)
+        if waiting(state, side):
+            _ask(state, side, "deploy")
+        else:
+            _next_side(state, ctx, side)
 
 
-def end_step(state: GameState, ctx: Context) -> None:
+def _end_step(state: GameState, ctx: Context, side: str) -> None:
     """'End phase' in the setup: the edge nearer the side's units, the first ready-made
     plan, or the units left placed by the plan (GEM-I-DEPLOY)."""
-    side = str(state.active)
     if state.phase == "side":
         ms = state.live(side)
         south = sum(m.y for m in ms) / len(ms) <= ctx.battlefield.depth / 2
@@ -233,22 +249,23 @@ def end_step(state: GameState, ctx: Context) -> None:
                 }
                 why = "finds no plan that fits its zone; its units stay where they are"
             ctx.log.emit("note", f"{side} {why}", actor=side, rule="GEM-2.0.4")
-        _next_side(state, ctx)
+        _next_side(state, ctx, side)
         return
     for unit in waiting(state, side):
         _place(state, ctx, side, unit, "is placed where its plan put it")
-    _next_side(state, ctx)
+    _next_side(state, ctx, side)
 
 
 # ------------------------------------------------------------------ the AI's menu
-def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
+def replies(state: GameState, decision: Mapping[str, Any], ctx: Context) -> list[Action]:
     """End the step (the defaults above), both edges, the ready-made plans, or one
     deployment per unit waiting; all of them legal."""
+    side, step = str(decision["side"]), str(decision["kind"])
     out: list[Action] = [EndPhase()]
-    if state.phase == "side":
+    if step == "side":
         out += [Choose(option=e) for e in plans.EDGES]
-    elif state.phase == "plan":
+    elif step == "plan":
         out += [Plan(placements=p) for p in plans.ready_made(state, ctx, side, _edge(state, side))]
-    elif state.phase == "deploy":
+    elif step == "deploy":
         out += [Deploy(actor=u) for u in waiting(state, side)]
-    return [a for a in out if isinstance(a, EndPhase) or check(state, a, ctx).ok]
+    return [a for a in out if not problems(state, decision, a, ctx)]

@@ -11,8 +11,8 @@ state.vars["gem"]:
   missile_lost {unit: HIT lost to missile fire this turn} (GEM-2.4.1)
   blocks       {unit: {"files", "formed", "order": [model ids front rank first]}}
   melee        [{"units": [u, v], "zone": {u: zone u attacks in}, "charged": [units]}]
-  options      {"cards": bool, "deployment": bool}
-  setup        {"order": sides, "chooser": side, "i": side index} while the setup runs
+  options      {"cards": bool, "magic_cards": bool, "deployment": bool}
+  setup        {"order": sides, "chooser": side}; the decision owed is state.pending
   edges        {side: "south" | "north"}; plans {side: {unit: [x, y, facing]}}
   plans_revealed, setup_done  (GEM-2.0.4; see deploy.py, plans.py)
   magic, deck, ...  (see magic.py, cards.py)

@@ -125,13 +125,15 @@ def check(state: GameState, a: Action, ctx: Context) -> Legality:
     if state.over:
         return Legality.no("the game is over")
     kind = a.KIND
+    if isinstance(a, Concede):
+        return Legality.yes()
+    if state.pending:  # a setup decision is owed: the engine says who answers, and how
+        return turn.TURNS.check(load("gem"), state, a, ctx)
     if isinstance(a, (EndPhase, EndActivation)):
         return Legality.yes()
     if isinstance(a, EndTurn):
         return Legality.no("end the segments one by one")
-    if isinstance(a, Concede):
-        return Legality.yes()
-    if state.phase in turn.SETUP_PHASES or kind in ("plan", "deploy", "choose"):
+    if kind in ("plan", "deploy", "choose"):
         from . import deploy
 
         return deploy.check(state, a, ctx)
@@ -241,15 +243,11 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
         others = [s for s in state.sides if s != loser]
         victory.finish(state, ctx, others[0] if len(others) == 1 else None, f"{loser} concedes")
         return
+    if state.pending:  # the engine takes the decision off and calls ``answer``
+        turn.TURNS.apply(load("gem"), state, a, ctx)
+        return
     if isinstance(a, (EndPhase, EndActivation)):
         end_phase(state, ctx)
-        return
-    if state.phase in turn.SETUP_PHASES or kind in ("plan", "deploy", "choose"):
-        from . import deploy
-
-        deploy.apply(state, a, ctx)
-        _after_setup_step(state, ctx)
-        skip_idle(state, ctx)
         return
     if kind in transport.VERBS:
         transport.apply(state, a, ctx)
@@ -324,13 +322,6 @@ def _after(state: GameState, ctx: Context) -> None:
 def end_phase(state: GameState, ctx: Context) -> None:
     if state.phase == "cards":
         _next_card(state, ctx)
-        return
-    if state.phase in turn.SETUP_PHASES:
-        from . import deploy
-
-        deploy.end_step(state, ctx)
-        _after_setup_step(state, ctx)
-        skip_idle(state, ctx)
         return
     _advance_segment(state, ctx)
     skip_idle(state, ctx)
@@ -454,12 +445,16 @@ def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None
     begin_turn(state, ctx, order)
 
 
-def _after_setup_step(state: GameState, ctx: Context) -> None:
-    """GEM-2 "1a. Setup": once every unit is placed (deploy sets ``setup_done``), turn 1's
-    segments begin in the initiative order of the setup. Here and not in deploy.py, so
-    deploy never imports this dispatch (no import cycle)."""
+def answer(state: GameState, decision: dict, a: Action, ctx: Context) -> None:
+    """A setup decision answered (``Gem.answer``). GEM-2 "1a. Setup": once none is owed
+    (deploy sets ``setup_done`` when every unit is placed), turn 1's segments begin in
+    the initiative order of the setup. Here and not in deploy.py, so deploy never
+    imports this dispatch (no import cycle)."""
+    from . import deploy
+
+    deploy.answer(state, decision, a, ctx)
     gg = g(state)
-    if gg.get("setup_done") and state.phase in turn.SETUP_PHASES:
+    if not state.pending and gg.get("setup_done"):
         begin_turn(state, ctx, list(gg["setup"]["order"]))
 
 

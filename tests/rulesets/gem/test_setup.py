@@ -144,3 +144,28 @@ def test_passing_keeps_the_nearer_edge_and_takes_a_ready_made_plan():
     g.apply(EndPhase())
     plan = g.state.vars["gem"]["plans"]["blue"]
     assert plan == offered[0].placements and set(plan) == {"hop", "archers"}
+
+
+def test_each_setup_step_is_a_decision_the_engine_holds():
+    """Issue 17: the setup's steps are ``GameState.pending`` decisions, so the engine
+    hands each to the side that owes it (GEM-2.0.3: red won the edge roll, 17 to 5;
+    GEM-2.0.4: the plans in initiative order, blue first) and allows only its verbs."""
+    g = _game()
+    d = g.state.pending
+    assert [(x["side"], x["kind"]) for x in d] == [("red", "side")]
+    assert g.to_act() == "red"
+    why = g.check(Plan(actor="", placements=RED_PLAN)).reason
+    assert why == "red must answer first: red chooses a table edge: south or north (GEM-2.0.3)"
+    assert "not 'east'" in g.check(Choose(option="east")).reason
+    g.apply(Choose(option="north"))
+    assert [(x["side"], x["kind"]) for x in g.state.pending] == [("blue", "plan")]
+    assert g.to_act() == "blue"
+    g.apply(Plan(placements=BLUE_PLAN))
+    g.apply(Plan(placements=RED_PLAN))
+    assert [(x["side"], x["kind"]) for x in g.state.pending] == [("blue", "deploy")]
+    g.apply(Deploy(actor="hop"))
+    assert [(x["side"], x["kind"]) for x in g.state.pending] == [("blue", "deploy")]
+    g.apply(EndPhase())  # blue's archers where the plan put them; red to place
+    g.apply(EndPhase())
+    assert g.state.pending == [] and g.state.phase == "movement"  # no wizards: no magic
+    assert "pending" not in g.state.to_dict()
