@@ -1,15 +1,20 @@
-"""How many rollouts the search's time budget buys per decision, per ruleset.
+"""How many rollouts the search's time budget buys per decision, per ruleset, before
+and after issue 24's prefilter, on the same positions.
 
 Why: the hard level is limited by the clock (``SearchAgent.budget``, 0.4 s), but
 ``bench/ai_strength.py`` caps the rollouts instead (``--max-iterations``), because a run
 limited by the clock depends on the machine's load and cannot be repeated. This bench
-shows how a cap compares with what the shipped budget really buys on this machine: it
-plays the search against greedy on each ruleset's mirror battle, with the clock only,
-on a local Dask cluster of ``--jobs`` workers (both cores busy, as in the strength bench), and prints
-the median, lower quartile and lowest tenth of the rollouts per decision, the median
-decision time, and the ratio of the median to the cap given for that ruleset.
+shows what the shipped budget really buys on this machine: it plays the search against
+greedy on each ruleset's mirror battle, with the clock only, on a local Dask cluster of
+``--jobs`` workers (both cores busy, as in the strength bench). At every decision of the
+search both versions think about the same position — the old one (``prefilter=0``: every
+candidate sampled at least 12 times first) and the new one, in turn, each with the full
+budget — and the new one's choice is played. It prints, per version, the median, lower
+quartile and lowest tenth of the rollouts per decision and the median decision time,
+then the ratio of the medians (new over old) and the median of the per-position ratios
+(positions where the old one got none count as its 1, so the ratio is a lower bound).
 
-    python bench/search_rollouts.py [--budget 0.4] [--decisions 120] [--games 2]
+    python bench/search_rollouts.py [--budget 0.4] [--decisions 60] [--games 2]
                                     [--jobs 2] [--caps umr=24,swomp=12,gem=12]
 
 Each ruleset plays ``--games`` games (the search changes sides each game), so with two
@@ -21,48 +26,80 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from dataclasses import dataclass, field
 
 from _common import bench_scenario
 
+from engine.actions import Action
 from engine.agents import make
 from engine.batch import cluster, progress, stream
 from engine.ruleset import available
 from engine.scenario import load_scenario, new_game
 
 
-def rollouts(task: tuple[str, str, int, float, int]) -> tuple[str, list[int], list[float]]:
-    """(ruleset, rollouts per search decision, seconds per search decision) over the first
-    ``decisions`` decisions of one search-vs-greedy game; decisions with a single
-    candidate are left out, since the search plays those without thinking."""
+@dataclass
+class Row:
+    """One game's search decisions: rollouts and seconds of each version."""
+
+    key: str
+    new: list[int] = field(default_factory=list)
+    new_s: list[float] = field(default_factory=list)
+    old: list[int] = field(default_factory=list)
+    old_s: list[float] = field(default_factory=list)
+
+
+def rollouts(task: tuple[str, str, int, float, int]) -> Row:
+    """(ruleset, new rollouts per decision, new seconds, old rollouts, old seconds) over
+    the search's decisions among the first ``decisions`` of one search-vs-greedy game;
+    decisions with a single candidate are left out, since the search plays those
+    without thinking. Which version thinks first alternates, so neither always meets
+    a warmer memo."""
     key, path, seed, budget, decisions = task
     scn = load_scenario(path)
     scn.seed = seed
     game = new_game(scn)
     sides = game.state.sides
-    agents = {
-        sides[seed % 2]: make("search", seed=seed, budget=budget),
-        sides[1 - seed % 2]: make("greedy", seed=seed + 1),
-    }
-    its: list[int] = []
-    secs: list[float] = []
+    new = make("search", seed=seed, budget=budget)
+    old = make("search", seed=seed, budget=budget, prefilter=0)
+    agents = {sides[seed % 2]: new, sides[1 - seed % 2]: make("greedy", seed=seed + 1)}
+    out = Row(key)
     for i in range(decisions):
         side = game.to_act()
         if side is None:
             break
         agent = agents[side]
-        t0 = time.perf_counter()
-        action = agent.choose(game.clone(dice_seed=i), side)
-        if agent.name == "search" and len(agent.last) > 1:
-            its.append(agent.iterations)
-            secs.append(time.perf_counter() - t0)
-        game.apply(action)
-    return key, its, secs
+        if agent is not new:
+            game.apply(agent.choose(game.clone(dice_seed=i), side))
+            continue
+        got: dict[object, tuple[Action, int, float]] = {}
+        for version in (new, old) if i % 2 else (old, new):
+            t0 = time.perf_counter()
+            action = version.choose(game.clone(dice_seed=i), side)
+            got[version] = (action, version.iterations, time.perf_counter() - t0)
+        if len(new.last) > 1:
+            out.new.append(got[new][1])
+            out.new_s.append(got[new][2])
+            out.old.append(got[old][1])
+            out.old_s.append(got[old][2])
+        game.apply(got[new][0])
+    return out
+
+
+def spread(its: list[int]) -> tuple[float, float, float]:
+    """Median, lower quartile and lowest tenth (the stdlib's inclusive quantiles)."""
+    if len(its) < 2:
+        return its[0], its[0], its[0]
+    return (
+        statistics.median(its),
+        statistics.quantiles(its, n=4, method="inclusive")[0],
+        statistics.quantiles(its, n=10, method="inclusive")[0],
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--budget", type=float, default=0.4, help="search seconds per decision")
-    ap.add_argument("--decisions", type=int, default=120, help="decisions per game")
+    ap.add_argument("--decisions", type=int, default=60, help="decisions per game")
     ap.add_argument("--games", type=int, default=2, help="games per ruleset")
     ap.add_argument(
         "--jobs", type=int, default=2, help="local Dask cluster size (0: in this process)"
@@ -94,26 +131,33 @@ def main() -> None:
             done.append(result)
             bar.update()
     print(
-        f"{'ruleset':8} {'decisions':>9} {'median':>7} {'p25':>5} {'p10':>5} "
+        f"{'ruleset':10} {'version':7} {'decisions':>9} {'median':>7} {'p25':>5} {'p10':>5} "
         f"{'median s':>9} {'cap':>5} {'median/cap':>10}"
     )
     for k in keys:
-        its = [n for key, ns, _ in done if key == k for n in ns]
-        secs = [t for key, _, ts in done if key == k for t in ts]
-        if not its:
-            print(f"{k:8} no decisions with a choice")
-            continue
-        med = statistics.median(its)
-        # the stdlib's inclusive quantiles: the lowest quarter's and tenth's upper edges
-        p25 = statistics.quantiles(its, n=4, method="inclusive")[0] if len(its) > 1 else its[0]
-        p10 = statistics.quantiles(its, n=10, method="inclusive")[0] if len(its) > 1 else its[0]
-        cap = caps.get(k)
-        ratio = f"{med / cap:.1f}x" if cap else "-"
-        print(
-            f"{k:8} {len(its):9d} {med:7.0f} {p25:5.0f} "
-            f"{p10:5.0f} {statistics.median(secs):9.3f} "
-            f"{cap or '-':>5} {ratio:>10}"
-        )
+        rows = [r for r in done if r.key == k]
+        for name in ("old", "new"):
+            its = [n for r in rows for n in getattr(r, name)]
+            secs = [t for r in rows for t in getattr(r, name + "_s")]
+            if not its:
+                print(f"{k:10} no decisions with a choice")
+                break
+            med, p25, p10 = spread(its)
+            cap = caps.get(k)
+            ratio = f"{med / cap:.1f}x" if cap else "-"
+            print(
+                f"{k:10} {name:7} {len(its):9d} {med:7.0f} {p25:5.0f} {p10:5.0f} "
+                f"{statistics.median(secs):9.3f} {cap or '-':>5} {ratio:>10}"
+            )
+        else:
+            new_its = [n for r in rows for n in r.new]
+            old_its = [n for r in rows for n in r.old]
+            med_old = statistics.median(old_its)
+            pairs = statistics.median(n / max(1, o) for n, o in zip(new_its, old_its))
+            print(
+                f"{k:10} new/old: medians {statistics.median(new_its) / max(1, med_old):.1f}x, "
+                f"per position {pairs:.1f}x (median)"
+            )
 
 
 if __name__ == "__main__":

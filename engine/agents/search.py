@@ -4,11 +4,11 @@ Why this shape: games here are long strings of small decisions (one unit's dice,
 the enemy's), and the greedy agent's one weakness is that it never sees the reply — it
 walks a model into the open because nothing is lost *yet*. So the search is a rollout
 algorithm (Bertsekas' "rollout"): every candidate is first valued one step ahead, as
-greedy does but on common forked dice and more samples (the prior); the best few are
-then each followed, in several *determinizations* — clones of the game with their own
-dice, never the real stream — by both sides playing a cheap policy (the attack with the
-best exact expected damage, else the ruleset's "end activation") until the opponent has
-answered. The action with the best prior plus mean rollout gain is played.
+greedy does but on common forked dice (the prefilter); the best few are then each
+followed, in several *determinizations* — clones of the game with their own dice,
+never the real stream — by both sides playing a cheap policy (the attack with the best
+exact expected damage, else the ruleset's "end activation") until the opponent has
+answered. The action with the best one-step value plus mean rollout gain is played.
 
 What keeps the estimates sharp at a small budget is variance reduction, measured:
 
@@ -16,40 +16,83 @@ What keeps the estimates sharp at a small budget is variance reduction, measured
   step that rolls dice, the value is averaged over ``reply_samples`` forked outcomes
   and the gain over the value before the step is added up, while the rollout goes on
   from one of them (a control variate: the luck of each roll is taken out, what the
-  roll is worth on average stays). The root action's own value is the prior's.
+  roll is worth on average stays).
 - The samples of a step are drawn from streams keyed by the rollout's round and the
   step's place (``Game.clone(stream=)``), and the opponent's answer by the round alone,
   so every root action of a round meets the same luck in its answer, whatever dice it
   rolled itself (common random numbers).
-- The prior is taken on common dice too, ``prior_samples`` of each candidate.
+- The one-step value is taken on common dice too: the prefilter's ``prefilter`` samples
+  of each candidate, then one more per rollout (every rollout of a round plays its root
+  action on the round's dice), so the few actions followed end with as many samples of
+  their own value as they have rollouts.
 
-Without them one option's value varied by as much as the gap between the options. The
-rollout policy costs one candidate list per step. What was measured, with and without
-each of these, is in docs/decisions/0001-search-variance-reduction.md. No
-ruleset-specific code: attacks are told from moves by ``Odds.measures``.
+Why a prefilter and not a full prior (issue 24): the old first stage sampled every
+candidate at least ``min_prior`` = 12 times (docs/decisions/0002) and took up to half the
+clock — on a loaded machine all of it, leaving no rollout at all. The prefilter takes
+greedy's four samples; the actions it keeps gather their other samples from the rollouts
+they need anyway. ``prefilter=0`` restores the search as it was before issue 24 (this
+stage, and the rollouts below without their memo and lazy menu), which
+``bench/search_rollouts.py`` runs beside the new one.
+
+What keeps a rollout cheap, without changing its value:
+
+- The rollout policy reads the ruleset's lazy menu (``proposals``, where offered) and
+  checks only the attacks on it, instead of checking every move of ``candidates``.
+- A rollout's prefix that rolled no dice (a move, then "end activation") reaches the
+  same position in every round: its state, its value and the policy's choice there are
+  kept for the decision (``_Memo``) and each round starts from them.
 
 ``max_iterations`` caps the rollouts so a run can be repeated whatever the machine's
-load; the prior still stops at half the clock budget, so give a generous ``budget``
-with the cap when a run must be reproducible.
+load; the first stage still stops at half the clock budget, so give a generous
+``budget`` with the cap when a run must be reproducible. No ruleset-specific code:
+attacks are told from moves by ``Odds.measures``.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass, field
 
 from engine.actions import Action
 from engine.agents.greedy import (
     ENGAGE_PER_INCH,
     Option,
     damage_hint,
+    foes_of,
     front,
+    is_attack,
     why_not_attack,
     worth,
 )
 from engine.dice import Dice
+from engine.events import EventLog
 from engine.game import Game
 from engine.ruleset import DAMAGE
+from engine.state import GameState
+
+
+@dataclass
+class _Memo:
+    """What one decision's rollouts learnt about positions reached without a die roll,
+    keyed by the path to them (root index, then the steps played): the position, its
+    value, the policy's choice there and the value of that choice when it rolls none."""
+
+    states: dict[tuple[int, ...], tuple[GameState, float]] = field(default_factory=dict)
+    picks: dict[tuple[int, ...], Action | None] = field(default_factory=dict)
+    exact: dict[tuple[int, ...], float] = field(default_factory=dict)
+
+
+def _resume(game: Game, state: GameState, seed: int) -> Game:
+    """A clone of ``game`` standing at ``state`` (a copy of it), with the dice
+    ``game.clone(dice_seed=seed)`` would have: a prefix that rolled nothing left the
+    stream where it was, so this is the clone that prefix would have reached."""
+    dice = game.dice.fork(f"clone:{seed}")
+    dice.forced = []
+    g = Game(game.ruleset, game.battlefield, state.copy(), dice, EventLog(), record=False)
+    g.ctx = game.ctx.fork(dice, g.log)
+    g.scenario = game.scenario
+    return g
 
 
 class SearchAgent:
@@ -67,6 +110,7 @@ class SearchAgent:
         min_prior: int = 12,
         scored_policy: bool = False,
         engage: float = ENGAGE_PER_INCH,
+        prefilter: int = 4,
     ) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
@@ -77,6 +121,8 @@ class SearchAgent:
         self.prior_samples = prior_samples
         self.min_prior = min_prior
         self.scored_policy = scored_policy
+        #: samples of each candidate in the first stage; 0: the old full prior
+        self.prefilter = prefilter
         # greedy's pull toward the enemy, in enemy models per inch (issue 20): the same
         # position value as greedy's, set per game from ``worth`` when choosing
         self.engage = engage
@@ -93,11 +139,57 @@ class SearchAgent:
         measure inches and are never compared with a hit); with none on offer, the
         ruleset's "end activation" (``scored_policy``: the candidate whose one
         forked-dice sample scores best, ten times dearer). Ties go to the rollout's seed."""
+        a, _ = self._pick(sim, side, seed)
+        return a
+
+    def _pick(self, sim: Game, side: str, seed: int) -> tuple[Action | None, bool]:
+        """``_policy``'s choice, and whether it depended on the seed (then it may not be
+        kept for other rounds). From the ruleset's lazy menu where it offers one: only
+        the attacks on it are checked, and the menu's moves never are."""
+        lazy = getattr(sim.ruleset, "proposals", None)
+        menu = lazy(sim.state, side, sim.ctx) if lazy is not None else None
+        if menu is not None and self.prefilter and not self.scored_policy:
+            best = self._best_attack(sim, side, *menu)
+            if best is not None:
+                return best, False
+            step = sim.ruleset.advance(sim.state, sim.ctx)
+            if step is not None and sim.check(step).ok:
+                return step, False
+        return self._listed(sim, side, seed)
+
+    def _best_attack(
+        self, sim: Game, side: str, sure: list[Action], unsure: list[Action]
+    ) -> Action | None:
+        """The legal attack of the menu with the best exact expected damage (the first of
+        equals, in the menu's order, as ``candidates`` would list them), or None."""
+        foes = foes_of(sim.state, side)
+        best: Action | None = None
+        best_v = 0.0
+        seen: set[str] = set()
+        known = len(sure)
+        for n, a in enumerate(sure + unsure):
+            if not is_attack(a, foes):
+                continue
+            key = repr(a.to_dict())
+            if key in seen:
+                continue
+            seen.add(key)
+            if n >= known and not sim.check(a).ok:
+                continue
+            odds = sim.odds(a)
+            if odds is not None and odds.expected is not None and odds.measures == DAMAGE:
+                v = float(odds.expected)
+                if v > best_v:
+                    best, best_v = a, v
+        return best
+
+    def _listed(self, sim: Game, side: str, seed: int) -> tuple[Action | None, bool]:
+        """The policy over the checked ``candidates`` (a ruleset without a lazy menu)."""
         opts = sim.candidates(side)
         if not opts:
-            return None
+            return None, False
         if len(opts) == 1:
-            return opts[0]
+            return opts[0], False
         best: Action | None = None
         best_v = 0.0
         for a in opts:
@@ -107,12 +199,12 @@ class SearchAgent:
                 if v > best_v:
                     best, best_v = a, v
         if best is not None:
-            return best
+            return best, False
         if not self.scored_policy:
             step = sim.ruleset.advance(sim.state, sim.ctx)
             if step is not None and sim.check(step).ok:
-                return step
-            return opts[(seed >> 7) % len(opts)]
+                return step, False
+            return opts[(seed >> 7) % len(opts)], True
         ties: list[Action] = []
         top = -math.inf
         for a in opts:
@@ -123,7 +215,7 @@ class SearchAgent:
                 ties, top = [a], v
             elif v >= top - 1e-9:
                 ties.append(a)
-        return ties[(seed >> 7) % len(ties)]
+        return ties[(seed >> 7) % len(ties)], True
 
     def _final(self, sim: Game, side: str) -> float:
         st = sim.state
@@ -137,17 +229,62 @@ class SearchAgent:
             value += 1000.0 if w == side else (-1000.0 if w else 0.0)
         return value
 
+    def _advance(
+        self,
+        game: Game,
+        sim: Game | None,
+        side: str,
+        a: Action,
+        path: tuple[int, ...],
+        seed: int,
+        memo: _Memo | None,
+    ) -> tuple[Game, float, bool]:
+        """Play ``a`` at the end of ``path`` (on ``sim``, or on a fresh clone for the
+        root): the game after it, its value, and whether the path still rolled no dice
+        (only then is it kept in ``memo`` for the other rounds)."""
+        if memo is not None and path in memo.states:
+            state, value = memo.states[path]
+            return _resume(game, state, seed), value, True
+        if sim is None:
+            sim = game.clone(dice_seed=seed)
+        sim.apply(a)
+        value = self._final(sim, side)
+        calm = memo is not None and not sim.dice.consumed
+        if calm and memo is not None:
+            memo.states[path] = (sim.state.copy(), value)
+        return sim, value, calm
+
     def _rollout(
-        self, game: Game, side: str, action: Action, seed: int, deadline: float
+        self,
+        game: Game,
+        side: str,
+        action: Action,
+        seed: int,
+        deadline: float,
+        index: int = 0,
+        memo: _Memo | None = None,
     ) -> float | None:
-        """What ``action`` gains for ``side`` beyond its own value: play on with the
-        rollout policy to the opponent's first answer, adding up what each step adds in
-        expectation (``_expected`` less the value before it) and going on from one
-        sampled outcome. The root's own outcome is sampled only to go on from: its
-        value is the prior's. None if out of time."""
-        sim = game.clone(dice_seed=seed)
-        sim.apply(action)
-        prev = self._final(sim, side)
+        """What ``action`` gains for ``side`` beyond its own value; None if out of time."""
+        got = self._playout(game, side, action, seed, deadline, index, memo)
+        return None if got is None else got[1]
+
+    def _playout(
+        self,
+        game: Game,
+        side: str,
+        action: Action,
+        seed: int,
+        deadline: float,
+        index: int = 0,
+        memo: _Memo | None = None,
+    ) -> tuple[float, float] | None:
+        """(``action``'s own value on this round's dice, what it gains beyond it): play on
+        with the rollout policy to the opponent's first answer, adding up what each step
+        adds in expectation (``_expected`` less the value before it) and going on from
+        one sampled outcome. None if out of time."""
+        path: tuple[int, ...] = (index,)
+        sim, prev, calm = self._advance(game, None, side, action, path, seed, memo)
+        root = prev
         gain = 0.0
         for step in range(self.horizon):
             if time.perf_counter() > deadline:
@@ -155,26 +292,51 @@ class SearchAgent:
             to_act = sim.to_act()
             if to_act is None:
                 break
-            a = self._policy(sim, to_act, seed * 31 + step)
+            a, fixed = self._step_pick(sim, to_act, seed * 31 + step, path, memo if calm else None)
             if a is None:
                 break
+            calm = calm and fixed  # a choice left to the seed may differ next round
             # the answer's samples share their dice across root actions (its seeds do
             # not depend on the steps before it), so answers are compared on one luck
             key = seed * 131 if to_act != side else seed * 131 + 1009 * (step + 1)
-            gain += self._expected(sim, side, a, key) - prev
+            if calm and memo is not None and path in memo.exact:
+                value = memo.exact[path]
+            else:
+                value, exact = self._expected_exact(sim, side, a, key)
+                if calm and exact and memo is not None:
+                    memo.exact[path] = value
+            gain += value - prev
             if to_act != side:
                 break
-            sim.apply(a)
-            prev = self._final(sim, side)
-        return gain
+            path = (*path, step)
+            sim, prev, calm = self._advance(game, sim, side, a, path, seed, memo if calm else None)
+        return root, gain
+
+    def _step_pick(
+        self, sim: Game, to_act: str, seed: int, path: tuple[int, ...], memo: _Memo | None
+    ) -> tuple[Action | None, bool]:
+        """The policy's choice at the end of ``path``, from ``memo`` when the path rolled
+        no dice and an earlier round made the same choice there; and whether the choice
+        is the same in every round (it did not fall to the seed)."""
+        if memo is not None and path in memo.picks:
+            return memo.picks[path], True
+        a, seeded = self._pick(sim, to_act, seed)
+        if memo is not None and not seeded:
+            memo.picks[path] = a
+        return a, not seeded
 
     def _expected(self, sim: Game, side: str, a: Action, seed: int) -> float:
+        """The value after ``a`` in expectation (``_expected_exact``'s value)."""
+        return self._expected_exact(sim, side, a, seed)[0]
+
+    def _expected_exact(self, sim: Game, side: str, a: Action, seed: int) -> tuple[float, bool]:
         """The value after ``a`` in expectation: the mean over ``reply_samples`` fresh
-        streams seeded from ``seed`` (one sample when it rolls no dice). Fresh streams,
-        not forks of the rollout's own: two rollouts that reach this step by different
-        dice still roll the same faces here."""
+        streams seeded from ``seed`` (one sample when it rolls no dice — then exact,
+        the second answer). Fresh streams, not forks of the rollout's own: two rollouts
+        that reach this step by different dice still roll the same faces here."""
         total = 0.0
         n = 0
+        exact = False
         for k in range(self.reply_samples):
             c = sim.clone(stream=(seed + k) & 0xFFFFFFFFFFFF)
             before = len(c.dice.consumed)
@@ -182,26 +344,38 @@ class SearchAgent:
             total += self._final(c, side)
             n += 1
             if len(c.dice.consumed) == before:
+                exact = n == 1
                 break
-        return total / n
+        return total / n, exact
 
-    def _prior(self, game: Game, side: str, roots: list[Action], deadline: float) -> list[Option]:
+    def _prior(
+        self,
+        game: Game,
+        side: str,
+        roots: list[Action],
+        deadline: float,
+        samples: int | None = None,
+        floor: int | None = None,
+    ) -> tuple[list[Option], list[float], list[int]]:
         """Every candidate's one-step value on common random numbers: sample k of every
         candidate is played on the same forked dice, so two shots are compared on the same
         luck and the ranking is sharper than independent samples give (greedy's 4 samples
         on separate dice often rank a worse shot first). Actions that roll no dice need
-        one sample. Samples stop at half the budget, keeping the rest for the rollouts,
-        but never before ``min_prior``: the prior is each option's own value, and on a
-        busy machine a costly decision (many candidates) once got 3 to 10 samples, a
-        ranking of noise (docs/decisions/0002-search-prior-floor.md has the numbers)."""
+        one sample. Samples stop at half the budget but never before ``floor`` (the old
+        prior's ``min_prior``: on a busy machine a costly decision once got 3 to 10
+        samples, a ranking of noise, docs/decisions/0002-search-prior-floor.md); the
+        prefilter asks for ``samples`` = ``floor`` = ``prefilter``. Also returns each
+        candidate's sum of values and count of samples, for the rollouts to add to."""
+        samples = self.prior_samples if samples is None else samples
+        floor = self.min_prior if floor is None else floor
         base = self.dice.face(1 << 30)
         half = time.perf_counter() + (deadline - time.perf_counter()) / 2
         totals = [0.0] * len(roots)
         counts = [0] * len(roots)
         exact = [False] * len(roots)
         odds = [game.odds(a) for a in roots]
-        for k in range(self.prior_samples):
-            if k >= max(1, self.min_prior) and time.perf_counter() > half:
+        for k in range(samples):
+            if k >= max(1, floor) and time.perf_counter() > half:
                 break
             for i, a in enumerate(roots):
                 if exact[i]:
@@ -217,7 +391,7 @@ class SearchAgent:
             o = odds[i]
             value = totals[i] / counts[i] + damage_hint(o)
             out.append(Option(a, value, float(o.chance) if o else None, counts[i]))
-        return out
+        return out, totals, counts
 
     # --- choosing -----------------------------------------------------------------------
     def choose(self, game: Game, side: str) -> Action:
@@ -232,30 +406,25 @@ class SearchAgent:
             self.iterations = 0
             return roots[0]
         deadline = time.perf_counter() + self.budget
-        options = self._prior(game, side, roots, deadline)
+        if self.prefilter:
+            options, totals, counts = self._prior(
+                game, side, roots, deadline, self.prefilter, self.prefilter
+            )
+        else:
+            options, totals, counts = self._prior(game, side, roots, deadline)
         order = sorted(range(len(roots)), key=lambda i: -options[i].value)[: self.width]
-        sums = {i: 0.0 for i in order}
-        rounds = 0
-        it = 0
-        while it + len(order) <= self.max_iterations and time.perf_counter() < deadline:
-            seed = self.dice.face(1 << 30)
-            got: dict[int, float] = {}
-            for i in order:
-                v = self._rollout(game, side, roots[i], seed, deadline)
-                if v is None:
-                    break
-                got[i] = v
-            if len(got) < len(order):
-                break  # an unfinished round would compare actions on different dice
-            for i, v in got.items():
-                sums[i] += v
-            rounds += 1
-            it += len(order)
-        self.iterations = it
+        rounds, sums, own = self._rounds(game, side, roots, order, deadline)
 
         def mean(i: int) -> float:
-            # the prior's one-step value plus what the rollouts add on average
-            return options[i].value + (sums[i] / rounds if rounds else 0.0)
+            # the one-step value (with the rollouts' own samples of it after a
+            # prefilter) plus what the rollouts add on average
+            o = options[i]
+            if self.prefilter and rounds:
+                hint = o.value - totals[i] / counts[i]
+                first = (totals[i] + own[i]) / (counts[i] + rounds) + hint
+            else:
+                first = o.value
+            return first + (sums[i] / rounds if rounds else 0.0)
 
         ranked = sorted(order, key=lambda i: (-mean(i), order.index(i)))
         self.last = []
@@ -267,3 +436,32 @@ class SearchAgent:
             game, side, self.last[0], self.last, self._worth[key], now
         )
         return roots[ranked[0]]
+
+    def _rounds(
+        self, game: Game, side: str, roots: list[Action], order: list[int], deadline: float
+    ) -> tuple[int, dict[int, float], dict[int, float]]:
+        """Rounds of rollouts of the ``order`` actions on shared dice until the clock or
+        ``max_iterations``: (rounds, sum of gains, sum of the root values) per action.
+        Sets ``iterations``."""
+        sums = {i: 0.0 for i in order}
+        own = {i: 0.0 for i in order}
+        memo = _Memo() if self.prefilter else None
+        rounds = 0
+        it = 0
+        while it + len(order) <= self.max_iterations and time.perf_counter() < deadline:
+            seed = self.dice.face(1 << 30)
+            got: dict[int, tuple[float, float]] = {}
+            for i in order:
+                v = self._playout(game, side, roots[i], seed, deadline, i, memo)
+                if v is None:
+                    break
+                got[i] = v
+            if len(got) < len(order):
+                break  # an unfinished round would compare actions on different dice
+            for i, (root, gain) in got.items():
+                own[i] += root
+                sums[i] += gain
+            rounds += 1
+            it += len(order)
+        self.iterations = it
+        return rounds, sums, own

@@ -58,6 +58,13 @@ class Swomp(Ruleset):
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
         return choices.candidates(state, side, ctx)
 
+    def proposals(
+        self, state: GameState, side: str, ctx: Context
+    ) -> tuple[list[Action], list[Action]] | None:
+        """The menu before ``check``, for the lazy random pick and the search's rollout
+        policy (see ``engine.agents.random_agent``)."""
+        return choices.proposals(state, side, ctx)
+
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state, ctx)
 

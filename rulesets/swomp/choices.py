@@ -46,16 +46,7 @@ NARROW = 45.0  # a fire arc this narrow or narrower steers an advance's facing (
 def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
     if deploy.active(state):
         return list(deploy.candidates(state, ctx))
-    out: list[Action] = []
-    p = reactions.owed(state)
-    if p is not None:
-        out += reaction_options(state, ctx, p)
-    else:
-        out.append(EndActivation())
-        cur = TURNS.current(state)
-        units = [cur] if cur else TURNS.ready_units(state, side)
-        for u in units[:6]:
-            out += unit_options(state, ctx, u)
+    out = menu(state, side, ctx)
     legal = []
     seen = set()
     for a in out:
@@ -68,6 +59,33 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
         if len(legal) >= LIMIT:
             break
     return legal
+
+
+def menu(state: GameState, side: str, ctx: Context) -> list[Action]:
+    """The options of the decision before ``check`` (outside deployment): the answers to
+    a decision owed, else "end activation" and each ready unit's options."""
+    out: list[Action] = []
+    p = reactions.owed(state)
+    if p is not None:
+        out += reaction_options(state, ctx, p)
+    else:
+        out.append(EndActivation())
+        cur = TURNS.current(state)
+        units = [cur] if cur else TURNS.ready_units(state, side)
+        for u in units[:6]:
+            out += unit_options(state, ctx, u)
+    return out
+
+
+def proposals(
+    state: GameState, side: str, ctx: Context
+) -> tuple[list[Action], list[Action]] | None:
+    """The menu before ``check``, as (actions known legal, actions to check), for an agent
+    that needs one legal action and not the whole checked list (the random agent, the
+    search's rollout policy); None in deployment, where only ``candidates`` will do."""
+    if deploy.active(state):
+        return None
+    return [], menu(state, side, ctx)
 
 
 def reaction_options(state: GameState, ctx: Context, p: dict) -> list[Action]:

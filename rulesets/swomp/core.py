@@ -142,7 +142,9 @@ def star_ok(
 
 
 def unit_models(state: GameState, unit: str) -> list[Model]:
-    return state.units().get(unit, [])
+    """The unit's live models in id order (``state.units()[unit]``, without building
+    every unit's list: the score asks this for each unit, often)."""
+    return [m for m in state.live() if m.unit == unit]
 
 
 def unit_info(state: GameState, unit: str) -> dict[str, Any]:
