@@ -51,6 +51,7 @@ attacks are told from moves by ``Odds.measures``.
 from __future__ import annotations
 
 import math
+import pickle
 import time
 from dataclasses import dataclass, field
 
@@ -78,18 +79,30 @@ class _Memo:
     keyed by the path to them (root index, then the steps played): the position, its
     value, the policy's choice there and the value of that choice when it rolls none."""
 
-    states: dict[tuple[int, ...], tuple[GameState, float]] = field(default_factory=dict)
+    states: dict[tuple[int, ...], tuple[bytes, float]] = field(default_factory=dict)
     picks: dict[tuple[int, ...], Action | None] = field(default_factory=dict)
     exact: dict[tuple[int, ...], float] = field(default_factory=dict)
+    #: the decision's position, pickled once (``_fork``)
+    root: bytes = b""
 
 
-def _resume(game: Game, state: GameState, seed: int) -> Game:
-    """A clone of ``game`` standing at ``state`` (a copy of it), with the dice
-    ``game.clone(dice_seed=seed)`` would have: a prefix that rolled nothing left the
-    stream where it was, so this is the clone that prefix would have reached."""
-    dice = game.dice.fork(f"clone:{seed}")
-    dice.forced = []
-    g = Game(game.ruleset, game.battlefield, state.copy(), dice, EventLog(), record=False)
+def _pickled(state: GameState) -> bytes:
+    """The state pickled once, to be forked many times (``_fork``)."""
+    return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+
+
+def _fork(game: Game, blob: bytes, dice_seed: int = 0, stream: int | None = None) -> Game:
+    """``game.clone(dice_seed=)`` (or ``clone(stream=)``) standing at the pickled state
+    ``blob``: the same clone, but a position the search forks many times is pickled
+    once (half of a clone's cost; ``GameState.copy`` is a pickle round trip too). From
+    the state after a prefix that rolled nothing, it is the clone that prefix reached:
+    the stream is where it was."""
+    if stream is not None:
+        dice = Dice(seed=stream)
+    else:
+        dice = game.dice.fork(f"clone:{dice_seed}")
+        dice.forced = []
+    g = Game(game.ruleset, game.battlefield, pickle.loads(blob), dice, EventLog(), record=False)
     g.ctx = game.ctx.fork(dice, g.log)
     g.scenario = game.scenario
     return g
@@ -217,6 +230,13 @@ class SearchAgent:
                 ties.append(a)
         return ties[(seed >> 7) % len(ties)], True
 
+    def _copy(self, game: Game, blob: bytes, dice_seed: int = 0, stream: int | None = None) -> Game:
+        """``_fork``, or with ``prefilter=0`` the old search's ``Game.clone`` (so the
+        bench's baseline pays what it paid); ``Game.clone`` too with no ``blob``."""
+        if not self.prefilter or not blob:
+            return game.clone(dice_seed=None if stream is not None else dice_seed, stream=stream)
+        return _fork(game, blob, dice_seed, stream)
+
     def _final(self, sim: Game, side: str) -> float:
         st = sim.state
         value = sim.score(side)
@@ -244,14 +264,14 @@ class SearchAgent:
         (only then is it kept in ``memo`` for the other rounds)."""
         if memo is not None and path in memo.states:
             state, value = memo.states[path]
-            return _resume(game, state, seed), value, True
+            return self._copy(game, state, seed), value, True
         if sim is None:
-            sim = game.clone(dice_seed=seed)
+            sim = self._copy(game, memo.root if memo is not None else b"", seed)
         sim.apply(a)
         value = self._final(sim, side)
         calm = memo is not None and not sim.dice.consumed
         if calm and memo is not None:
-            memo.states[path] = (sim.state.copy(), value)
+            memo.states[path] = (_pickled(sim.state), value)
         return sim, value, calm
 
     def _rollout(
@@ -337,8 +357,9 @@ class SearchAgent:
         total = 0.0
         n = 0
         exact = False
+        blob = _pickled(sim.state) if self.prefilter else b""
         for k in range(self.reply_samples):
-            c = sim.clone(stream=(seed + k) & 0xFFFFFFFFFFFF)
+            c = self._copy(sim, blob, stream=(seed + k) & 0xFFFFFFFFFFFF)
             before = len(c.dice.consumed)
             c.apply(a)
             total += self._final(c, side)
@@ -356,20 +377,37 @@ class SearchAgent:
         deadline: float,
         samples: int | None = None,
         floor: int | None = None,
+        share: float = 0.5,
+    ) -> list[Option]:
+        """``_sampled``'s options alone."""
+        return self._sampled(game, side, roots, deadline, samples, floor, share)[0]
+
+    def _sampled(
+        self,
+        game: Game,
+        side: str,
+        roots: list[Action],
+        deadline: float,
+        samples: int | None = None,
+        floor: int | None = None,
+        share: float = 0.5,
     ) -> tuple[list[Option], list[float], list[int]]:
         """Every candidate's one-step value on common random numbers: sample k of every
         candidate is played on the same forked dice, so two shots are compared on the same
         luck and the ranking is sharper than independent samples give (greedy's 4 samples
         on separate dice often rank a worse shot first). Actions that roll no dice need
-        one sample. Samples stop at half the budget but never before ``floor`` (the old
-        prior's ``min_prior``: on a busy machine a costly decision once got 3 to 10
-        samples, a ranking of noise, docs/decisions/0002-search-prior-floor.md); the
-        prefilter asks for ``samples`` = ``floor`` = ``prefilter``. Also returns each
-        candidate's sum of values and count of samples, for the rollouts to add to."""
+        one sample. Samples stop at ``share`` of the budget but never before ``floor``
+        (the old prior's: half, and ``min_prior``, since on a busy machine a costly
+        decision once got 3 to 10 samples, a ranking of noise,
+        docs/decisions/0002-search-prior-floor.md). The prefilter asks for ``prefilter``
+        samples, at least one, in a quarter of the budget: the actions it keeps gather
+        the rest in their rollouts. Also returns each candidate's sum of values and
+        count of samples, for the rollouts to add to."""
         samples = self.prior_samples if samples is None else samples
         floor = self.min_prior if floor is None else floor
         base = self.dice.face(1 << 30)
-        half = time.perf_counter() + (deadline - time.perf_counter()) / 2
+        blob = _pickled(game.state) if self.prefilter else b""
+        half = time.perf_counter() + (deadline - time.perf_counter()) * share
         totals = [0.0] * len(roots)
         counts = [0] * len(roots)
         exact = [False] * len(roots)
@@ -380,7 +418,7 @@ class SearchAgent:
             for i, a in enumerate(roots):
                 if exact[i]:
                     continue
-                c = game.clone(dice_seed=base + k)
+                c = self._copy(game, blob, base + k)
                 before = len(c.dice.consumed)
                 c.apply(a)
                 totals[i] += self._final(c, side)
@@ -407,11 +445,11 @@ class SearchAgent:
             return roots[0]
         deadline = time.perf_counter() + self.budget
         if self.prefilter:
-            options, totals, counts = self._prior(
-                game, side, roots, deadline, self.prefilter, self.prefilter
+            options, totals, counts = self._sampled(
+                game, side, roots, deadline, self.prefilter, 1, 0.25
             )
         else:
-            options, totals, counts = self._prior(game, side, roots, deadline)
+            options, totals, counts = self._sampled(game, side, roots, deadline)
         order = sorted(range(len(roots)), key=lambda i: -options[i].value)[: self.width]
         rounds, sums, own = self._rounds(game, side, roots, order, deadline)
 
@@ -445,7 +483,7 @@ class SearchAgent:
         Sets ``iterations``."""
         sums = {i: 0.0 for i in order}
         own = {i: 0.0 for i in order}
-        memo = _Memo() if self.prefilter else None
+        memo = _Memo(root=_pickled(game.state)) if self.prefilter else None
         rounds = 0
         it = 0
         while it + len(order) <= self.max_iterations and time.perf_counter() < deadline:

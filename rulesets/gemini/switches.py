@@ -117,9 +117,28 @@ class Switches:
 _CACHE: dict[tuple[tuple[str, Any], ...], Switches] = {}
 
 
+_PARSED: dict[tuple[tuple[str, Any], ...], Switches] = {}
+
+
 def parse(options: Mapping[str, Any] | None) -> Switches:
     """The switches of an options table (already checked by ``problems``): unknown or
-    bad entries are ignored here, the core value stands."""
+    bad entries are ignored here, the core value stands. Kept per table as given
+    (every rule reads the switches, and a state's copy brings a fresh table)."""
+    try:
+        given_key: tuple[tuple[str, Any], ...] | None = tuple(sorted((options or {}).items()))
+        hit = _PARSED.get(given_key)  # type: ignore[arg-type]
+    except TypeError:  # a list among the values: no key, worked out each time
+        given_key, hit = None, None
+    if hit is not None:
+        return hit
+    sw = _parse(options)
+    if given_key is not None and len(_PARSED) < 256:
+        _PARSED[given_key] = sw
+    return sw
+
+
+def _parse(options: Mapping[str, Any] | None) -> Switches:
+    """``parse`` without the memo."""
     given = dict(options or {})
     vals = []
     for name, allowed in SWITCHES.items():
