@@ -33,6 +33,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
+from engine.closing import closeness, pull
 from engine.state import GameState, Model
 
 from . import blocks, measure
@@ -82,11 +83,6 @@ def scale(state: GameState) -> float:
     return total / max(1, len(state.sides))
 
 
-def closeness(d: float, span: float) -> float:
-    """1 at or inside, falling linearly to 0 at ``span`` inches beyond."""
-    return max(0.0, 1.0 - max(0.0, d) / span)
-
-
 def objective_value(state: GameState, side: str) -> float:
     """Holding, denying and approaching each objective, from ``side``'s point of view.
     Guards and the pull count units, by each unit's nearest figure: one rout or one
@@ -102,15 +98,15 @@ def objective_value(state: GameState, side: str) -> float:
         mine = sorted(units.values())
         theirs = [math.dist(m.pos, centre) for m in state.live() if m.side != side]
         near = min(mine, default=math.inf)
-        pull = sum(OBJ_PULL * w * closeness(d - r, OBJ_SPAN) for w, d in zip(PULL_SHARES, mine))
+        towards = sum(OBJ_PULL * w * closeness(d - r, OBJ_SPAN) for w, d in zip(PULL_SHARES, mine))
         if o["side"] == side:
             held = near <= r and not any(d <= r for d in theirs)
-            value += (HOLD if held else 0.0) + pull
+            value += (HOLD if held else 0.0) + towards
         else:
             taker = [math.dist(m.pos, centre) for m in state.live(o["side"])]
             inside = sum(1 for d in mine if d <= r)
             held = not inside and any(d <= r for d in taker)
-            value += sum(GUARD[:inside]) - (HOLD if held else 0.0) + pull
+            value += sum(GUARD[:inside]) - (HOLD if held else 0.0) + towards
     return value
 
 
@@ -118,16 +114,13 @@ def fire_pull(state: GameState, side: str) -> float:
     """The small pull toward targets: each figure with a missile weapon and an enemy
     within (or closing on) its range."""
     foes = [e for e in state.live() if e.side != side]
-    if not foes:
-        return 0.0
-    value = 0.0
-    for m in state.live(side):
-        rng = max((float(w.get("range", 0) or 0) for w in m.weapons), default=0.0)
-        if rng <= 0:
-            continue
-        d = min(math.dist(m.pos, e.pos) for e in foes)
-        value += IN_RANGE * closeness(d - rng, FIRE_SPAN)
-    return value
+    shooters = [m for m in state.live(side) if missile_range(m) > 0]
+    return IN_RANGE * pull(shooters, foes, missile_range, FIRE_SPAN)
+
+
+def missile_range(m: Model) -> float:
+    """The reach of the figure's longest missile weapon (0 without one)."""
+    return max((float(w.get("range", 0) or 0) for w in m.weapons), default=0.0)
 
 
 @lru_cache(maxsize=4096)
@@ -266,25 +259,20 @@ def close_pull(state: GameState, side: str) -> float:
     ]
     if not foes:
         return 0.0
-    value = 0.0
-    for m in state.live(side):
-        if (
-            m.unit in engaged
-            or mtype(m) == "vehicle"
-            or m.vars.get("aboard")
-            or any(float(w.get("range", 0) or 0) > 0 for w in m.weapons)
-        ):
-            continue
-        dice = charge_dice(state, m)
-        reach = float(m.stat("MOV", 4)) + 1.0
-        best = math.inf
-        for e in foes:
-            back = answer_dice(state, e)
-            if charge_blows(m, dice, e, charged) > charge_blows(e, back, m, 0):
-                best = min(best, math.dist(m.pos, e.pos))
-        if best < math.inf:
-            value += CLOSE * closeness(best - reach, CLOSE_SPAN)
-    return value
+    chargers = [
+        m
+        for m in state.live(side)
+        if m.unit not in engaged and mtype(m) != "vehicle" and not m.vars.get("aboard")
+    ]
+
+    def outfights(m: Model, e: Model) -> float:
+        mine = charge_blows(m, charge_dice(state, m), e, charged)
+        return 1.0 if mine > charge_blows(e, answer_dice(state, e), m, 0) else 0.0
+
+    def reach(m: Model) -> float:
+        return float(m.stat("MOV", 4)) + 1.0
+
+    return CLOSE * pull(chargers, foes, reach, CLOSE_SPAN, gain=outfights)
 
 
 def victory_text(scenario: Any) -> str:

@@ -11,12 +11,15 @@ import math
 from typing import Any
 
 from engine import actions as act
+from engine.closing import pull
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.inter_arma import measure, melee, movement, rules
 from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import ranged_weapons
 
+#: the pull toward the nearest foe is full within NEAR inches, none NEAR_SPAN beyond
+NEAR, NEAR_SPAN = 12.0, 36.0
 VALUE = {"commander": 2.0, "elite": 1.3, "regular": 1.0, "conscript": 0.8}
 
 
@@ -94,9 +97,5 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
         v = VALUE.get(str(m.stats.get("class")), 1.0) * (0.1 if "wounded" in m.status else 1.0)
         total += v if m.side == side else -v
     own = [m for m in state.live(side) if "wounded" not in m.status]
-    near = 0.0
-    for m in own:
-        foe = nearest(state, m)
-        if foe:
-            near += min(1.0, 12.0 / max(1.0, math.dist(m.pos, foe[0].pos)))
-    return total + 0.02 * near
+    foes = [e for e in state.live() if e.side != side]
+    return total + 0.02 * pull(own, foes, lambda m: NEAR, NEAR_SPAN)

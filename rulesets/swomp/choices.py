@@ -169,17 +169,42 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
     lim, _ = movement.allowance(lead)
     steady = min(movement.shoot_limit(m) for m in ms)
     face = aim(state, ctx, ms)
+    advances: list[Action] = []
     for d in sorted({lim, min(lim, movement.shoot_limit(lead)), min(lim, steady)}, reverse=True):
         dest = clamp(
             ctx, toward(lead.pos, near.pos, max(0.0, min(d, table.distance(lead, near) - 1.0)))
         )
         if math.dist(dest, lead.pos) > 0.1:
-            out.append(Move(actor=actor, to=dest, facing=face))
+            advances.append(Move(actor=actor, to=dest, facing=face))
+    out += advances
+    if advances and not rules.check(state, advances[0], ctx).ok:
+        out += detours(ctx, lead, near, lim, actor, face)
     unit_lim = min(movement.allowance(m)[0] for m in ms)
     out += cover_moves.moves(ctx, ms, actor, near, unit_lim, face)
     back = clamp(ctx, toward(lead.pos, (2 * lead.x - near.x, 2 * lead.y - near.y), core.mr(lead)))
     out.append(Move(actor=actor, to=back))
     out.append(Overwatch(actor=actor))
+    return out
+
+
+DETOURS = (30.0, -30.0, 60.0, -60.0)  # degrees off the straight line to the nearest enemy
+DETOUR_SHARE = 0.8  # of the move allowance: the unit's other models go a little farther
+
+
+def detours(
+    ctx: Context, lead: Model, near: Model, lim: float, actor: str, face: float | None
+) -> list[Action]:
+    """Advances at an angle to the straight line to the nearest enemy, offered when the
+    straight one is refused (a ruin in the way, SWOMP-I-PATH: go round it). Without them
+    the swarm had no advance to choose and waited all game (issue 20)."""
+    out: list[Action] = []
+    bearing = table.bearing(lead.pos, near.pos)
+    d = max(0.0, min(DETOUR_SHARE * lim, table.distance(lead, near) - 1.0))
+    for off in DETOURS:
+        for share in (1.0, 0.5):
+            dest = clamp(ctx, table.offset(lead.pos, bearing + off, d * share))
+            if math.dist(dest, lead.pos) > 0.1:
+                out.append(Move(actor=actor, to=dest, facing=face))
     return out
 
 

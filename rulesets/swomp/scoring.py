@@ -40,6 +40,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from engine.closing import pull
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import distance
@@ -54,6 +55,7 @@ CHARGE_REACH = 1.5  # per model within charge reach of an enemy it out-fights
 REACTION_SHARE = 0.75  # of the overwatch fire owed: the watching side may hold it
 STRIKE_SHARE = 0.8  # of a declared charge's strike: the defender may still retreat
 FIRE_WEIGHT = 0.4  # of the firepower balance: only part of it lands before both sides move
+MELEE_PULL = 0.5  # of a charge's strike, for a model without a gun closing on its foe
 
 
 def lost_value(state: GameState, side: str) -> float:
@@ -83,23 +85,42 @@ def fights_better(m: Model, e: Model) -> bool:
     return att > melee.defence(e).value
 
 
+def charge_reach(m: Model) -> float:
+    """How far ``m`` may charge: twice its move rate, its move rate when heavy (SWOMP
+    "Charging")."""
+    return core.mr(m) if core.heavy(m) else 2 * core.mr(m)
+
+
+def charge_gain(m: Model, e: Model) -> float:
+    """What ``m`` charging ``e`` should strike off it, in points, at ``MELEE_PULL``:
+    the pull of a model without a gun toward the foe it would hurt most."""
+    return MELEE_PULL * strike_value([m], e, charging=True)
+
+
 def position(state: GameState, side: str) -> float:
     """The small pull toward targets: in range to shoot (and closing on range), or in
-    reach to charge; less a wasted overwatch."""
+    reach to charge; less a wasted overwatch. A model without a working gun (a
+    hormagaunt) is pulled instead toward the foe its charge would hurt most, fading
+    over ``APPROACH_SPAN`` beyond its charge reach (``engine.closing``): nothing else
+    moves it before the charge, and the swarm waited all game (issue 20)."""
     foes = [e for e in state.live() if e.side != side]
     if not foes:
         return 0.0
-    value = 0.0
-    for m in state.live(side):
-        if core.engaged(m) or morale.broken(state, m.unit):
-            continue
-        d = min(distance(m, e) for e in foes)
-        rng = reach(m)
-        if rng > 0:
-            value += IN_RANGE * max(0.0, 1.0 - max(0.0, d - rng) / APPROACH_SPAN)
-            if d > rng and m.vars.get("overwatch"):
-                value += IDLE_WATCH
-        lim = core.mr(m) if core.heavy(m) else 2 * core.mr(m)
+    free = [m for m in state.live(side) if not core.engaged(m) and not morale.broken(state, m.unit)]
+    gunners = [m for m in free if reach(m) > 0]
+    value = IN_RANGE * pull(gunners, foes, reach, APPROACH_SPAN, gap=distance)
+    value += pull(
+        [m for m in free if reach(m) <= 0],
+        foes,
+        charge_reach,
+        APPROACH_SPAN,
+        gain=charge_gain,
+        gap=distance,
+    )
+    for m in free:
+        if m.vars.get("overwatch") and 0 < reach(m) < min(distance(m, e) for e in foes):
+            value += IDLE_WATCH
+        lim = charge_reach(m)
         if any(distance(m, e) <= lim and fights_better(m, e) for e in foes):
             value += CHARGE_REACH
     return value

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine import actions as act
 from engine.battlefield import base_radius_in
+from engine.closing import pull as closing_pull
 from engine.polygons import polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
@@ -254,19 +255,16 @@ def closing(state: GameState, side: str) -> float:
     for every step into the enemy's sight and up only for the shots it gains, so a
     one-step agent's close-combat models (blades, commandos) stayed home all game
     (issue 20); a model that wins the melee it walks into should want to get there."""
+    free = [m for m in state.live(side) if not measure.foes_in_contact(state, m)]
     foes = [e for e in state.live() if e.side != side]
-    value = 0.0
-    for m in state.live(side):
-        if measure.foes_in_contact(state, m):
-            continue
-        reach = 6.0 + int(m.stats.get("MOVE", 0))
-        best = 0.0
-        for e in foes:
-            near = 1.0 - max(0.0, measure.gap(m, e) - reach) / MELEE_SPAN
-            if near > 0:
-                best = max(best, near * melee_edge(m, e))
-        value += MELEE_WEIGHT * best
-    return value
+    return MELEE_WEIGHT * closing_pull(
+        free,
+        foes,
+        reach=lambda m: 6.0 + int(m.stats.get("MOVE", 0)),
+        span=MELEE_SPAN,
+        gain=melee_edge,
+        gap=measure.gap,
+    )
 
 
 def victory_text(scenario: Any) -> str:
