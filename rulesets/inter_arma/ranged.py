@@ -15,7 +15,7 @@ from engine.actions import Shoot
 from engine.dice import Modifier
 from engine.ruleset import OUT_OF_RANGE, Context, Odds, Reason
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, measure
+from rulesets.inter_arma import combat, measure, spotting
 from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import mounted, ranged_weapons
 
@@ -73,7 +73,7 @@ def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
         p.problems.append(f"{m.id} is crawling: no shooting while crawling (IA-MOVE f)")
     if measure.enemies_in_contact(state, m):
         p.problems.append(f"{m.id} is in contact with the enemy: it fights instead (IA-I-CONTACT)")
-    seen = measure.sees(state, ctx, m, t)
+    seen = spotting.unseen(state, m, t) or measure.sees(state, ctx, m, t)
     if seen:
         p.problems.append(Reason(seen, "no_sight"))
     p.distance = measure.gap_cm(m, t)

@@ -11,7 +11,7 @@ from engine import actions as act
 from engine.ruleset import NOT_YOUR_TURN, Context, Reason
 from engine.state import GameState
 from engine.turns import roll_off
-from rulesets.inter_arma import melee, movement, ranged
+from rulesets.inter_arma import melee, movement, ranged, spotting
 
 PHASES = ("movement", "ranged", "melee")
 KEY = "ia"
@@ -87,6 +87,10 @@ def apply(state: GameState, a: act.Action, ctx: Context) -> None:
     if isinstance(a, act.EndPhase):
         end_phase(state, ctx)
         return
+    if isinstance(a, (act.Shoot, act.Fight)):
+        t = state.models[a.target]
+        for side in (t.side, state.models[a.actor].side):
+            spotting.raise_alarm(state, ctx, side, f"{a.actor} attacks {a.target}")
     if isinstance(a, act.Move):
         movement.apply(state, ctx, a)
     elif isinstance(a, act.Shoot):
@@ -110,6 +114,8 @@ def end_phase(state: GameState, ctx: Context) -> None:
         return
     d["i"] = 0
     k = PHASES.index(state.phase) + 1
+    if state.phase == "movement":
+        spotting.look(state, ctx)
     if k < len(PHASES):
         state.phase = PHASES[k]
         state.active = d["order"][0]

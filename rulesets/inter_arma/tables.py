@@ -43,6 +43,17 @@ SIGHT_MOUNTED = 35
 SIGHT_WOODS = 6
 SIGHT_RAIN = 4
 SIGHT_NIGHT = 8
+#: IA-SIGHT, IA-NIGHT c: sentries roll for enemies within 30 cm (10 less at night), and
+#: sight them on 4+ in the open, 6 in woods
+SENTRY_CM = 30
+SENTRY_NIGHT = 10
+SENTRY_OPEN = 4
+SENTRY_WOODS = 6
+#: IA-SIGHT: a crawler is spotted on 1-2 in the open, 1 in woods (one more if armoured)
+CRAWL_SPOT_OPEN = 2
+CRAWL_SPOT_WOODS = 1
+#: IA-SIGHT: water hides a crawling figure on a d6 of 4+
+WATER_HIDES = 4
 
 #: IA-SAVE: (wounded on or below, dead on or below) for foot figures
 SAVE_FOOT = {"infantry": (3, 2), "shield": (3, 1), "armored": (2, 1), "skirmisher": (3, 1)}
