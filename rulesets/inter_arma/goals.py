@@ -17,7 +17,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 #: objective kinds this ruleset reads as morale goals
-KINDS = ("checkpoint", "loot", "standard", "herd")
+KINDS = ("checkpoint", "loot", "standard", "herd", "building")
 #: radius (inches) of a goal that gives none
 RADIUS = 1.0
 
@@ -51,6 +51,37 @@ def visit(state: GameState, m: Model) -> None:
             found.setdefault(str(o.get("id", f"{o['x']},{o['y']}")), m.side)
 
 
+def key(o: dict[str, Any]) -> str:
+    return str(o.get("id", f"{o['x']},{o['y']}"))
+
+
+def burn(state: GameState, ctx: Context) -> None:
+    """IA-I-BUILDINGS: at the end of a turn an owned building held by another side is
+    destroyed by it, for good."""
+    for o in goals(state):
+        if o["kind"] != "building" or not o.get("side"):
+            continue
+        held = holder(state, o)
+        if key(o) in (state.vars.get("destroyed") or {}) or held in (None, o["side"]):
+            continue
+        state.vars.setdefault("destroyed", {})[key(o)] = held
+        ctx.log.emit("status", f"{held} destroys {o.get('name') or key(o)} (IA-MORALE b)", actor=held,
+                     rule="IA-MORALE", outcome="destroyed")  # fmt: skip
+
+
+def building(o: dict[str, Any], state: GameState, side: str) -> list[Modifier]:
+    """IA-MORALE b: +1 for a destroyed enemy building, -1 for a destroyed own one."""
+    by = (state.vars.get("destroyed") or {}).get(key(o))
+    name = str(o.get("name") or key(o))
+    if by is None:
+        return []
+    if by == side:
+        return [Modifier(1, f"destroyed {name}", "IA-MORALE")]
+    if o.get("side") == side:
+        return [Modifier(-1, f"lost {name}, destroyed", "IA-MORALE")]
+    return []
+
+
 def modifiers(state: GameState, side: str) -> list[Modifier]:
     """IA-MORALE b: +1 loot found, +1 / -1 checkpoint held / lost, +1 / -1 standard or
     heirloom captured / lost, +1 herd captured."""
@@ -59,7 +90,9 @@ def modifiers(state: GameState, side: str) -> list[Modifier]:
         name = str(o.get("name") or o.get("id") or o["kind"])
         owner, held = o.get("side"), holder(state, o)
         kind = o["kind"]
-        if kind == "loot" and not owner:
+        if kind == "building":
+            out += building(o, state, side)
+        elif kind == "loot" and not owner:
             if (state.vars.get("loot_found") or {}).get(
                 str(o.get("id", f"{o['x']},{o['y']}"))
             ) == side:

@@ -26,20 +26,53 @@ def lost(state: GameState, side: str) -> list[Model]:
     ]
 
 
+def role(m: Model) -> str:
+    """IA-I-ALLIES: 'civilian', 'ally' (an allied figure on the side) or 'soldier'."""
+    return "civilian" if m.vars.get("civilian") else "ally" if m.vars.get("ally") else "soldier"
+
+
+def _per(mods: list[Modifier], n: int, each: int, sign: int, what: str) -> None:
+    if n // each:
+        mods.append(Modifier(sign * (n // each), what, "IA-MORALE"))
+
+
 def modifiers(state: GameState, side: str) -> list[Modifier]:
-    """IA-MORALE a): +1 per 2 enemy down, \u22121 per 3 own down, \u00b11 for commanders killed."""
-    mods = []
+    """IA-MORALE a): +1 per 2 enemy down, \u22121 per 3 own down, \u22121 per 4 allies
+    down, \u00b11 for commanders killed, \u00b11 per 3 civilians killed; then the goals."""
+    mods: list[Modifier] = []
     enemy = [m for s in state.sides if s != side for m in lost(state, s)]
     own = lost(state, side)
-    if len(enemy) // 2:
-        mods.append(Modifier(len(enemy) // 2, f"{len(enemy)} enemy killed or wounded", "IA-MORALE"))
-    if len(own) // 3:
-        mods.append(Modifier(-(len(own) // 3), f"{len(own)} own killed or wounded", "IA-MORALE"))
-    if any(m.removed and m.stats.get("class") == "commander" for m in enemy):
+    foes = [m for m in enemy if role(m) != "civilian"]
+    _per(mods, len(foes), 2, 1, f"{len(foes)} enemy killed or wounded")
+    mine = [m for m in own if role(m) == "soldier"]
+    _per(mods, len(mine), 3, -1, f"{len(mine)} own killed or wounded")
+    allies = [m for m in own if role(m) == "ally"]
+    _per(mods, len(allies), 4, -1, f"{len(allies)} allies killed or wounded")
+    if any(m.removed and m.stats.get("class") == "commander" for m in foes):
         mods.append(Modifier(1, "enemy commander killed", "IA-MORALE"))
-    if any(m.removed and m.stats.get("class") == "commander" for m in own):
+    if any(
+        m.removed and m.stats.get("class") == "commander" and role(m) != "civilian" for m in own
+    ):
         mods.append(Modifier(-1, "own commander killed", "IA-MORALE"))
+    _per(
+        mods,
+        len([m for m in enemy if role(m) == "civilian" and killed(m)]),
+        3,
+        1,
+        "enemy civilians killed",
+    )
+    _per(
+        mods,
+        len([m for m in own if role(m) == "civilian" and killed(m)]),
+        3,
+        -1,
+        "own civilians killed",
+    )
     return mods + goals.modifiers(state, side)
+
+
+def killed(m: Model) -> bool:
+    return m.removed and "dead" in m.status
 
 
 def _holds_regular(total: int, k: int) -> bool:
@@ -48,8 +81,8 @@ def _holds_regular(total: int, k: int) -> bool:
 
 def critical(state: GameState, side: str) -> bool:
     seen = state.vars.setdefault("morale_seen", {})
-    n = len(lost(state, side))
-    total = len([m for m in state.models.values() if m.side == side])
+    n = len([m for m in lost(state, side) if role(m) != "civilian"])
+    total = len([m for m in state.models.values() if m.side == side and role(m) != "civilian"])
     was = int(seen.get(side, 0))
     seen[side] = n
     return n > was and 3 * n >= total
@@ -92,6 +125,7 @@ def army_test(state: GameState, ctx: Context, side: str) -> str:
 def end_of_turn(state: GameState, ctx: Context) -> None:
     """IA-MORALE: each side in a critical situation tests; a 5-8 of this turn's tests
     hands the initiative over for the next turn (unchanged when every side has it)."""
+    goals.burn(state, ctx)
     for side in list(state.sides):
         if state.over or not critical(state, side):
             continue

@@ -146,7 +146,8 @@ def end_turn(state: GameState, ctx: Context) -> None:
 
 
 def fighting(state: GameState, side: str) -> list:
-    return [m for m in state.live(side) if "wounded" not in m.status]
+    """The side's figures able to fight: not wounded, not civilians (IA-I-ALLIES)."""
+    return [m for m in state.live(side) if "wounded" not in m.status and not m.vars.get("civilian")]
 
 
 def settle(state: GameState, ctx: Context) -> None:

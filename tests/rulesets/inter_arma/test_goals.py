@@ -3,8 +3,8 @@ campaign battle (5.III), with forced dice."""
 
 from __future__ import annotations
 
-from engine.actions import Concede, Move
-from rulesets.inter_arma import goals, morale
+from engine.actions import Concede, EndPhase, Move
+from rulesets.inter_arma import goals, morale, rules
 from tests.rulesets.inter_arma.helpers import act, fig, game, texts
 
 
@@ -52,3 +52,53 @@ def test_fate_after_a_campaign_battle():
     assert g.state.models["b"].vars["fate"] == "dies"
     assert g.state.models["c"].vars["fate"] == "survives"  # 3 + 2 = 5
     assert "after the battle" in texts(ev)
+
+
+def test_allied_losses_civilians_and_heroes():
+    """IA-MORALE a: -1 for every 4 allies down, +/-1 for 3 civilians killed, -1 for an
+    allied hero killed (IA-I-ALLIES): allies and civilians do not count as soldiers."""
+    specs = [fig(f"a{k}", "blue", 10, 2 + k) for k in range(4)]
+    specs += [fig(f"c{k}", "blue", 14, 2 + k) for k in range(3)]
+    specs += [fig("h", "blue", 16, 2, **{"class": "commander"}), fig("r", "red", 40, 40)]
+    for s in specs[:4] + specs[7:8]:
+        s["state"] = {"ally": True}
+    for s in specs[4:7]:
+        s["state"] = {"civilian": True}
+    g = game(*specs)
+    for m in g.state.models.values():
+        if m.side == "blue":
+            m.removed = True
+            m.set_status("dead")
+    blue = [(x.value, x.reason) for x in morale.modifiers(g.state, "blue")]
+    red = [(x.value, x.reason) for x in morale.modifiers(g.state, "red")]
+    assert blue == [(-1, "5 allies killed or wounded"), (-1, "own commander killed"),
+                    (-1, "own civilians killed")]  # fmt: skip
+    assert red == [(2, "5 enemy killed or wounded"), (1, "enemy commander killed"),
+                   (1, "enemy civilians killed")]  # fmt: skip
+
+
+def test_civilians_do_not_fight_for_their_side():
+    """IA-I-ALLIES: a side left with only civilians has no figure able to fight."""
+    c = fig("c", "blue", 10, 10)
+    c["state"] = {"civilian": True}
+    g = game(fig("b", "blue", 12, 10), c, fig("r", "red", 40, 40))
+    g.state.models["b"].removed = True
+    rules.settle(g.state, g.ctx)
+    assert g.state.over and g.state.over["winner"] == "red"
+
+
+def test_building_destroyed_by_the_enemy_holding_it():
+    """IA-MORALE b: +1 for a destroyed enemy building, -1 for a destroyed own building;
+    an owned building held by the enemy at the end of a turn is destroyed
+    (IA-I-BUILDINGS)."""
+    g = _with(game(fig("b", "blue", 10, 10), fig("r", "red", 40, 40)),
+              {"id": "tent", "kind": "building", "x": 10, "y": 10, "radius": 2, "side": "red"})  # fmt: skip
+    assert goals.modifiers(g.state, "blue") == []
+    for _ in range(6):
+        ev = act(g, EndPhase())
+    assert "blue destroys tent" in texts(ev)
+    g.state.models["b"].x = 30
+    assert [(x.value, x.reason) for x in goals.modifiers(g.state, "blue")] == [
+        (1, "destroyed tent")
+    ]
+    assert [x.value for x in goals.modifiers(g.state, "red")] == [-1]
