@@ -7,8 +7,16 @@ hundredth of an inch; this module only turns them into the text's centimetres an
 
 from __future__ import annotations
 
-from engine.battlefield import TERRAIN_CLASSES, Footprint
-from engine.geometry import crossings, distance, features_under
+from engine.battlefield import TERRAIN_CLASSES, Footprint, base_is_round, base_radius_in
+from engine.geometry import (
+    crossings,
+    distance,
+    distance_point,
+    features_at,
+    features_under,
+    footprint_outline,
+)
+from engine.polygons import polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.inter_arma import tables as T
@@ -110,3 +118,25 @@ def base_radius(m: Model) -> float:
     from engine.battlefield import base_radius_in
 
     return base_radius_in(m.base)
+
+
+def perch(ctx: Context, m: Model) -> str:
+    """IA-RANGED: the building (tower, keep) the figure stands atop, '' if none."""
+    bf = ctx.battlefield
+    return next((f for f in features_at(m.pos, bf) if bf.feature(f).kind == "building"), "")
+
+
+def from_base_cm(ctx: Context, building: str, t: Model) -> float:
+    """IA-RANGED: a shot from atop a building is measured from its base: the gap (cm)
+    from the building's footprint to the target's base (the nearest vertex of either
+    to the other shape; a round base exactly)."""
+    poly = list(ctx.battlefield.feature(building).polygon)
+    fp = footprint(t)
+    if base_is_round(fp.base):
+        d = max(0.0, polygon_distance(t.pos, poly) - base_radius_in(fp.base))
+    else:
+        d = min(
+            min(polygon_distance(v, poly) for v in footprint_outline(fp)),
+            min(distance_point(fp, v) for v in poly),
+        )
+    return T.cm(d)

@@ -76,9 +76,10 @@ def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
     seen = spotting.unseen(state, m, t) or measure.sees(state, ctx, m, t)
     if seen:
         p.problems.append(Reason(seen, "no_sight"))
-    p.distance = measure.gap_cm(m, t)
-    up = w["kind"] in T.HEIGHT_WEAPONS and measure.higher(ctx, m, t)
-    p.height = measure.higher(ctx, m, t)
+    atop = measure.perch(ctx, m)
+    p.distance = measure.from_base_cm(ctx, atop, t) if atop else measure.gap_cm(m, t)
+    p.height = bool(atop) or measure.higher(ctx, m, t)
+    up = w["kind"] in T.HEIGHT_WEAPONS and p.height
     p.band = band_of(w, p.distance, T.HEIGHT_BONUS if up else 0)
     if not p.band:
         longest = max(x for x in T.RANGES[w["kind"]] if x is not None) + (
@@ -98,6 +99,8 @@ def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
     for k in measure.shot_cover(ctx, m, t):
         p.mods.append(Modifier(-1, k.replace("_", " "), "IA-RANGED"))
         break
+    if atop:
+        p.mods.append(Modifier(0, f"from atop {atop}, measured from its base", "IA-RANGED"))
     if up:
         p.mods.append(Modifier(0, "shooting down from a height: +4 cm range", "IA-RANGED"))
     return p

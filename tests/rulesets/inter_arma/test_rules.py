@@ -274,3 +274,21 @@ def test_morale_results():
         "regular",
         "inspired",
     ]
+
+
+def test_shooting_from_a_building_measured_from_its_base():
+    """IA-RANGED: from atop a tower the distance counts from the building's base, and
+    shooting down adds 4 cm for bows and crossbows (not slings): 22 cm from the base is
+    a bow's medium range (18 + 4), 4+ to hit; a sling at 17 cm is at long range."""
+    tower = (box("tower", "building", 8, 8, 12, 12),)
+    x = 12 + 11 + BASE / 2  # 22 cm from the tower's base, 25 cm from the archer
+    g = game(fig("b", "blue", 10, 10, weapons=BOW), fig("r", "red", x, 10), features=tower)
+    to_phase(g, "ranged")
+    ev = act(g, Shoot(actor="b", target="r"), [4, 6])
+    assert "medium range (22.0 cm)" in texts(ev)
+    sling = [{"name": "sling", "kind": "sling"}]
+    g = game(fig("b", "blue", 10, 10, weapons=sling), fig("r", "red", 12 + 8.5 + BASE / 2, 10),
+             features=tower)  # fmt: skip
+    to_phase(g, "ranged")
+    ev = act(g, Shoot(actor="b", target="r"), [5])
+    assert "long range (17.0 cm)" in texts(ev)
