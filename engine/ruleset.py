@@ -293,6 +293,8 @@ class Ruleset:
     #: the verbs this ruleset offers (for messages and the window)
     verbs: ClassVar[tuple[str, ...]] = ()
     unit_name: ClassVar[str] = "in"
+    #: ``unit_name``s per inch, for the window's rulers (inter_arma: 2 cm to the inch)
+    unit_per_inch: ClassVar[float] = 1.0
     version: ClassVar[int] = 1
     #: the turn structure (an ``engine.turns.Flow``: ``AlternatingFlow(RollOff(6))``...).
     #: With one, the base class plays the game: setup, to_act, check, apply, candidates
@@ -542,6 +544,10 @@ class Ruleset:
         """What ``viewer`` may know of the state: hide the other sides' secrets (spell
         power, deployment plans). Agents only ever see a redacted clone. Default: all."""
         return state
+
+    def sight_radius(self, state: GameState, actor: str, ctx: Context) -> float | None:
+        """Inches the model sees (the window's sight circle); None: only terrain limits it."""
+        return None
 
     def model_view(self, model: Model) -> dict[str, Any]:
         """What the JSON runner and the window show of a model (hp, status)."""

@@ -217,6 +217,7 @@ class BattleScreen(Referee, Panels):
                 side_colours(g.state.sides),
                 g.ruleset.unit_name,
                 self.version,
+                g.ruleset.unit_per_inch,
             )
             b.view_key = self.version
         return b.view
@@ -233,7 +234,17 @@ class BattleScreen(Referee, Panels):
             s, e = tw.start, tw.end
             df = ((e[2] - s[2] + 180) % 360) - 180
             ov.moving[mid] = (s[0] + (e[0] - s[0]) * t, s[1] + (e[1] - s[1]) * t, s[2] + df * t)
+        ov.sight_circle = self._sight_circle(ov.selected)
         return ov
+
+    def _sight_circle(self, mid: str) -> tuple[tuple[float, float], float] | None:
+        """The selected model's sight radius from the rules (``Ruleset.sight_radius``)."""
+        g = self.game
+        m = g.state.models.get(mid) if mid else None
+        if m is None or m.removed:
+            return None
+        r = g.ruleset.sight_radius(g.state, mid, g.ctx)
+        return (m.pos, r) if r else None
 
     def handle(self, e: pygame.event.Event, consumed: bool) -> None:
         """One input event (after pygame_gui saw it; ``consumed`` if a widget took it)."""

@@ -79,6 +79,8 @@ class Renderer:
             self._template(surf, cam, *ov.template)
         for arc in ov.turn_arcs:
             self._dashed(surf, [cam.to_screen(*p) for p in arc], (240, 170, 80), 2, 8)
+        if ov.sight_circle:
+            self._sight_circle(surf, cam, *ov.sight_circle)
         self._rings(surf, view, ov, cam)
         for mid, mark in ov.targets.items():
             self._target(surf, view, cam, mid, mark, mid == ov.hover)
@@ -391,12 +393,13 @@ class Renderer:
         if not pts:
             return
         end = pts[-1]
-        text = f'{mv.length:.1f}"'
+        text = view.length(mv.length)
         if mv.remaining is not None:
+            left = view.length(max(mv.remaining, 0.0))
             text += (
-                f'  ({max(mv.remaining, 0.0):.1f}" left of {mv.allowance:g}")'
+                f"  ({left} left of {view.length(mv.allowance, 'g')})"
                 if mv.allowance is not None
-                else f'  ({mv.remaining:.1f}" left)'
+                else f"  ({left} left)"
             )
         if mv.chance is not None and mv.chance < 1:
             text += f"  \u00b7 {_pct(mv.chance)} to get there"
@@ -473,19 +476,30 @@ class Renderer:
                 pygame.draw.rect(surf, (120, 170, 236), (bx, base_y - bh, bw, bh))
                 self._label(surf, str(v), (bx + bw / 2, base_y + 1), (180, 186, 196), 14, None)
 
+    def _sight_circle(self, surf: pygame.Surface, cam: Camera, at: Point, r: float) -> None:
+        """A dashed circle of the selected model's sight (``Ruleset.sight_radius``)."""
+        cx, cy = cam.to_screen(*at)
+        rp = r * cam.scale
+        n = max(24, int(rp / 4))
+        pts = [(cx + rp * math.cos(2 * math.pi * k / n), cy + rp * math.sin(2 * math.pi * k / n))
+               for k in range(n + 1)]  # fmt: skip
+        self._dashed(surf, pts, style.shade((150, 200, 240), 0.9), 1, 6)
+
     def _scale_bar(self, surf: pygame.Surface, view: TableView, cam: Camera) -> None:
-        s = cam.scale
-        inches = next((n for n in (1, 2, 3, 6, 12, 24) if n * s >= 90), 24)
+        upi = view.unit_per_inch or 1.0
+        s = cam.scale / upi  # pixels per unit of the rules (an inch, a cm)
+        units = next((n for n in (1, 2, 3, 6, 12, 24, 48) if n * s >= 90), 48)
         vx, vy, vw, vh = cam.view
         x, y = vx + 16, vy + vh - 24
-        length = int(inches * s)
+        length = int(units * s)
         pygame.gfxdraw.box(surf, (x - 8, y - 20, length + 16, 32), (16, 18, 22, 180))
         pygame.draw.line(surf, style.INK, (x, y), (x + length, y), 3)
-        for k in range(inches + 1):
-            tick = 8 if k in (0, inches) else 4
+        step = 1 if units <= 24 else 2
+        for k in range(0, units + 1, step):
+            tick = 8 if k in (0, units) else 4
             pygame.draw.line(surf, style.INK, (x + k * s, y - tick), (x + k * s, y), 1)
         unit = view.unit_name or "in"
-        self._label(surf, f"{inches} {unit}", (x + length / 2, y - 19), style.INK, 16, None)
+        self._label(surf, f"{units} {unit}", (x + length / 2, y - 19), style.INK, 16, None)
 
     def _dice(self, surf: pygame.Surface, cam: Camera, anim: DiceAnim) -> None:
         vx, vy, vw, vh = cam.view

@@ -34,6 +34,13 @@ class ModelView:
     label: str = ""
 
 
+def length_text(inches: float, unit: str = "in", per_inch: float = 1.0, fmt: str = ".1f") -> str:
+    """A table length in the ruleset's unit: 3.5" (inches) or 7.0 cm (2 cm to the inch)."""
+    if unit in ("", "in"):
+        return f'{inches:{fmt}}"'
+    return f"{round(inches * per_inch, 6):{fmt}} {unit}"
+
+
 @dataclass(frozen=True)
 class TableView:
     """Everything the renderer reads of the game: the table and the live models."""
@@ -44,6 +51,12 @@ class TableView:
     side_colours: dict[str, tuple[int, int, int]]
     unit_name: str = "in"
     version: int = 0
+    #: ``unit_name``s per inch (a ruleset measured in cm: 2.0)
+    unit_per_inch: float = 1.0
+
+    def length(self, inches: float, fmt: str = ".1f") -> str:
+        """A table length as the rules write it: 3.5" or 7.0 cm."""
+        return length_text(inches, self.unit_name, self.unit_per_inch, fmt)
 
     @cached_property
     def index(self) -> dict[str, ModelView]:
@@ -125,3 +138,5 @@ class Overlays:
     dice: DiceAnim | None = None
     moving: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     unit_links: bool = True
+    #: the selected model's sight (centre, radius in inches), where the rules limit it
+    sight_circle: tuple[Point, float] | None = None

@@ -18,6 +18,7 @@ from engine.ui.choices import Mode, akey
 from engine.ui.glossary import stat_help, tooltip
 from engine.ui.hud import ActionItem, StatChip
 from engine.ui.markup import esc, event_html, odds_html
+from engine.ui.overlays import length_text
 from engine.ui.style import TARGET_COLOURS, hexc
 from engine.ui.texts import card_html, casualties_html
 
@@ -230,9 +231,14 @@ class Panels:
             if pv is not None:
                 col = "#8fe09a" if pv.legal else "#f08a80"
                 what = f"charge {pv.charge_target}" if pv.charge_target else "move"
+                u = (g.ruleset.unit_name, g.ruleset.unit_per_inch)
                 text = (
-                    f'<b>{esc(what)}</b> {pv.length:.1f}"'
-                    + (f' of {pv.allowance:g}"' if pv.allowance is not None else "")
+                    f"<b>{esc(what)}</b> {length_text(pv.length, *u)}"
+                    + (
+                        f" of {length_text(pv.allowance, *u, 'g')}"
+                        if pv.allowance is not None
+                        else ""
+                    )
                     + f"<br><font color='{col}'>"
                     f"{linker.text(pv.reason) if pv.reason else 'allowed'}</font>"
                 )

@@ -16,7 +16,7 @@ from typing import Any
 from engine import actions as act
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
-from rulesets.inter_arma import ai, build, melee, movement, ranged, rules
+from rulesets.inter_arma import ai, build, measure, melee, movement, ranged, rules
 from rulesets.inter_arma import tables as T
 
 CONDITIONS = ("day", "rain", "fog", "night")
@@ -32,6 +32,7 @@ class InterArma(Ruleset):
     model_keys = ()
     verbs = ()
     unit_name = "cm"
+    unit_per_inch = T.CM_PER_INCH
 
     def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
         return build.build_model(spec, self.profiles())
@@ -64,6 +65,14 @@ class InterArma(Ruleset):
             return None
         allow, _ = movement.allowance_cm(state, ctx, m, mode, [m.pos])
         return T.inches(allow)
+
+    def sight_radius(self, state: GameState, actor: str, ctx: Context) -> float | None:
+        """IA-SIGHT, IA-WEATHER, IA-NIGHT: the figure's sight in the open (woods on its own
+        ground included), for the window's sight circle."""
+        m = state.models.get(actor)
+        if m is None:
+            return None
+        return T.inches(measure.sight_cm(state, ctx, m, m)[0])
 
     def odds(self, state: GameState, action: act.Action, ctx: Context) -> Odds | None:
         if rules.check(state, action, ctx):

@@ -129,9 +129,19 @@ def roll_ranks(ctx: Context, a_side: list[Model], b_side: list[Model]) -> Ranks:
             ctx.log.emit("resolution", f"rank {k + 1} tied: {x.explain()} against {y.explain()}: {w}",
                          rule="IA-MASSED", rolls=[*x.faces, *y.faces], outcome=w)  # fmt: skip
         rk.won[k] = w
-    ctx.log.emit("resolution", "massed combat, ranks: " + ", ".join(rk.won) + " (IA-MASSED)", rule="IA-MASSED",
-                 outcome=",".join(rk.won), data={"ranks": _table(rk)})  # fmt: skip
+    ctx.log.emit("resolution", "massed combat, rank by rank: " + "; ".join(rank_text(r) for r in _table(rk)) + " (IA-MASSED)",
+                 rule="IA-MASSED", outcome=",".join(rk.won), data={"ranks": _table(rk)})  # fmt: skip
     return rk
+
+
+def rank_text(row: list[object]) -> str:
+    """One rank of the rank-order dice, as the log and the window show it:
+    'rank 2: 5 a2 v 5 b1, tied, A on the reroll'."""
+    k, da, fa, db, fb, w = row
+    a = f"{da} {fa}" if fa else "\u2013"
+    b = f"{db} {fb}" if fb else "\u2013"
+    tied = fa and fb and da == db
+    return f"rank {k}: {a} v {b}, {'tied, ' + str(w) + ' on the reroll' if tied else str(w)}"
 
 
 def _table(rk: Ranks) -> list[list[object]]:

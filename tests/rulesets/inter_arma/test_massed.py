@@ -33,6 +33,8 @@ def test_the_texts_example_in_play():
     rows = next(e.data["ranks"] for e in ev if e.data and "ranks" in e.data)
     assert [r[5] for r in rows] == ["A", "B", "A", "B"]
     assert [(r[1], r[3]) for r in rows] == [(6, 5), (5, 5), (3, 2), (1, 2)]
+    line = next(e.text for e in ev if e.data and "ranks" in e.data)
+    assert "rank 1: 6 a1 v 5 r1, A; rank 2: 5 a2 v 5 r2, tied, B on the reroll" in line
     saves = [e.target for e in ev if e.rule == "IA-SAVE" and e.kind == "resolution"]
     # first a1 (rank 1), r2 (rank 2 after the reroll), a3, r4; then the losers
     assert saves == ["r1", "a2", "r3", "a4", "a1", "r2", "a3", "r4"]

@@ -292,3 +292,14 @@ def test_shooting_from_a_building_measured_from_its_base():
     to_phase(g, "ranged")
     ev = act(g, Shoot(actor="b", target="r"), [5])
     assert "long range (17.0 cm)" in texts(ev)
+
+
+def test_sight_radius_for_the_window():
+    """IA-SIGHT, IA-WEATHER, IA-NIGHT: 30 cm on foot, 35 mounted (day only), -4 rain,
+    -8 night; the window's circle is in inches (2 cm to the inch)."""
+    got = {}
+    for cond in ("day", "rain", "night"):
+        g = game(fig("b", "blue", 10, 10), fig("c", "blue", 10, 14, type="cavalry"),
+                 fig("r", "red", 60, 40), conditions=cond)  # fmt: skip
+        got[cond] = [RS.sight_radius(g.state, x, g.ctx) for x in ("b", "c")]
+    assert got == {"day": [15.0, 17.5], "rain": [13.0, 13.0], "night": [11.0, 11.0]}
