@@ -53,6 +53,19 @@ def _moves(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
     return out
 
 
+def _shots(state: GameState, ctx: Context, m: Model, k: int = 3) -> list[act.Action]:
+    """Shots at the ``k`` nearest enemies the figure may shoot (a hidden crawler or an
+    enemy out of sight is passed over for the next one, IA-I-SPOT)."""
+    out: list[act.Action] = []
+    for e in nearest(state, m, len(state.models)):
+        s = act.Shoot(actor=m.id, target=e.id)
+        if not rules.check(state, s, ctx):
+            out.append(s)
+            if len(out) >= k:
+                break
+    return out
+
+
 def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
     if state.over or state.active != side:
         return []
@@ -63,10 +76,7 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
         if state.phase == "movement":
             out += _moves(state, ctx, m)
         elif state.phase == "ranged" and ranged_weapons(m):
-            for e in nearest(state, m, 3):
-                s = act.Shoot(actor=m.id, target=e.id)
-                if not rules.check(state, s, ctx):
-                    out.append(s)
+            out += _shots(state, ctx, m)
         elif state.phase == "melee":
             for e in measure.enemies_in_contact(state, m):
                 f = act.Fight(actor=m.id, target=e.id)
