@@ -32,6 +32,7 @@ def can_strike(state: GameState, m: Model) -> bool:
         and m.vars.get("struck") != stamp(state)
         and not any(s in m.status for s in HELPLESS)
         and fight_hooks.can_fight(state, m)
+        and not move_hooks.fell(state, m)
     )
 
 
@@ -48,6 +49,8 @@ def problems(state: GameState, ctx: Context, a: Fight) -> list[str]:
             return [f"{m.id} is {s.replace('_', ' ')}: it cannot fight"]
     if not fight_hooks.can_fight(state, m):
         return [f"{m.id} cannot fight in its state ({', '.join(m.status)})"]
+    if move_hooks.fell(state, m):
+        return [f"{m.id} fell over this turn: it cannot strike (GM-I-AGILITY)"]
     return []
 
 

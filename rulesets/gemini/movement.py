@@ -107,6 +107,7 @@ def resolve_move(state: GameState, ctx: Context, a: Move) -> None:
             m.vars["moved"] = state.turn
             return
     path = move_hooks.run_path(state, ctx, m, a.mode, list(a.waypoints(m.pos)))
+    path = move_hooks.agility(state, ctx, m, a.mode in move_hooks.RUN_MODES, path)
     m.vars["moved"] = state.turn
     ph = physics(state, ctx)
     res = ph.move(m.id, path[1:]) if len(path) > 1 else None
@@ -181,6 +182,12 @@ def complete_charge(state: GameState, ctx: Context, m: Model, t: Model) -> None:
     if spot is None or cost(ctx, [m.pos, spot]) > limit + 1e-6:
         move_toward(state, ctx, m, t.pos, limit, "GM-CHARGE", f"falls short of {t.id}:")
         react_hooks.after_move(state, ctx, m, [])
+        return
+    way = move_hooks.agility(state, ctx, m, True, [m.pos, spot])
+    if way[-1] != spot:  # fell over on the way (GM-I-AGILITY): no charge
+        m.facing = ctx.table.bearing(m.pos, t.pos)
+        m.x, m.y = way[-1]
+        ctx.table.unsync()
         return
     m.facing = ctx.table.bearing(m.pos, t.pos)
     gone = math.dist(m.pos, spot)

@@ -16,7 +16,7 @@ from engine.polygons import path_prefix
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.gemini import movement
-from rulesets.gemini.options import move_hooks, react_hooks
+from rulesets.gemini.options import draw_hooks, move_hooks, react_hooks
 from rulesets.gemini.options import reactions as R
 from rulesets.gemini.options.common import report_all, say
 from rulesets.gemini.options.moving import move_toward
@@ -26,12 +26,14 @@ AWAY = 1000.0
 
 
 def answers(decision: dict[str, Any]) -> bool:
-    return decision.get("kind") in (react_hooks.CHARGE_KIND, react_hooks.KIND)
+    return decision.get("kind") in (react_hooks.CHARGE_KIND, react_hooks.KIND, draw_hooks.KIND)
 
 
 def answer(state: GameState, ctx: Context, decision: dict[str, Any], action: Action) -> None:
     """A charge reaction, a reaction move, or (else) a reaction's fire or hold."""
-    if decision.get("kind") == react_hooks.CHARGE_KIND:
+    if draw_hooks.answers(decision):
+        draw_hooks.answer(state, ctx, decision, action)
+    elif decision.get("kind") == react_hooks.CHARGE_KIND:
         answer_charge(state, ctx, decision["data"], action)
     elif isinstance(action, Move):
         reaction_move(state, ctx, state.models[decision["data"]["reactor"]], action)

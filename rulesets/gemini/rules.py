@@ -19,7 +19,7 @@ from engine.turn_orders import InitiativeFlow, PlayerTurnFlow
 from engine.turns import RollOff
 from rulesets.gemini import melee, morale, movement, shooting, switches
 from rulesets.gemini.arap import Activate, ArapFlow
-from rulesets.gemini.options import move_hooks, phase_hooks
+from rulesets.gemini.options import draw_hooks, move_hooks, phase_hooks
 
 PHASES = ("movement", "shooting", "close_combat", "recovery")
 #: the phase each verb belongs to in a turn of phases (GM-TURN)
@@ -95,7 +95,8 @@ def resolve(state: GameState, action: act.Action, ctx: Context) -> None:
     elif isinstance(action, act.Charge):
         movement.resolve_charge(state, ctx, action)
     elif isinstance(action, act.Shoot):
-        shooting.resolve(state, ctx, action)
+        if not draw_hooks.ask(state, ctx, action):  # GM-FAST-DRAW: a face-off waits
+            shooting.resolve(state, ctx, action)
     elif isinstance(action, act.Fight):
         melee.resolve(state, ctx, action)
 

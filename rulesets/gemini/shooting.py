@@ -196,6 +196,9 @@ def fire(
     res = wounds.resolve_hits(state, ctx, m, t, hits, "GM-SHOOT")
     if res.unhurt:
         fire_hooks.shaken_by_fire(state, ctx, t, p.cover != "")
+    if fire_hooks.ledge_fall(state, ctx, m, t, w):  # the fall's S3 hit (GM-I-LEDGE)
+        fall = wounds.Hit(fire_hooks.FALL_S, 0, {"name": "fall", "S": fire_hooks.FALL_S}, "fall")
+        wounds.resolve_hits(state, ctx, m, t, [fall], "GM-I-LEDGE")
 
 
 def odds(state: GameState, ctx: Context, a: Shoot) -> Odds | None:

@@ -8,6 +8,7 @@ as the plain rule and each switch reads as the text's paragraph.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from engine.dice import Modifier
@@ -19,7 +20,7 @@ from rulesets.gemini.options import morale_extras as ME
 from rulesets.gemini.options import nerve as N
 from rulesets.gemini.options import shooting_extras as X
 from rulesets.gemini.options import targeting as TG
-from rulesets.gemini.options.common import report_all, say
+from rulesets.gemini.options.common import d6_at_most, report_all, say
 from rulesets.gemini.options.damage import lucky_choice
 from rulesets.gemini.options.sides import friends_of
 
@@ -92,3 +93,62 @@ def shaken_by_fire(state: GameState, ctx: Context, t: Model, in_cover: bool) -> 
     report_all(ctx, res.rolls, t.id)
     if res.why and res.failed:
         say(ctx, res.why, t.id, N.R_FROZEN, "shaken")
+
+
+# --- ledges (GM-FROZEN-PINNED's last paragraph) ---------------------------------------------
+
+#: inches from a ledge within which a heavy hit may throw a model off (GM-FROZEN-PINNED)
+LEDGE_REACH = 1.0
+#: how far outside the ledge a fallen model lands (clear of the hill's edge)
+LEDGE_DROP = 0.1
+#: the Strength of the fall (GM-I-LEDGE)
+FALL_S = 3
+
+
+def _radius(m: Model) -> float:
+    b = m.base
+    size = max(b) if isinstance(b, (list, tuple)) else float(b)
+    return size / 25.4 / 2
+
+
+def ledge_edge(ctx: Context, m: Model) -> tuple[float, float] | None:
+    """The nearest point of the ledge ``m`` stands within 1" of: the edge of a hill
+    with a height that it stands on (GM-I-LEDGE). None: no ledge near."""
+    from rulesets.gemini.options.moving import _nearest_on_segment
+
+    hill = ctx.table.feature_at(m.pos, ("hill",))
+    if hill is None or hill.height <= 0:
+        return None
+    poly = hill.polygon
+    edges = [
+        _nearest_on_segment(m.pos, poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))
+    ]
+    q = min(edges, key=lambda p: math.dist(p, m.pos))
+    return q if math.dist(q, m.pos) - _radius(m) <= LEDGE_REACH + 1e-9 else None
+
+
+def heavy_hit(w: dict[str, Any]) -> bool:
+    """A shotgun or a weapon of Strength 7 or more (GM-FROZEN-PINNED)."""
+    return "shotgun" in str(w.get("name", "")).lower() or int(w.get("S", 0)) >= 7
+
+
+def ledge_fall(state: GameState, ctx: Context, m: Model, t: Model, w: dict[str, Any]) -> bool:
+    """GM-FROZEN-PINNED: a model hit by a shotgun or an S7+ weapon within 1" of a ledge
+    passes a d6 Initiative test or falls off: it lands at the foot of the ledge and
+    takes one S3 hit (GM-I-LEDGE). True when it fell (the caller resolves the hit)."""
+    if not switches.of(state).frozen_pinned or t.removed or not heavy_hit(w):
+        return False
+    edge = ledge_edge(ctx, t)
+    if edge is None:
+        return False
+    test = d6_at_most(ctx.dice, int(t.stats.get("I", 3)), f"{t.id} keeps its footing on the ledge",
+                      actor=t.id, rule=N.R_FROZEN)  # fmt: skip
+    report_all(ctx, test.rolls, t.id)
+    if test.passed:
+        return False
+    d = math.dist(t.pos, edge) or 1.0
+    out = _radius(t) + LEDGE_DROP
+    t.x, t.y = edge[0] + (edge[0] - t.x) / d * out, edge[1] + (edge[1] - t.y) / d * out
+    ctx.table.unsync()
+    say(ctx, f"{t.id} falls off the ledge", t.id, N.R_FROZEN, "fell")
+    return True

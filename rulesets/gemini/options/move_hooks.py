@@ -14,6 +14,7 @@ from engine.polygons import path_prefix
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.gemini import measure, switches
+from rulesets.gemini import tables as T
 from rulesets.gemini.options import conditions as C
 from rulesets.gemini.options import movement_extras as MX
 from rulesets.gemini.options.common import report_all, say
@@ -180,3 +181,41 @@ def reserve_problems(state: GameState, m: Model, end: Point) -> list[str]:
     m.x, m.y = here
     why = MX.reserve_end_problem(after)
     return [why] if why else []
+
+
+# --- agility (movement_save) -------------------------------------------------------------
+
+
+def _entry(ctx: Context, path: list[Point], kinds: tuple[str, ...]) -> Point | None:
+    """The first point of the path inside a feature of ``kinds`` (None: it never is)."""
+    for a, b in zip(path, path[1:]):
+        steps = max(1, int(math.dist(a, b) / 0.05))
+        for k in range(steps + 1):
+            p = (a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
+            if ctx.table.feature_at(p, kinds) is not None:
+                return p
+    return None
+
+
+def agility(state: GameState, ctx: Context, m: Model, fast: bool, path: list[Point]) -> list[Point]:
+    """GM-MOVEMENT-SAVE as an agility test (GM-I-AGILITY): a model running or charging
+    across difficult ground rolls a d6 of its I or less; failing, it falls over where
+    it enters that ground and may neither move on nor strike this turn. Returns the
+    path it really takes."""
+    if not switches.of(state).movement_save or not fast or len(path) < 2:
+        return path
+    spot = _entry(ctx, path, tuple(T.DIFFICULT))
+    if spot is None:
+        return path
+    t = MX.movement_save(ctx.dice, m, why="agility on difficult ground")
+    report_all(ctx, t.rolls, m.id)
+    if t.passed:
+        return path
+    m.vars["fell"] = state.turn
+    say(ctx, f"{m.id} falls over on the difficult ground", m.id, MX.R_MSAVE, "fell")
+    return [path[0], spot] if math.dist(path[0], spot) > 1e-9 else [path[0]]
+
+
+def fell(state: GameState, m: Model) -> bool:
+    """A model that fell over this turn may not strike (GM-I-AGILITY)."""
+    return m.vars.get("fell") == state.turn
