@@ -19,7 +19,7 @@ from engine.table import footprint
 from rulesets.gemini import build, measure, switches, wounds
 from rulesets.gemini import tables as T
 from rulesets.gemini.options import fight_hooks, move_hooks, react_hooks
-from rulesets.gemini.options.moving import move_toward
+from rulesets.gemini.options.moving import move_toward, offer_pursuit
 
 #: statuses that keep a model where it is (the switches set them)
 STILL = ("down", "stunned", "pinned", "frozen", "hiding")
@@ -95,6 +95,7 @@ def move_problems(state: GameState, ctx: Context, a: Move) -> list[str]:
 
 def resolve_move(state: GameState, ctx: Context, a: Move) -> None:
     m = state.models[a.actor]
+    held = measure.foes_in_contact(state, m)
     if move_hooks.bonus_move(state, m) == "follow_up":
         m.vars.pop("follow_up")
     elif measure.engaged(state, m):  # GM-BREAKING-OFF: the Ld test and the parting blow
@@ -122,6 +123,7 @@ def resolve_move(state: GameState, ctx: Context, a: Move) -> None:
     stop = f", stopped by {res.blocked_by}" if res is not None and res.blocked_by else ""
     ctx.log.emit("move", f'{m.id} moves {gone:.1f}"{stop} (GM-MOVE)', actor=m.id,
                  rule="GM-MOVE", data={"inches": round(gone, 2)})  # fmt: skip
+    offer_pursuit(state, m, held)  # GM-PURSUIT: a rout out of combat may be pursued
     react_hooks.after_move(state, ctx, m, path)
 
 

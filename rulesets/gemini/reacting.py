@@ -1,5 +1,6 @@
 """The answers that move models out of their turn: the charge reactions (run from the
-charge, stand and fire, hold) and the reaction move (GM-REACTIONS).
+charge, stand and fire, hold), the reaction move (GM-REACTIONS), and the dispatch of
+the other decisions (fast draw, pursuit).
 
 Why here and not in ``options.react_hooks``: these answers end in a move of the charger
 or of the reactor, which the movement chapter makes; the hooks only put the questions
@@ -16,7 +17,7 @@ from engine.polygons import path_prefix
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.gemini import movement
-from rulesets.gemini.options import draw_hooks, move_hooks, react_hooks
+from rulesets.gemini.options import draw_hooks, move_hooks, pursuit, react_hooks
 from rulesets.gemini.options import reactions as R
 from rulesets.gemini.options.common import report_all, say
 from rulesets.gemini.options.moving import move_toward
@@ -26,12 +27,15 @@ AWAY = 1000.0
 
 
 def answers(decision: dict[str, Any]) -> bool:
-    return decision.get("kind") in (react_hooks.CHARGE_KIND, react_hooks.KIND, draw_hooks.KIND)
+    kinds = (react_hooks.CHARGE_KIND, react_hooks.KIND, draw_hooks.KIND)
+    return decision.get("kind") in kinds or pursuit.answers(decision)
 
 
 def answer(state: GameState, ctx: Context, decision: dict[str, Any], action: Action) -> None:
     """A charge reaction, a reaction move, or (else) a reaction's fire or hold."""
-    if draw_hooks.answers(decision):
+    if pursuit.answers(decision):
+        pursuit.answer(state, ctx, decision, action)
+    elif draw_hooks.answers(decision):
         draw_hooks.answer(state, ctx, decision, action)
     elif decision.get("kind") == react_hooks.CHARGE_KIND:
         answer_charge(state, ctx, decision["data"], action)

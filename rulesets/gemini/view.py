@@ -22,6 +22,7 @@ ORDER = (
     "pinned",
     "hiding",
     "frozen",
+    "pursuing",
     "frenzied",
     "stupid",
     "overwatch",

@@ -14,7 +14,7 @@ from engine.physics import Physics
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import footprint
-from rulesets.gemini import measure
+from rulesets.gemini import measure, switches
 from rulesets.gemini.options.common import say
 
 Point = tuple[float, float]
@@ -88,6 +88,7 @@ def flee(
     """Run ``inches`` toward the nearest cover (or the nearest table edge when
     ``to_edge`` or there is no cover); True when the model left the table."""
     cover = None if to_edge else nearest_cover(ctx, m.pos)
+    held = measure.foes_in_contact(state, m)
     foes = [e for e in state.live() if e.side != m.side]
     enemy = min(foes, key=lambda x: (measure.gap(m, x), x.id)).pos if foes else None
     goal = cover if cover is not None else nearest_edge(ctx, m.pos, enemy)
@@ -97,4 +98,31 @@ def flee(
         return True
     what = "runs for cover" if cover is not None else "runs for the table edge"
     move_toward(state, ctx, m, goal, inches, rule, what)
+    offer_pursuit(state, m, held)
     return False
+
+
+#: the decision a foe left behind by a fleeing model answers (GM-PURSUIT)
+PURSUIT_KIND = "gemini_pursuit"
+
+
+def offer_pursuit(state: GameState, m: Model, held: list[Model]) -> None:
+    """GM-PURSUIT: each foe a routing model (or one running for cover) has just left in
+    close combat may pursue it; its side is asked (``options.pursuit`` answers)."""
+    if not switches.of(state).pursuit or m.removed:
+        return
+    if not {"routing", "running_for_cover"} & set(m.status):
+        return
+    for foe in held:
+        if foe.removed or measure.in_contact(foe, m) or "pursuing" in foe.status:
+            continue
+        state.pending.append(
+            {
+                "side": foe.side,
+                "kind": PURSUIT_KIND,
+                "text": f"{m.id} flees from {foe.id}: pursue or stay?",
+                "options": ["pursue", "stay"],
+                "verbs": ["choose"],
+                "data": {"pursuer": foe.id, "quarry": m.id},
+            }
+        )

@@ -22,6 +22,7 @@ from rulesets.gemini.options import conditions as C
 from rulesets.gemini.options import morale_extras as ME
 from rulesets.gemini.options import nerve as N
 from rulesets.gemini.options import psychology as P
+from rulesets.gemini.options import pursuit
 from rulesets.gemini.options import shooting_extras as X
 from rulesets.gemini.options.common import ld_test, report_all, say
 from rulesets.gemini.options.moving import flee, move_toward
@@ -47,6 +48,8 @@ def turn_start(state: GameState, ctx: Context, side: str) -> None:
             psychology_start(state, ctx, m)
         if not m.removed:
             shaken_start(state, ctx, m)
+        if sw.pursuit and not m.removed:
+            pursuit.turn_start(state, ctx, m)
 
 
 def bottle(state: GameState, ctx: Context, side: str) -> None:
