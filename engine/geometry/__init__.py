@@ -25,6 +25,7 @@ submodules are the package's own layout and may move):
 * ``zones``: ``zone_point``, ``zone_of``, ``zone_polygons``;
 * ``templates``: ``template_hits``, ``template_outline``, ``scatter``;
 * ``paths``: ``turn_poses``, ``straight_poses``, ``path_length``;
+* ``sweeps``: ``arc_entry``, ``point_along`` (a moving base against fire arcs);
 * ``terrain_index``: ``features_at``, ``features_under``, ``crossings``,
   ``path_terrain_lengths``;
 * ``sight`` (with ``tables``, ``matrix`` and ``arrays``): :class:`Geometry` and
@@ -44,6 +45,7 @@ from engine.geometry.bases import (
 )
 from engine.geometry.paths import path_length, straight_poses, turn_poses
 from engine.geometry.sight import Geometry
+from engine.geometry.sweeps import arc_entry, point_along
 from engine.geometry.templates import scatter, template_hits, template_outline
 from engine.geometry.terrain_index import (
     crossings,
@@ -60,6 +62,7 @@ __all__ = [
     "Geometry",
     "Point",
     "Sight",
+    "arc_entry",
     "arc_wedge",
     "base_samples",
     "bearing",
@@ -73,6 +76,7 @@ __all__ = [
     "overlaps",
     "path_length",
     "path_terrain_lengths",
+    "point_along",
     "scatter",
     "straight_poses",
     "template_hits",

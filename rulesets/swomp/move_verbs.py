@@ -7,11 +7,13 @@ vehicle's drive is driving.py's, and every finished move may raise overwatch fir
 
 from __future__ import annotations
 
+import math
+
 from engine.actions import Move, Turn
 
-from . import core, driving, vehicles
-from .movement import R_ACTIONS, do_move, move_problems, unit_paths
-from .pending import trigger_overwatch
+from . import core, driving, table, vehicles, watch
+from .movement import R_ACTIONS, TERRAIN, do_move, move_problems, unit_paths
+from .pending import CONTINUATIONS, offer, trigger_overwatch
 
 
 def check_move(state, ctx, action: Move, ms, unit) -> list[str]:
@@ -32,23 +34,60 @@ def check_move(state, ctx, action: Move, ms, unit) -> list[str]:
 
 
 def apply_move(state, ctx, action: Move, ms, unit) -> None:
-    if len(ms) == 1:
-        m = ms[0]
-        pts = list(action.waypoints(m.pos))
-        if core.is_vehicle(m):
-            moved = driving.drive(state, ctx, m, pts)
-        else:
-            do_move(state, ctx, m, pts, action.facing)
-            moved = [m]
+    if len(ms) == 1 and core.is_vehicle(ms[0]):
+        moved = driving.drive(state, ctx, ms[0], list(action.waypoints(ms[0].pos)))
         trigger_overwatch(state, ctx, moved, None)
         return
-    paths = unit_paths(ms, action)
+    if len(ms) == 1:
+        paths = {ms[0].id: list(action.waypoints(ms[0].pos))}
+    else:
+        paths = unit_paths(ms, action)
     lead = ms[0]
     end = paths[lead.id][-1]
     ux, uy = end[0] - lead.x, end[1] - lead.y
-    for m in sorted(ms, key=lambda m: (-(m.x * ux + m.y * uy), m.id)):
-        do_move(state, ctx, m, paths[m.id], action.facing)
-    trigger_overwatch(state, ctx, ms, None)
+    order = sorted(ms, key=lambda m: (-(m.x * ux + m.y * uy), m.id))
+    moves = [[m.id, [list(p) for p in paths[m.id]]] for m in order]
+    move_on(state, ctx, {"kind": "move_on", "moves": moves, "facing": action.facing})
+
+
+def move_on(state, ctx, cont: dict) -> None:
+    """Walk troopers along their paths (front model first in a unit move). An enemy
+    watcher that could not fire at them where they started but may at a point of the
+    way fires there: the move stops at that point, its side decides, and the rest of
+    the move waits on the answer (SWOMP "Shooting: Overwatch", "at any time";
+    SWOMP-I-OVERWATCH-MOMENTS). The end of the move is offered as before."""
+    moves = [(mid, [tuple(p) for p in pts]) for mid, pts in cont["moves"]]
+    part, offered = bool(cont.get("part")), list(cont.get("offered", []))
+    moves = [
+        (mid, p) for mid, p in moves if not state.models[mid].removed and (len(p) > 1 or not part)
+    ]
+    shot = watch.first_shot(state, ctx, dict(moves), offered)
+    if shot is None:
+        for mid, pts in moves:
+            do_move(state, ctx, state.models[mid], pts, cont.get("facing"), part)
+        trigger_overwatch(state, ctx, [state.models[mid] for mid, _ in moves], None)
+        return
+    at, fire = shot
+    rest = []
+    for mid, pts in moves:
+        now, later = watch.split(pts, at)
+        m = state.models[mid]
+        do_move(state, ctx, m, now, None, part)
+        if math.dist(m.pos, now[-1]) < 0.01:  # a base stopped short ends its move there
+            rest.append([mid, [list(p) for p in later]])
+            # it is moving at the rate of its whole move (SWOMP "Movement bonus")
+            whole = float(core.act(m)["moved"]) + table.path_cost(ctx, later, TERRAIN["difficult"])
+            m.vars["moved"] = round(whole, 2)
+    movers = [state.models[mid] for mid, _ in moves]
+    after = {"kind": "move_on", "moves": rest, "facing": cont.get("facing"), "part": True}
+    after["offered"] = offered + fire
+    sides: dict[str, list[str]] = {}
+    for wid in fire:
+        sides.setdefault(state.models[wid].side, []).append(wid)
+    offer(state, ctx, sides, movers, after, f' as it moves, {at:.1f}" along its way')
+
+
+CONTINUATIONS["move_on"] = move_on
 
 
 def check_turn(state, ctx, action: Turn, ms, unit) -> list[str]:

@@ -214,10 +214,16 @@ def vehicle_move_problems(
 
 
 def do_move(
-    state: GameState, ctx: Context, m: Model, pts: list[tuple[float, float]], facing: float | None
+    state: GameState,
+    ctx: Context,
+    m: Model,
+    pts: list[tuple[float, float]],
+    facing: float | None,
+    part: bool = False,
 ) -> None:
     """Move along the path with the physics service: the base stops at its first
-    contact; the inches spent (difficult ground counted twice) are what it moved."""
+    contact; the inches spent (difficult ground counted twice) are what it moved.
+    ``part``: the rest of a move overwatch fire interrupted, not a new move."""
     melee.sync(state, ctx)
     r = ctx.physics.move(m.id, pts[1:])
     full = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
@@ -230,7 +236,9 @@ def do_move(
     elif math.dist(start, m.pos) > 1e-6:
         m.facing = round(table.bearing(pts[-2] if len(pts) > 1 else start, pts[-1]), 1)
     a = core.act(m)
-    if a["follow"] > 0:
+    if part:
+        pass
+    elif a["follow"] > 0:
         a["follow"] = 0.0
     else:
         a["moves"] = int(a["moves"]) + 1

@@ -10,6 +10,7 @@ Why apart: every verb that moves or attacks ends by raising these; the answers t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.ruleset import Context
@@ -35,8 +36,8 @@ def trigger_overwatch(
     """Enemy models ending a move where an overwatching model could fire at them hand
     play to the overwatching side; ``after`` (e.g. the charge's close combat) runs once
     every reaction is answered."""
-    entries = []
     movers = [m for m in movers if not m.removed]
+    by_side: dict[str, list[str]] = {}
     for side in state.sides:
         if not movers or side == movers[0].side:
             continue
@@ -48,15 +49,32 @@ def trigger_overwatch(
             and any(can_fire_at(state, ctx, w, t) for t in movers)
         ]
         if watchers:
-            entries.append(
-                reactions.ask(side, "overwatch", watchers=watchers, targets=[m.id for m in movers])
-            )
-            ctx.log.emit(
-                "note",
-                f"{', '.join(watchers)} on overwatch may fire at "
-                f"{', '.join(m.id for m in movers)} ({side} shoots or passes)",
-                rule=R_OVERWATCH,
-            )
+            by_side[side] = watchers
+    offer(state, ctx, by_side, movers, after, "")
+
+
+def offer(
+    state: GameState,
+    ctx: Context,
+    by_side: dict[str, list[str]],
+    targets: list[Model],
+    after: dict[str, Any] | None,
+    when: str,
+) -> None:
+    """Owe each side its overwatch decision (``by_side``: side -> the watchers that may
+    fire at ``targets``; ``when`` says at which moment, for the log); ``after`` (what
+    the interrupted action still has to do) runs once every reaction is answered."""
+    entries = []
+    for side, watchers in by_side.items():
+        entries.append(
+            reactions.ask(side, "overwatch", watchers=watchers, targets=[m.id for m in targets])
+        )
+        ctx.log.emit(
+            "note",
+            f"{', '.join(watchers)} on overwatch may fire at "
+            f"{', '.join(m.id for m in targets)}{when} ({side} shoots or passes)",
+            rule=R_OVERWATCH,
+        )
     reactions.defer(state, after)
     reactions.push(state, entries)
     settle(state, ctx)
@@ -71,8 +89,15 @@ def settle(state: GameState, ctx: Context) -> None:
         run_continuation(state, ctx, cont)
 
 
+#: continuations the verbs register (the rest of an interrupted move, an action that
+#: waits on overwatch fire at its unit): kind -> runner
+CONTINUATIONS: dict[str, Callable[[GameState, Context, dict[str, Any]], None]] = {}
+
+
 def run_continuation(state: GameState, ctx: Context, cont: dict[str, Any]) -> None:
-    if cont["kind"] == "charge_fight":
+    if cont["kind"] in CONTINUATIONS:
+        CONTINUATIONS[cont["kind"]](state, ctx, cont)
+    elif cont["kind"] == "charge_fight":
         open_combat(state, ctx, melee.charge_groups(cont["pairs"], cont.get("location", "")))
     elif cont["kind"] == "strike":
         for group in cont["groups"]:

@@ -27,11 +27,12 @@ from engine.actions import (
     Move,
     Shoot,
     Turn,
+    from_dict,
 )
 from engine.ruleset import Context, Legality, load
 from engine.state import GameState
 
-from . import answers, deploy, flow, reactions
+from . import answers, core, deploy, flow, reactions
 from . import fire_verbs as fv
 from . import melee_verbs as mv
 from . import move_verbs as mov
@@ -40,8 +41,10 @@ from . import vehicle_verbs as vv
 from .actions import ClearJam, Deploy, Man, Overwatch, Rally, Ram, Retreat, SwompCharge, Wait
 from .flow import TURNS, after_action, begin, finish, new_round, resolve_actor, setup, to_act
 from .movement import R_ACTIONS, allowance, shoot_limit
+from .pending import CONTINUATIONS, offer
 from .preview import odds
 from .victory import casualty_points, concede
+from .watch import standing
 
 __all__ = [
     "TURNS",
@@ -155,13 +158,51 @@ def apply(state: GameState, action: Action, ctx: Context) -> None:
                 unit = TURNS.ready_units(state, state.active)[0]
             begin(state, unit)
             ctx.log.emit("note", f"{unit} waits", actor=unit, rule=R_ACTIONS)
+            if watched(state, ctx, unit, action):
+                after_action(state, ctx)
+                return
         finish(state, ctx)
         after_action(state, ctx)
         return
     ms, unit = resolve_actor(state, action.actor)
-    begin(state, unit)
+    if TURNS.current(state) != unit:
+        begin(state, unit)
+        if watched(state, ctx, unit, action):
+            after_action(state, ctx)
+            return
     APPLY[type(action)](state, ctx, action, ms, unit)
     after_action(state, ctx)
+
+
+def watched(state: GameState, ctx: Context, unit: str, action: Action) -> bool:
+    """A unit begins its action where enemy watchers may fire at it: they may, before
+    it acts ("at any time up until its next turn", SWOMP "Shooting: Overwatch";
+    SWOMP-I-OVERWATCH-MOMENTS), and the action waits on their answer."""
+    ms = core.unit_models(state, unit)
+    sides = standing(state, ctx, ms)
+    if not sides:
+        return False
+    after = {"kind": "resume", "action": action.to_dict()}
+    offer(state, ctx, sides, ms, after, f" before {unit} acts")
+    return True
+
+
+def resume(state: GameState, ctx: Context, cont: dict) -> None:
+    """The action the overwatch fire waited on, if it is still legal (its models may be
+    dead, its way changed); else it is lost, as a player's would be."""
+    action = from_dict(dict(cont["action"]), "swomp")
+    why = problems(state, action, ctx)
+    if why:
+        ctx.log.emit("note", f"{action.describe()} is no longer possible: {why[0]}", rule=R_ACTIONS)
+        return
+    if isinstance(action, (EndActivation, Wait)):
+        finish(state, ctx)
+        return
+    ms, unit = resolve_actor(state, action.actor)
+    APPLY[type(action)](state, ctx, action, ms, unit)
+
+
+CONTINUATIONS["resume"] = resume
 
 
 def advance(state: GameState, ctx: Context) -> Action | None:
