@@ -56,6 +56,7 @@ def new_round(state: GameState, ctx: Context, first: str | None = None) -> None:
         order = roll_off(ctx.dice, sides, 10, rule=R_ROUND, log=ctx.log)
     TURNS.start_round(state, order)
     core.sw(state)["order"] = order
+    core.sw(state).pop("joined", None)  # the per-round record of who fought (melee.joined)
 
 
 def to_act(state: GameState) -> str | None:

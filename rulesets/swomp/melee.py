@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 from engine.battlefield import Footprint
 from engine.dice import percent
 from engine.ruleset import Context, Odds
 from engine.state import GameState, Model
 from engine.table import footprint
+from engine.turns import AlternatingFlow
 
 from . import contest, core, shooting, table, vehicle_cc, vehicles
 
@@ -251,11 +253,11 @@ def plan_fight(
         v = state.models.get(target)
         if v is None or not core.is_vehicle(v):
             return None
-        # the unit's models on the vehicle strike together (SWOMP "Multiple attackers")
+        # the side's models on the vehicle strike together (SWOMP "Multiple attackers")
         group = [m] + [
             x
             for x in state.live(m.side)
-            if x.unit == unit
+            if may_join(state, x, unit)
             and x.id not in planned
             and x.id != m.id
             and not core.foes(state, x)
@@ -264,6 +266,7 @@ def plan_fight(
             and table.distance(x, v) <= CONTACT
         ]
         planned.update(x.id for x in group)
+        joined(state, [x for x in group if x.unit != unit])
         rule = R_VEH_CC if len(group) == 1 else R_MULTI
         return {
             "attackers": [x.id for x in group],
@@ -285,17 +288,52 @@ def plan_fight(
     group = [
         x
         for x in core.foes(state, d)
-        if x.side == m.side and x.unit == unit and not core.act(x)["fought"] and x.id not in planned
+        if x.side == m.side
+        and may_join(state, x, unit)
+        and not core.act(x)["fought"]
+        and x.id not in planned
+        and (x.unit == unit or len(core.foes(state, x)) == 1)  # never a multiple defender too
     ]
     if m not in group:
         group.insert(0, m)
     planned.update(x.id for x in group)
+    joined(state, [x for x in group if x.unit != unit])
     return {
         "attackers": [x.id for x in group],
         "defender": d.id,
         "charging": False,
         "rule": R_MULTI if len(group) > 1 else R_CC,
     }
+
+
+def may_join(state: GameState, x: Model, unit: str) -> bool:
+    """``x`` may strike in ``unit``'s close combat: one of its models, or a model of
+    another unit of the side that has not yet taken its action this round and has not
+    already fought this round (SWOMP "Multiple attackers": "only one contest is
+    required", whatever their units; SWOMP-I-MULTI-UNITS)."""
+    if x.unit == unit:
+        return True
+    done = state.vars.get(AlternatingFlow.KEY, {}).get("done", [])
+    return x.unit not in done and not fought_this_round(state, x)
+
+
+def fought_this_round(state: GameState, x: Model) -> bool:
+    """``x`` struck this round in another unit's close combat (the per-round record)."""
+    rec: dict[str, Any] = core.sw(state).get("joined") or {}
+    return rec.get("turn") == state.turn and x.id in rec.get("ids", [])
+
+
+def joined(state: GameState, ms: list[Model]) -> None:
+    """Record the models that strike in another unit's combat: each model fights once
+    per round, so their own action may not fight again. The record lives only while
+    it matters (dropped at the next round), so games without it checksum as before."""
+    if not ms:
+        return
+    sw = core.sw(state)
+    rec = sw.get("joined")
+    if not rec or rec["turn"] != state.turn:
+        rec = sw["joined"] = {"turn": state.turn, "ids": []}
+    rec["ids"] += [x.id for x in ms if x.id not in rec["ids"]]
 
 
 def charge_groups(pairs: dict[str, str], location: str = "") -> list[dict]:

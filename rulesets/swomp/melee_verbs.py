@@ -102,6 +102,8 @@ def fight_problem(state: GameState, m: Model, target: str) -> str:
     a = core.act(m)
     if a["fought"]:
         return f"{m.id} has already fought this action"
+    if melee.fought_this_round(state, m):
+        return f"{m.id} has already fought this round, beside another unit ({melee.R_MULTI})"
     if a["clearing"]:
         return f"{m.id} is clearing a jam and may not fight ({R_JAM})"
     if core.engaged(m):
