@@ -10,15 +10,25 @@ the other side's secrets, exactly as in ``engine.game.play``.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
-from typing import Any
+from typing import Protocol, runtime_checkable
 
 from engine.actions import Action
 from engine.agents import explain
+from engine.agents.greedy import Option
 from engine.dice import Dice
-from engine.game import Game
+from engine.game import Agent, Game
 from engine.ui.choices import akey
 from engine.ui.newgame import DEFAULT_LEVEL
+
+#: what a computer's decision depends on (``position_of``)
+Position = tuple[str, int, str]
+
+
+@runtime_checkable
+class _OwnDice(Protocol):
+    """An agent with dice of its own (tie-breaks, samples), reseeded per position."""
+
+    dice: Dice
 
 
 class HumanAgent:
@@ -53,7 +63,12 @@ class AiJob:
     right after ``choose`` returns, so the window never reads an agent mid-decision."""
 
     def __init__(
-        self, agent: Any, clone: Game | None, side: str, token: int, position: Any = None
+        self,
+        agent: Agent | None,
+        clone: Game | None,
+        side: str,
+        token: int,
+        position: Position | None = None,
     ) -> None:
         """Think about ``clone`` for ``side`` on a worker thread; with no clone the job
         is a recalled answer (``recall``) and is done at once. ``position`` is the key
@@ -64,7 +79,7 @@ class AiJob:
         self.result: Action | None = None
         self.error: str = ""
         self.why: str | None = None
-        self.options: list[Any] = []
+        self.options: list[Option] = []
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(agent, clone, side), daemon=True)
         if clone is None:
@@ -79,7 +94,9 @@ class AiJob:
         job.result, job.why, job.options = answer.result, answer.why, list(answer.options)
         return job
 
-    def _run(self, agent: Any, clone: Game, side: str) -> None:
+    def _run(self, agent: Agent | None, clone: Game | None, side: str) -> None:
+        if agent is None or clone is None:  # a recalled answer: nothing to think
+            return
         try:
             self.result = agent.choose(clone, side)
             self.options = list(getattr(agent, "last", None) or [])
@@ -89,18 +106,17 @@ class AiJob:
         self.done.set()
 
 
-def position_of(game: Game, side: str) -> tuple[str, int, str]:
+def position_of(game: Game, side: str) -> Position:
     """What a computer's decision depends on: the state, where the dice stream stands,
     and the side. Why the dice: the agent thinks on a fork of the game's stream."""
     return (game.state.checksum(), game.dice.counter, side)
 
 
-def reseed(agent: Any, game: Game, base: int) -> None:
+def reseed(agent: Agent, game: Game, base: int) -> None:
     """Seed the agent's own dice (its tie-breaks and samples) from the position, not
     from how many decisions it made before: after an undo, or in another window opened
     on the same save, it then decides the same way in the same position."""
-    dice = getattr(agent, "dice", None)
-    if isinstance(dice, Dice):
+    if isinstance(agent, _OwnDice) and isinstance(agent.dice, Dice):
         agent.dice = Dice(seed=(base * 1_000_003 + len(game.history)) ^ game.dice.counter)
 
 
@@ -114,9 +130,9 @@ class Answers:
     roll), so the answer then rolls the same faces too."""
 
     def __init__(self) -> None:
-        self._by: dict[Any, AiJob] = {}
+        self._by: dict[Position, AiJob] = {}
 
-    def get(self, position: Any) -> AiJob | None:
+    def get(self, position: Position) -> AiJob | None:
         return self._by.get(position)
 
     def keep(self, job: AiJob) -> None:
@@ -124,15 +140,7 @@ class Answers:
             self._by[job.position] = job
 
 
-@dataclass
-class _Decision:
-    """An agent's name and options reordered so ``explain`` leads with the played one."""
-
-    name: str
-    last: list[Any]
-
-
-def _explain_choice(agent: Any, side: str, action: Action, options: list[Any]) -> str | None:
+def _explain_choice(agent: Agent, side: str, action: Action, options: list[Option]) -> str | None:
     """``engine.agents.explain``'s line, naming the action actually played.
 
     Why not ``explain(agent, side)`` as is: it names the agent's best-valued option, but
@@ -146,4 +154,6 @@ def _explain_choice(agent: Any, side: str, action: Action, options: list[Any]) -
     if played is None:  # a tie beyond the options the agent kept: name the action itself
         text = f"{side} ({name}) chose {action.describe()}"
         return text + "; also weighed: " + "; ".join(o.line() for o in options[:3])
-    return explain(_Decision(name, [played] + [o for o in options if o is not played]), side)
+    rest = [o for o in options if o is not played]
+    text = f"{side} ({name}) chose {played.line()}"
+    return text + ("; also weighed: " + "; ".join(o.line() for o in rest[:3]) if rest else "")

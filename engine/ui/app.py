@@ -230,7 +230,9 @@ class App:
         for t in threads:
             t.join(timeout=10.0)
         self._orphans = []
-        self.manager.clear_and_reset()
+        # through the base class: mypy's untyped_calls_exclude of pygame_gui (which leaves
+        # this method unannotated) does not cover the call by way of our subclass
+        pygame_gui.UIManager.clear_and_reset(self.manager)
 
     def draw(self) -> None:
         self.screen.fill(BACKGROUND)
@@ -264,7 +266,7 @@ class App:
             self._resize((max(960, e.w), max(640, e.h)))
             return
         if e.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            self.pointer = tuple(int(v) for v in e.pos)  # type: ignore[assignment]
+            self.pointer = (int(e.pos[0]), int(e.pos[1]))
             self.manager.pointer = self.pointer
         if e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and self.notice is not None:
             self.notice = None  # a notice stays until the next input

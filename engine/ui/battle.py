@@ -10,27 +10,30 @@ screens. Playing frame by frame is ``Referee``'s part, keeping the panels curren
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygame
 
 from engine import persistence
 from engine.actions import Action, EndTurn
 from engine.agents import make as make_agent
-from engine.game import Game
+from engine.game import Agent, Game
 from engine.ui import choices
 from engine.ui.agents import AiJob, Answers, HumanAgent, controller_of
 from engine.ui.camera import Camera
 from engine.ui.controls import Controller
 from engine.ui.draw import Renderer
+from engine.ui.glossary import StatHelp
 from engine.ui.hud import Hud
 from engine.ui.markup import Linker
 from engine.ui.names import Names
 from engine.ui.overlays import DiceAnim, ModelView, Overlays, TableView
 from engine.ui.panels import Panels
-from engine.ui.referee import TWEEN_SECONDS, Referee, Tween
+from engine.ui.referee import TWEEN_SECONDS, Referee
+from engine.ui.screen import PanelKey, Tween
 from engine.ui.style import side_colours
 from engine.ui.texts import WAITING_HTML, legend_surface
 
@@ -53,7 +56,7 @@ class BattleScreen(Referee, Panels):
         self.version = 0
         ctrl = {s: controller_of((controllers or {}).get(s, "human")) for s in game.state.sides}
         self.controllers: dict[str, str] = ctrl
-        self.agents: dict[str, Any] = {}
+        self.agents: dict[str, Agent | HumanAgent] = {}
         for k, s in enumerate(game.state.sides):
             self.agents[s] = HumanAgent() if ctrl[s] == "human" else make_agent(ctrl[s], seed=k + 1)
         self.hud: Hud = self._make_hud(self.computer_plays())
@@ -62,7 +65,7 @@ class BattleScreen(Referee, Panels):
         self.renderer = Renderer(game.battlefield)
         self.names = Names(game.state.models.values())
         #: stat key -> what the rules reference says of it (glossary.stat_help), cached
-        self.glossary: dict[str, Any] = {}
+        self.glossary: dict[str, StatHelp | None] = {}
         self.linker = Linker(game.ruleset.reference, self.names.text)
         #: each verb's number key, the same for every model all game (choices.number_keys)
         self.number_keys = choices.number_keys(tuple(game.ruleset.verbs))
@@ -79,8 +82,8 @@ class BattleScreen(Referee, Panels):
         self.last_turn = game.state.turn
         self.summary_shown = False
         self.turn_marks: dict[int, int] = {}
-        self.hud_key: Any = None
-        self.log_key: Any = None
+        self.hud_key: PanelKey = None
+        self.log_key: PanelKey = None
         self.odds_hover = ""
         #: the log span (start, end) of the player's own last action, kept on top of the
         #: roll log while the computer answers, until the player's next input
@@ -133,7 +136,7 @@ class BattleScreen(Referee, Panels):
     def computer_plays(self) -> bool:
         return any(who != "human" for who in self.controllers.values())
 
-    def close(self) -> Any:
+    def close(self) -> threading.Thread | None:
         """Drop the widgets; returns the worker thread of a decision still in flight (it
         works on a clone, so it is left to finish on its own and its result dropped)."""
         self.hud.kill()
@@ -405,8 +408,12 @@ class BattleScreen(Referee, Panels):
             "End the turn?",
             f"Your side still has {n} action{'s' if n != 1 else ''} it could take this turn.",
             "End turn",
-            lambda: (self.hud.close("confirm"), self.submit(EndTurn())),
+            self._end_turn_confirmed,
         )
+
+    def _end_turn_confirmed(self) -> None:
+        self.hud.close("confirm")
+        self.submit(EndTurn())
 
     def ask_new_game(self) -> None:
         """Back to the start screen; a game under way is only left after a yes."""

@@ -59,12 +59,33 @@ def is_placed(action: Action) -> bool:
     )
 
 
+def target_of(action: Action) -> str:
+    """The model a targeted action aims at ("" for none)."""
+    return str(getattr(action, "target", "") or "")
+
+
+def aimed(action: Action, target: str) -> Action:
+    """``action`` aimed at ``target`` ("" clears the aim).
+
+    Why by field name: the targeted classes (Shoot, Charge, a ruleset's Lead or Cast)
+    each declare ``target``; the base ``Action`` the window holds does not, so the type
+    checker cannot see the field, and ``dataclasses.replace`` checks it when called."""
+    return dataclasses.replace(action, **{"target": target})
+
+
+def placed(action: Action, to: tuple[float, float] | None) -> Action:
+    """``action`` aimed at the point ``to`` (None clears it); by name, as ``aimed``.
+    Each ruleset's placed class declares ``to``; the base ``Action``'s fields, which the
+    checker compares with, are all strings, hence the one ignore."""
+    return dataclasses.replace(action, **{"to": to})  # type: ignore[arg-type]
+
+
 def proto_of(action: Action) -> Action:
     """The action with its aim (target or point) cleared: one mode per variant."""
     if is_targeted(action):
-        return dataclasses.replace(action, target="")  # type: ignore[call-arg]
+        return aimed(action, "")
     if is_placed(action):
-        return dataclasses.replace(action, to=None)  # type: ignore[call-arg]
+        return placed(action, None)
     return action
 
 
@@ -106,7 +127,8 @@ def label(action: Action, names: dict[str, str] | None = None) -> str:
     verb = action.KIND.replace("_", " ")
     var = variant(action)
     if is_targeted(action) and names is not None:
-        return f"{verb} {names.get(action.target, action.target)}" + (f" ({var})" if var else "")  # type: ignore[attr-defined]
+        target = target_of(action)
+        return f"{verb} {names.get(target, target)}" + (f" ({var})" if var else "")
     return f"{verb}: {var}" if var else verb
 
 
@@ -136,7 +158,7 @@ def group(actions: Iterable[Action]) -> list[Mode]:
             out[k] = Mode(proto, label(proto), place=is_placed(a))
             offered[k] = set()
         if is_targeted(a):
-            offered[k].add(a.target)  # type: ignore[attr-defined]
+            offered[k].add(target_of(a))
     for k, m in out.items():
         m.offered = frozenset(offered[k])
     return list(out.values())
@@ -201,8 +223,8 @@ def control_of(action: Action, modes: Sequence[Mode], buttons: Sequence[Action])
         if akey(m.proto) == k:
             if m.place:
                 return f"{m.label} then click the ground"
-            if action.target in m.offered:  # type: ignore[attr-defined]
-                return f"{m.label} then click {action.target}"  # type: ignore[attr-defined]
+            if target_of(action) in m.offered:
+                return f"{m.label} then click {target_of(action)}"
     ak = akey(action)
     for b in buttons:
         if akey(b) == ak:

@@ -10,16 +10,15 @@ state changes), so hovering costs a dictionary lookup, not a rules call, per fra
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol, TypeVar, cast
 
 from engine.actions import Action, Move, Turn
 from engine.battlefield import Footprint
 from engine.game import Game
-from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, TOO_FAR, Legality
+from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, TOO_FAR, Legality, Odds
 from engine.ui import choices, measure
 from engine.ui.camera import Camera
 from engine.ui.choices import Mode, akey
@@ -27,6 +26,7 @@ from engine.ui.moving import Moving
 from engine.ui.overlays import OddsCard, Overlays, TargetMark
 
 Point = tuple[float, float]
+T = TypeVar("T")
 
 #: Pixels the mouse must travel with the button held before a click becomes a drag.
 DRAG_THRESHOLD = 5
@@ -79,7 +79,7 @@ class Controller(Moving):
         self.note: tuple[Point, str, bool] | None = None
         self.note_until = 0.0
         self.unit_links = True
-        self._cache: dict[Any, Any] = {}
+        self._cache: dict[Hashable, object] = {}
         self._cache_version = -1
         self.sight = measure.Sight(session.game.ctx)
         self.on_change: Callable[[], None] | None = None
@@ -87,23 +87,25 @@ class Controller(Moving):
         self.rename: Callable[[str], str] = lambda text: text
 
     # --- cached rules queries -----------------------------------------------------------------
-    def _memo(self, key: Any, fn: Callable[[], Any]) -> Any:
+    def _memo(self, key: Hashable, fn: Callable[[], T]) -> T:
+        """``fn()``, asked once per game version under ``key``; each key is asked of one
+        query only (its first element names the query), so its value has ``fn``'s type."""
         if self._cache_version != self.s.version:
             self._cache.clear()
             self._cache_version = self.s.version
         if key not in self._cache:
             self._cache[key] = fn()
-        return self._cache[key]
+        return cast(T, self._cache[key])
 
     @property
     def game(self) -> Game:
         return self.s.game
 
-    def check(self, action: Action):
+    def check(self, action: Action) -> Legality:
         return self._memo(("check", akey(action)), lambda: self.game.check(action))
 
-    def odds(self, action: Action):
-        def get():
+    def odds(self, action: Action) -> Odds | None:
+        def get() -> Odds | None:
             try:
                 return self.game.odds(action)
             except Exception:
@@ -117,7 +119,7 @@ class Controller(Moving):
         if not actor or not self.s.human_to_act():
             return []
 
-        def get():
+        def get() -> list[Action]:
             g = self.game
             m = g.state.models.get(actor)
             if m is None or m.removed or m.side != g.to_act():
@@ -136,7 +138,7 @@ class Controller(Moving):
         if not self.s.human_to_act():
             return []
 
-        def get():
+        def get() -> list[Action]:
             try:
                 cands = self.game.candidates()
             except Exception:
@@ -217,7 +219,7 @@ class Controller(Moving):
             for t in g.state.live():
                 if t.side == me.side and t.id not in offered and t.unit not in offered:
                     continue
-                a = dataclasses.replace(proto, target=self.aim_of(proto, t.id))  # type: ignore[call-arg]
+                a = choices.aimed(proto, self.aim_of(proto, t.id))
                 out[t.id] = self._mark(a, shooter, t.id)
             return out
 
@@ -254,13 +256,13 @@ class Controller(Moving):
         if self.mode is None or self.mode.place:
             return None
         aim = self.aim_of(self.mode.proto, target)
-        return dataclasses.replace(self.mode.proto, target=aim)  # type: ignore[call-arg]
+        return choices.aimed(self.mode.proto, aim)
 
     def place_action(self, point: Point) -> Action | None:
         """The current place mode aimed at a point on the ground."""
         if self.mode is None or not self.mode.place:
             return None
-        return dataclasses.replace(self.mode.proto, to=point)  # type: ignore[call-arg]
+        return choices.placed(self.mode.proto, point)
 
     # --- moving ---------------------------------------------------------------------------------
     def allowance(self, actor: str) -> float | None:
@@ -268,7 +270,7 @@ class Controller(Moving):
         limit its refusal of a long move carries (a ``too_far`` reason's data). None when
         the ruleset does not say."""
 
-        def get():
+        def get() -> float | None:
             g = self.game
             m = g.state.models.get(actor)
             if m is None:
@@ -529,7 +531,7 @@ class Controller(Moving):
                 scatter = weapon.get("scatter", 6)
                 ring = float(r) + (float(scatter) if isinstance(scatter, (int, float)) else 6.0)
                 ov.template = ((tfp.x, tfp.y), float(r), ring)
-        action = dataclasses.replace(proto, target=tid)
+        action = choices.aimed(proto, tid)
         ov.odds = self.odds_card(action, (tfp.x, tfp.y))
 
     def zones(self, mid: str) -> dict[str, list[list[Point]]]:

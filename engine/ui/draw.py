@@ -23,14 +23,14 @@ import pygame.gfxdraw
 from engine.battlefield import (
     Battlefield,
     Footprint,
-    base_is_round,
     base_size_in,
 )
+from engine.state import Base
 from engine.ui import style
 from engine.ui.camera import ZOOM_LEVELS, Camera
 from engine.ui.glyphs import _centroid, terrain_glyphs
 from engine.ui.measure import outline, template
-from engine.ui.overlays import DiceAnim, ModelView, OddsCard, Overlays, TableView
+from engine.ui.overlays import DiceAnim, ModelView, OddsCard, Overlays, TableView, TargetMark
 from engine.ui.textcache import TextCache
 from engine.ui.tiles import TerrainTiles
 
@@ -49,8 +49,8 @@ class Renderer:
         self.cache = cache
         self._links: tuple[int, list[tuple[str, Point, Point]]] | None = None
         self._layer: pygame.Surface | None = None
-        self._layer_key: tuple | None = None
-        self._sprites: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._layer_key: tuple[object, ...] | None = None
+        self._sprites: OrderedDict[tuple[RGB, Base, int, int, bool], pygame.Surface] = OrderedDict()
         #: where the last odds card was drawn (tests check it stands beside its target)
         self.card_rect: pygame.Rect | None = None
 
@@ -220,7 +220,9 @@ class Renderer:
             if m.status:
                 self._status(surf, cx, cy - r - 3, m.status, small)
 
-    def _sprite(self, colour: RGB, base, facing: float, level: int, done: bool) -> pygame.Surface:
+    def _sprite(
+        self, colour: RGB, base: Base, facing: float, level: int, done: bool
+    ) -> pygame.Surface:
         """A base drawn once per (colour, size, facing to the degree, zoom level)."""
         key = (colour, base, round(facing) % 360, level, done)
         hit = self._sprites.get(key) if self.cache else None
@@ -275,7 +277,7 @@ class Renderer:
         mark = (176, 176, 170) if done else (250, 248, 236)
         h = math.radians(fp.facing)
         ux, uy = math.cos(h), -math.sin(h)
-        if base_is_round(fp.base):
+        if not isinstance(fp.base, tuple | list):
             r = max(3.0, float(fp.base) / 25.4 / 2 * s)
             if alpha < 255:
                 pygame.gfxdraw.filled_circle(surf, int(cx), int(cy), int(r), (*colour, alpha))
@@ -332,7 +334,13 @@ class Renderer:
         surf.blit(t, (cx - t.get_width() / 2, bottom - t.get_height()))
 
     def _target(
-        self, surf: pygame.Surface, view: TableView, cam: Camera, mid: str, mark, hovered: bool
+        self,
+        surf: pygame.Surface,
+        view: TableView,
+        cam: Camera,
+        mid: str,
+        mark: TargetMark,
+        hovered: bool,
     ) -> None:
         m = view.index.get(mid)
         if m is None:
@@ -361,7 +369,13 @@ class Renderer:
             self._dashed(surf, pts + [pts[0]], (250, 170, 90), 1, 7)
 
     def _ghost(
-        self, surf: pygame.Surface, view: TableView, cam: Camera, ghost, actor: str, turn: bool
+        self,
+        surf: pygame.Surface,
+        view: TableView,
+        cam: Camera,
+        ghost: tuple[float, float, float, Base],
+        actor: str,
+        turn: bool,
     ) -> None:
         m = view.index.get(actor)
         colour = view.side_colours.get(m.side, style.INK) if m else style.INK
@@ -466,13 +480,13 @@ class Renderer:
                 False,
             )
         if card.dist:
-            top = max(p for _, p in card.dist) or 1.0
+            tallest = max(share for _, share in card.dist) or 1.0
             n = len(card.dist)
             bw = max(6, min(26, (w - 16) // max(n, 1) - 2))
             base_y = box.bottom - 16
-            for k, (v, p) in enumerate(card.dist):
+            for k, (v, share) in enumerate(card.dist):
                 bx = box.x + 8 + k * (bw + 2)
-                bh = int(34 * p / top)
+                bh = int(34 * share / tallest)
                 pygame.draw.rect(surf, (120, 170, 236), (bx, base_y - bh, bw, bh))
                 self._label(surf, str(v), (bx + bw / 2, base_y + 1), (180, 186, 196), 14, None)
 
@@ -538,7 +552,7 @@ def _pct(p: float) -> str:
     return f"{v:.0f}%" if 10 <= v <= 90 or v in (0.0, 100.0) else f"{v:.1f}%"
 
 
-def _half_px(base, s: float) -> float:
+def _half_px(base: Base, s: float) -> float:
     w, d = base_size_in(base)
     return max(3.0, max(w, d) / 2 * s)
 

@@ -148,7 +148,7 @@ class Sight:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self._cache: dict[tuple, SightView] = {}
+        self._cache: dict[tuple[tuple[object, ...], tuple[object, ...]], SightView] = {}
 
     def sight(self, a: Footprint, b: Footprint) -> SightView:
         key = (tuple(a), tuple(b))

@@ -15,18 +15,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from engine.actions import Action, Charge, Move
 from engine.battlefield import Footprint
-from engine.ruleset import TOO_FAR
+from engine.ruleset import TOO_FAR, Legality, Odds
 from engine.ui import measure
 from engine.ui.choices import akey
 from engine.ui.overlays import MovePreview
 
 if TYPE_CHECKING:  # pragma: no cover
-    from engine.ui.controls import Controller
+    from engine.game import Game
+    from engine.ui.controls import Drag
 
 Point = tuple[float, float]
 #: directions the reach area is measured in
@@ -35,6 +37,7 @@ REACH_RAYS = 48
 REACH_STEPS = 7
 #: how far (inches) the real end may lie from the dragged end before it is shown
 STOP_TOLERANCE = 0.1
+T = TypeVar("T")
 
 
 def trim(path: list[Point], limit: float) -> list[Point]:
@@ -65,13 +68,34 @@ class Plan:
     trimmed: bool = False
 
 
-class Moving:
+class Controls(Protocol):
+    """What ``Moving`` reads of the ``Controller`` it is a part of."""
+
+    move_mode: str
+    drag: Drag | None
+    pending_facing: float | None
+
+    @property
+    def game(self) -> Game: ...
+
+    def check(self, action: Action) -> Legality: ...
+
+    def odds(self, action: Action) -> Odds | None: ...
+
+    def allowance(self, actor: str) -> float | None: ...
+
+    def model_at(self, p: Point, exclude: str = "") -> str: ...
+
+    def _memo(self, key: Hashable, fn: Callable[[], T]) -> T: ...
+
+
+class Moving(Controls):
     """Mixin of ``Controller``: planning, previewing and measuring moves."""
 
-    def move_action(self: Controller, actor: str, path: list[Point], facing: float | None) -> Move:
+    def move_action(self, actor: str, path: list[Point], facing: float | None) -> Move:
         return Move(actor=actor, path=tuple(path), facing=facing, mode=self.move_mode)
 
-    def legal_variant(self: Controller, action: Action) -> tuple[Action, Any]:
+    def legal_variant(self, action: Action) -> tuple[Action, Legality]:
         """Try the action for the model, then for its unit (rulesets that move whole units)."""
         leg = self.check(action)
         if leg.ok:
@@ -84,7 +108,7 @@ class Moving:
                 return alt, leg2
         return action, leg
 
-    def contact_point(self: Controller, actor: str, target: str) -> Point:
+    def contact_point(self, actor: str, target: str) -> Point:
         """Where the charger's base first touches the target along the straight line."""
         g = self.game
         a, b = g.state.models[actor], g.state.models[target]
@@ -103,7 +127,7 @@ class Moving:
                 hi = mid
         return (round(a.x + ux * lo, 2), round(a.y + uy * lo, 2))
 
-    def plan(self: Controller) -> Plan | None:
+    def plan(self) -> Plan | None:
         """The action the current drag commits on release, as the preview shows it."""
         d = self.drag
         if d is None or not d.active:
@@ -125,7 +149,7 @@ class Moving:
             return Plan(action, path, path[-1], face)
         return self._trimmed(d.actor, path, face) or Plan(action, path, path[-1], face)
 
-    def _trimmed(self: Controller, actor: str, path: list[Point], face: float) -> Plan | None:
+    def _trimmed(self, actor: str, path: list[Point], face: float) -> Plan | None:
         """A path past the allowance cut back to its furthest legal end (the allowance
         first, then by halving, since some rules charge more than the length: a wheel)."""
         allow = self.allowance(actor)
@@ -146,21 +170,21 @@ class Moving:
                 hi_len = cut
         return best
 
-    def drop_action(self: Controller) -> Action | None:
+    def drop_action(self) -> Action | None:
         """The action the current drag commits on release (None if there is none)."""
         p = self.plan()
         return p.action if p is not None else None
 
-    def preview(self: Controller) -> MovePreview | None:
-        p = self.plan()
-        if p is None:
+    def preview(self) -> MovePreview | None:
+        p, d = self.plan(), self.drag
+        if p is None or d is None:
             return None
         g = self.game
         m = g.state.models[p.action.actor] if p.action.actor in g.state.models else None
-        base = m.base if m is not None else g.state.models[self.drag.actor].base  # type: ignore[union-attr]
+        base = m.base if m is not None else g.state.models[d.actor].base
         leg = self.check(p.action)
         length = measure.path_length(p.path)
-        allow = None if p.target else self.allowance(self.drag.actor)  # type: ignore[union-attr]
+        allow = None if p.target else self.allowance(d.actor)
         if allow is None:
             r = leg.find(TOO_FAR)
             allow = float(r.data["limit"]) if r is not None and "limit" in r.data else None
@@ -170,12 +194,12 @@ class Moving:
         if p.trimmed:
             lines.insert(0, f'trimmed to the legal end ({length:.1f}")')
         if leg.ok and odds is None:
-            real, said = self.outcome(p.action, self.drag.actor)  # type: ignore[union-attr]
+            real, said = self.outcome(p.action, d.actor)
             if real is not None and math.dist(real, p.end) > STOP_TOLERANCE:
                 end = real
                 lines.insert(0, said or f"stops at ({real[0]:.1f}, {real[1]:.1f})")
         return MovePreview(
-            actor=self.drag.actor,  # type: ignore[union-attr]
+            actor=d.actor,
             path=p.path,
             length=length,
             legal=leg.ok,
@@ -188,7 +212,7 @@ class Moving:
             lines=lines,
         )
 
-    def outcome(self: Controller, action: Action, mid: str) -> tuple[Point | None, str]:
+    def outcome(self, action: Action, mid: str) -> tuple[Point | None, str]:
         """Where ``mid`` really ends if ``action`` is applied now (on a clone; only asked
         for actions that roll no dice), and the first thing the rules said about it."""
 
@@ -201,7 +225,7 @@ class Moving:
 
         return self._memo(("outcome", akey(action), mid), get)
 
-    def reach(self: Controller, actor: str) -> list[Point]:
+    def reach(self, actor: str) -> list[Point]:
         """The outline of where a straight move of ``actor`` may end (the rules' check
         along ``REACH_RAYS`` rays, terrain costs included), or [] without an allowance."""
 

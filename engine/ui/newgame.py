@@ -139,7 +139,8 @@ class NewGameScreen:
         self.key = pre_key if pre_key else ("umr" if "umr" in self.keys else self.keys[0])
         self.path: Path | None = None
         self.controllers: dict[str, str] = {}
-        self._side_widgets: list = []
+        #: one row per side: its name and the dropdown of who plays it
+        self.side_rows: list[tuple[UILabel, UIDropDownMenu]] = []
         self._level_help: UITextBox | None = None
         self._scn_dd: UIDropDownMenu | None = None
         self._build()
@@ -160,10 +161,11 @@ class NewGameScreen:
             container=p,
         )
         UILabel(pygame.Rect(20, 96, 120, 30), "Ruleset", m, container=p, object_id="#section_head")
-        options = [(ruleset_label(k), k) for k in self.keys]
+        pairs = [(ruleset_label(k), k) for k in self.keys]
+        options: list[str | tuple[str, str]] = list(pairs)
         self.rs_dd = UIDropDownMenu(
             options,
-            next(o for o in options if o[1] == self.key),
+            next(o for o in pairs if o[1] == self.key),
             pygame.Rect(140, 96, pw - 160, 30),
             m,
             container=p,
@@ -200,8 +202,8 @@ class NewGameScreen:
         self.files = self._labels(files)
         if self._scn_dd is not None:
             self._scn_dd.kill()
-        options = list(self.files) or ["(no scenarios)"]
-        start = options[0]
+        options: list[str | tuple[str, str]] = list(self.files) or ["(no scenarios)"]
+        start = next(iter(self.files), "(no scenarios)")
         if self.extra is not None:
             for label, f in self.files.items():
                 if f == self.extra:
@@ -238,9 +240,10 @@ class NewGameScreen:
         return self._scenarios[key]
 
     def _clear_sides(self) -> None:
-        for wdg in self._side_widgets:
-            wdg.kill()
-        self._side_widgets = []
+        for lab, dd in self.side_rows:
+            lab.kill()
+            dd.kill()
+        self.side_rows = []
         if self._level_help is not None:
             self._level_help.kill()
             self._level_help = None
@@ -253,7 +256,7 @@ class NewGameScreen:
             lab = UILabel(
                 pygame.Rect(20, 400 + k * 36, 120, 30), side, self.m, container=self.panel
             )
-            self._side_widgets += [lab, self._side_dropdown(k, "human")]
+            self.side_rows.append((lab, self._side_dropdown(k, "human")))
         self._level_help = UITextBox(
             LEVEL_HELP, pygame.Rect(362, 398, 278, 84), self.m, container=self.panel
         )
@@ -371,9 +374,9 @@ class NewGameScreen:
             if event.ui_element is self._scn_dd:
                 self._choose(self.files.get(event.text))
                 return True
-            for k in range(1, len(self._side_widgets), 2):
-                if event.ui_element is self._side_widgets[k]:
-                    side = self._side_widgets[k - 1].text
+            for lab, dd in self.side_rows:
+                if event.ui_element is dd:
+                    side = lab.text
                     self.controllers[side] = str(
                         getattr(event, "selected_option_id", "")
                         or dict(CONTROLLERS).get(event.text, "human")
@@ -387,10 +390,10 @@ class NewGameScreen:
     def set_controller(self, side: str, who: str) -> None:
         """Choose who plays ``side``: "human" or a level (the dropdown shows it too)."""
         self.controllers[side] = who
-        for k in range(0, len(self._side_widgets), 2):
-            if self._side_widgets[k].text == side:
-                self._side_widgets[k + 1].kill()
-                self._side_widgets[k + 1] = self._side_dropdown(k // 2, who)
+        for k, (lab, dd) in enumerate(self.side_rows):
+            if lab.text == side:
+                dd.kill()
+                self.side_rows[k] = (lab, self._side_dropdown(k, who))
 
     def start(self) -> None:
         if not self.b_start.is_enabled:

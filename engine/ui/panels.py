@@ -9,7 +9,7 @@ text costs milliseconds.
 
 from __future__ import annotations
 
-import dataclasses
+from functools import partial
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, Move
@@ -19,34 +19,28 @@ from engine.ui.glossary import stat_help, tooltip
 from engine.ui.hud import ActionItem, StatChip
 from engine.ui.markup import esc, event_html, odds_html
 from engine.ui.overlays import length_text
+from engine.ui.screen import Screen
 from engine.ui.style import TARGET_COLOURS, hexc
 from engine.ui.texts import card_html, casualties_html
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.state import Model
-    from engine.ui.battle import BattleScreen
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 LOG_ENTRIES = 80
 ODDS_PANEL_EVERY = 0.1
 
 
-class Panels:
+class Panels(Screen):
     """Mixin: the widgets' content (see the module docstring)."""
 
     def _hud_dirty(self) -> None:
         self.hud_key = None
 
     def _unhover(self) -> None:
-        if self is not None:
-            self.odds_hover = ""
+        self.odds_hover = ""
 
     def _refresh_hud(self) -> None:
         b, g, hud, c = self, self.game, self.hud, self.controller
-        if b is None or g is None or hud is None or c is None:
-            return
         self._refresh_status()
         key = (
             self.version,
@@ -70,7 +64,6 @@ class Panels:
 
     def _refresh_status(self) -> None:
         b, g, hud = self, self.game, self.hud
-        assert b is not None and g is not None and hud is not None
         st = g.state
         side = g.to_act()
         if st.over or side is None:
@@ -95,7 +88,6 @@ class Panels:
         text = (
             f"Turn {st.turn} \u00b7 {phase} \u00b7 {side.upper()} to act ({who}){extra}{thinking}"
         )
-        assert self.controller is not None
         nxt = self.controller.advance_action() if self.human_to_act() else None
         label = nxt.describe().capitalize() + " (Space)" if nxt is not None else "Next"
         hud.set_status(text, label, nxt is not None, self.human_to_act(), self.undo_count() > 0)
@@ -103,8 +95,7 @@ class Panels:
         hud.set_spectator(b.paused, computer and not b.step_once, state)
 
     def _refresh_actions(self) -> None:
-        c, hud, g = self.controller, self.hud, self.game
-        assert c is not None and hud is not None and g is not None
+        c, hud = self.controller, self.hud
         keys = self.number_keys
         items: list[ActionItem] = []
         for mode in c.modes():
@@ -113,7 +104,7 @@ class Panels:
                 ActionItem(
                     mode.label,
                     self._mode_tip(mode),
-                    lambda md=mode: self._toggle_mode(md),
+                    partial(self._toggle_mode, mode),
                     on=c.mode is not None and c.mode.proto == mode.proto,
                     kind=kind,
                     key=keys.get(kind),
@@ -127,8 +118,8 @@ class Panels:
                 ActionItem(
                     choices.label(a),
                     tip,
-                    lambda act=a: self.submit(act),
-                    lambda act=a: self._hover_action(act),
+                    partial(self.submit, a),
+                    partial(self._hover_action, a),
                     kind=a.KIND,
                     key=keys.get(a.KIND) if a.actor else None,
                 )
@@ -138,7 +129,7 @@ class Panels:
                 ActionItem(
                     f"move: {mm}",
                     f"drag to {mm} (click again for a normal move)",
-                    lambda x=mm: self._toggle_move_mode(x),
+                    partial(self._toggle_move_mode, mm),
                     on=c.move_mode == mm,
                     kind="move",
                 )
@@ -147,12 +138,11 @@ class Panels:
 
     def _mode_tip(self, mode: Mode) -> str:
         c = self.controller
-        assert c is not None
         marks = c.classify(mode.proto)
         parts = []
         for tid, mk in marks.items():
             if mk.cls in ("valid", "cover"):
-                a = dataclasses.replace(mode.proto, target=tid)
+                a = choices.aimed(mode.proto, tid)
                 o = c.odds(a)
                 who = self.names.of(tid)
                 parts.append(f"{who}: {o.summary()}" if o else who)
@@ -161,29 +151,25 @@ class Panels:
 
     def _toggle_mode(self, mode: Mode) -> None:
         c = self.controller
-        assert c is not None
         same = c.mode is not None and c.mode.proto == mode.proto
         c.set_mode(None if same else mode)
 
     def _toggle_move_mode(self, mm: str) -> None:
         c = self.controller
-        assert c is not None
         c.move_mode = "" if c.move_mode == mm else mm
         self._hud_dirty()
 
     def _hover_action(self, a: Action) -> None:
-        if self is not None:
-            self.odds_hover = repr(a)
-            self._hover_odds = a
+        self.odds_hover = repr(a)
+        self._hover_odds = a
 
     def _refresh_odds(self) -> None:
-        c, g, hud, b = self.controller, self.game, self.hud, self
-        assert c is not None and g is not None and hud is not None and b is not None
+        c, hud, b = self.controller, self.hud, self
         text = ""
         linker = b.linker
         if b.odds_hover and self._hover_odds is not None:
-            a = self._hover_odds
-            text = odds_html(a.describe(), c.odds(a), c.check(a).reason, linker)
+            hovered = self._hover_odds
+            text = odds_html(hovered.describe(), c.odds(hovered), c.check(hovered).reason, linker)
         elif c.mode is not None and c.mode.place:
             a = c.place_action(c.cursor)
             assert a is not None
@@ -231,7 +217,7 @@ class Panels:
             if pv is not None:
                 col = "#8fe09a" if pv.legal else "#f08a80"
                 what = f"charge {pv.charge_target}" if pv.charge_target else "move"
-                u = (g.ruleset.unit_name, g.ruleset.unit_per_inch)
+                u = (self.game.ruleset.unit_name, self.game.ruleset.unit_per_inch)
                 text = (
                     f"<b>{esc(what)}</b> {length_text(pv.length, *u)}"
                     + (
@@ -256,7 +242,7 @@ class Panels:
             b.odds_set_at = self.time
             hud.set_text(hud.odds, "odds", text)
 
-    def _selection_hint(self: BattleScreen) -> str:
+    def _selection_hint(self) -> str:
         """What the player can do with the selected model, or why nothing: the rules'
         own refusal of a short move when its actions box is empty."""
         c, g = self.controller, self.game
@@ -289,7 +275,6 @@ class Panels:
 
     def _refresh_card(self) -> None:
         c, g, hud = self.controller, self.game, self.hud
-        assert c is not None and g is not None and hud is not None
         m = g.state.models.get(c.selected)
         hud.set_text(
             hud.card,
@@ -300,7 +285,7 @@ class Panels:
         )
         hud.set_stats(self._stat_chips(m) if m is not None else [])
 
-    def _stat_chips(self: BattleScreen, m: Model) -> list[StatChip]:
+    def _stat_chips(self, m: Model) -> list[StatChip]:
         """The model's stats in the ruleset's order, as the ruleset reads them on a card
         (``Ruleset.model_card``: UMR's "MOVE +0", "AD 1 of 2 left"), each with what it
         means from the rules reference (``glossary``)."""
@@ -322,14 +307,11 @@ class Panels:
             if h is None:
                 chips.append(StatChip(text, f"<b>{esc(k)}</b>: not in the rules reference"))
                 continue
-            chips.append(
-                StatChip(text, tooltip(h), lambda sid=h.section: self._link(f"rule:{sid}"))
-            )
+            chips.append(StatChip(text, tooltip(h), partial(self._link, f"rule:{h.section}")))
         return chips
 
     def log_html(self) -> str:
         g, b = self.game, self
-        assert g is not None and b is not None
         events = g.log.events
         start = max(0, len(events) - LOG_ENTRIES)
         lines = []
@@ -343,7 +325,7 @@ class Panels:
             return "<font color='#9aa3b2'>No rolls yet.</font>"
         return self._pinned_html() + "<br>".join(lines)
 
-    def _pinned_html(self: BattleScreen) -> str:
+    def _pinned_html(self) -> str:
         """The player's own last result on top of the log once the computer has answered
         (it would scroll out of sight under the computer's paragraphs otherwise)."""
         events = self.game.log.events

@@ -9,16 +9,16 @@ the screen's state; apart it keeps the screen's module readable.
 from __future__ import annotations
 
 import traceback
-from dataclasses import dataclass
 
 from engine import persistence
 from engine.actions import Action, EndTurn
-from engine.game import Stepper
+from engine.game import Agent, Stepper
 from engine.ruleset import Ruleset
 from engine.ui import markup
 from engine.ui.agents import AiJob, HumanAgent, position_of, reseed
 from engine.ui.markup import esc
 from engine.ui.overlays import DiceAnim
+from engine.ui.screen import Screen, Tween
 from engine.ui.style import side_colours
 from engine.ui.texts import decision_html, summary_html
 
@@ -28,21 +28,12 @@ AUTOSAVES = 5
 TWEEN_SECONDS = 0.25
 
 
-@dataclass
-class Tween:
-    start: tuple[float, float, float]
-    end: tuple[float, float, float]
-    t0: float
-
-
-class Referee:
+class Referee(Screen):
     """Mixin: playing the game frame by frame (see the module docstring)."""
 
     def _play(self) -> None:
         """Ask the agent of the side to act for its action (one per frame at most)."""
         b, g = self, self.game
-        if b is None or g is None:
-            return
         side = g.to_act()
         if side is None:
             self._game_over()
@@ -86,7 +77,7 @@ class Referee:
         self._apply(action, why=job.why if job.result is not None else None)
         b.ai_ready_at = self.time + self.ai_delay
 
-    def _think(self, agent: object, side: str) -> AiJob:
+    def _think(self, agent: Agent, side: str) -> AiJob:
         """The computer's decision for ``side``: the answer it gave before in this very
         position (after an undo), else a new one on a worker thread. Both the clone's
         dice and the agent's own are seeded from the position (``agents.reseed``)."""
@@ -104,7 +95,6 @@ class Referee:
         first as a "decision" entry: the window steps the game through ``engine.game.Stepper``,
         the loop ``play`` and the batch runner step through headless."""
         b, g = self, self.game
-        assert b is not None and g is not None
         before = {m.id: (m.x, m.y, m.facing) for m in g.state.live()}
         n_rolls = len(g.dice.rolls)
         n_log = len(g.log)
@@ -114,8 +104,7 @@ class Referee:
         except Exception as e:  # a rules bug must not close the window mid-game
             traceback.print_exc()
             self.app.notify(f"error applying {action.describe()}: {e}", good=False)
-            if self.hud is not None:
-                self.hud.open_message("Rules error", f"{action.describe()}: {e}")
+            self.hud.open_message("Rules error", f"{action.describe()}: {e}")
             return
         b.n_actions += 1
         self.version += 1
@@ -127,8 +116,7 @@ class Referee:
         if g.state.turn != turn:
             b.turn_marks[n_log] = g.state.turn
         refused = [e for e in events if e.kind == "refused"]
-        assert self.controller is not None
-        if refused and self.controller is not None:
+        if refused:
             m = g.state.models.get(action.actor)
             at = m.pos if m else self.camera.to_world(*self.pointer)
             self.controller.say(at, refused[0].text, False, self.time)
@@ -174,8 +162,6 @@ class Referee:
         Why not always: UMR alternates sides every activation and hides nothing, so a
         notice each time only costs a click; the status bar names the side to act."""
         b, g = self, self.game
-        if b is None or g is None:
-            return
         side = g.to_act()
         humans = [s for s, who in b.controllers.items() if who == "human"]
         if side is None:
@@ -193,23 +179,19 @@ class Referee:
             b.last_side = side
 
     def _open_handover(self, side: str) -> None:
-        assert self.hud is not None and self is not None
-        colour = side_colours(self.game.state.sides)[side] if self.game else (200, 200, 200)
+        colour = side_colours(self.game.state.sides)[side]
         self.hud.open_handover(side, colour, self._ready)
 
     def _ready(self) -> None:
         b = self
-        if b is None or self.hud is None:
-            return
         b.last_side = b.awaiting
         b.awaiting = ""
         self.hud.close("handover")
-        assert self.controller is not None
         self.controller.select("")
 
     def _game_over(self) -> None:
         b, g = self, self.game
-        if b is None or g is None or b.summary_shown or self.hud is None:
+        if b.summary_shown:
             return
         if b.dice is not None and self.animate:
             return
@@ -222,15 +204,13 @@ class Referee:
 
     def _skip_dice(self) -> bool:
         b = self
-        if b is not None and b.dice is not None:
+        if b.dice is not None:
             b.dice = None
             return True
         return False
 
     def _animate(self) -> None:
         b = self
-        if b is None:
-            return
         if b.dice is not None:
             b.dice.t = (self.time - b.dice_t0) / DICE_SECONDS
             if b.dice.t >= 1.0:

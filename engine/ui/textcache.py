@@ -25,7 +25,9 @@ class TextCache:
         self.enabled = enabled
         self.limit = limit
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
-        self._cache: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int, RGB, bool, RGB | None], pygame.Surface] = (
+            OrderedDict()
+        )
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
         key = (size, bold)

@@ -13,7 +13,9 @@ from typing import Any
 import pygame
 
 from engine.actions import Action
+from engine.agents.greedy import Option
 from engine.game import Game
+from engine.state import Model
 from engine.ui.choices import akey
 from engine.ui.draw import Renderer, terrain_glyphs
 from engine.ui.markup import esc
@@ -41,9 +43,9 @@ def decision_html(
     g: Game,
     side: str,
     level: str,
-    agent: Any,
+    agent: object,
     action: Action,
-    options: Sequence[Any],
+    options: Sequence[Option],
     names: Names | None = None,
 ) -> str:
     """The strip's text after a computer move: who chose what, how it decides, and the
@@ -54,11 +56,9 @@ def decision_html(
     named = (names or Names(g.state.models.values())).text
     name = str(getattr(agent, "name", "computer"))
     how = _METHOD.get(name, name)
-    if name == "search" and getattr(agent, "iterations", 0):
-        how = (
-            f"{agent.iterations} rollouts past the enemy's answer "
-            f"in {getattr(agent, 'budget', 0):g} s"
-        )
+    rollouts = int(getattr(agent, "iterations", 0) or 0)
+    if name == "search" and rollouts:
+        how = f"{rollouts} rollouts past the enemy's answer in {getattr(agent, 'budget', 0):g} s"
     who = f"computer, {level}" if level and level != "human" else name
     head = (
         f"<font color='{hx}'><b>{esc(side.upper())}</b></font> chose "
@@ -76,7 +76,7 @@ def decision_html(
     for k, opt in enumerate(options[:4]):
         picked = akey(opt.action) == chosen
         chance = f"chance <b>{opt.chance:.0%}</b>" if opt.chance is not None else "no odds"
-        n = int(getattr(opt, "samples", 1) or 1)
+        n = opt.samples or 1
         basis = "exact" if n == 1 and unit == "samples" else f"{n} {unit[:-1] if n == 1 else unit}"
         mark = "\u00bb" if picked else "\u2003"
         colour = "#8fe09a" if picked else "#c8ccd4"
@@ -85,7 +85,7 @@ def decision_html(
             f"\u2014 value <b>{opt.value:+.2f}</b> \u00b7 {chance} \u00b7 "
             f"<font color='#8f98a8'>{esc(basis)}</font></font>"
         )
-    why = next((o.note for o in options if akey(o.action) == chosen and getattr(o, "note", "")), "")
+    why = next((o.note for o in options if akey(o.action) == chosen and o.note), "")
     if why:  # why the choice beat the best attack on offer (issue 20)
         lines.append(f"<font color='#c8ccd4'>\u2003why: {esc(why)}</font>")
     return "<br>".join(lines)
@@ -114,7 +114,7 @@ def weapon_text(w: dict[str, Any]) -> str:
     return ", ".join(bits)
 
 
-def card_html(g: Game, m: Any, names: Names | None = None) -> str:
+def card_html(g: Game, m: Model, names: Names | None = None) -> str:
     """The selected model's card: name, side, unit, hit points, status and weapons (the
     stats are chips under it, each with its tooltip: ``Hud.set_stats``)."""
     nm = names or Names(g.state.models.values())

@@ -49,7 +49,7 @@ def test_start_screen_offers_rulesets_scenarios_and_controllers(tmp_path):
         assert ng is not None and ng.key == "example_d6" and ng.path == path.resolve()
         assert "Toy skirmish" in ng.desc.html_text and "2 models" in ng.desc.html_text
         assert ng.controllers == {"blue": "human", "red": "human"}
-        red_dd = ng._side_widgets[3]
+        red_dd = ng.side_rows[1][1]
         choose(app, red_dd, "computer (normal)")
         assert ng.controllers["red"] == "normal"
         press(app, ng.b_start)

@@ -71,9 +71,9 @@ def start_screen(tmp_path):
 def test_a_level_chosen_on_the_start_screen_makes_that_agent(start_screen, option, level, cls):
     app = start_screen
     ng = app.newgame
-    labels = [o[0] for o in ng._side_widgets[3].options_list]
+    labels = [o[0] for o in ng.side_rows[1][1].options_list]
     assert labels == ["human", "computer (easy)", "computer (normal)", "computer (hard)"]
-    choose(app, ng._side_widgets[3], option)
+    choose(app, ng.side_rows[1][1], option)
     assert ng.controllers == {"blue": "human", "red": level}
     press(app, ng.b_start)
     assert app.battle.controllers == {"blue": "human", "red": level}
@@ -216,8 +216,8 @@ def test_a_save_loaded_from_the_start_screen_asks_who_plays(start_screen, tmp_pa
     assert ng is not None and ng.loaded is not None  # not started yet: sides first
     assert "mine.json" in ng.desc.html_text and ng.b_start.text == "Continue (Enter)"
     assert ng.controllers == {"blue": "human", "red": "human"}
-    choose(app, ng._side_widgets[1], "computer (hard)")
-    choose(app, ng._side_widgets[3], "computer (normal)")
+    choose(app, ng.side_rows[0][1], "computer (hard)")
+    choose(app, ng.side_rows[1][1], "computer (normal)")
     press(app, ng.b_start)
     assert app.newgame is None
     assert app.game.state.checksum() == game.state.checksum()
