@@ -27,6 +27,7 @@ import pygame_gui
 from engine import persistence
 from engine.game import Game
 from engine.scenario import load_scenario, new_game
+from engine.ui import heap
 from engine.ui.agents import controller_of
 from engine.ui.battle import BattleScreen
 from engine.ui.hud import THEME
@@ -153,6 +154,8 @@ class App:
             self._orphans = [t for t in self._orphans if t.is_alive()]
             if thread is not None:
                 self._orphans.append(thread)
+            self.battle = None
+            heap.release()  # the game just freed is handed back (engine.ui.heap)
         self.battle = None
 
     def quit(self) -> None:

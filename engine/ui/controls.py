@@ -211,7 +211,7 @@ class Controller(Moving):
         def get() -> dict[str, TargetMark]:
             g = self.game
             shooter = self.shooter_of(proto)
-            if shooter not in g.state.models:
+            if shooter not in g.state.models or not choices.has_field(proto, "target"):
                 return {}
             me = g.state.models[shooter]
             offered = self.offered(proto)

@@ -18,7 +18,15 @@ from typing import Any
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UIPanel, UITextBox, UIWindow
+from pygame_gui.elements import (
+    UIButton,
+    UIDropDownMenu,
+    UILabel,
+    UIPanel,
+    UIScrollingContainer,
+    UITextBox,
+    UIWindow,
+)
 from pygame_gui.windows import UIFileDialog
 
 from engine.ui.markup import fit
@@ -51,8 +59,12 @@ ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 THEME = ASSETS / "theme.json"
 
 
-#: action buttons the panel holds (two columns of four)
+#: action buttons the panel shows at once (two columns of four); more scroll
 ACTION_SLOTS = 8
+#: one row of action buttons, in pixels (a button and its gap)
+ACTION_ROW = 26
+#: the width pygame_gui's vertical scroll bar takes from a scrolling container
+SCROLL_BAR_W = 20
 #: the stat chips under the model card: three rows
 CHIP_ROW = 21
 CHIPS_H = 3 * CHIP_ROW + 6
@@ -185,7 +197,10 @@ class Hud(Windows):
             pygame.Rect(sx, y, sw, 18), "ACTIONS", m, object_id="#section_head"
         )
         y += 18
-        self.actions_panel = UIPanel(pygame.Rect(sx, y, sw, 112), manager=m, starting_height=1)
+        # scrolls when the rules offer more than ACTION_SLOTS (a GEM APC has 12)
+        self.actions_panel = UIScrollingContainer(
+            pygame.Rect(sx, y, sw, 112), m, starting_height=1, allow_scroll_x=False
+        )
         y += 116
         self.odds = UITextBox("", pygame.Rect(sx, y, sw, 116), m)
         y += 120
@@ -307,16 +322,26 @@ class Hud(Windows):
             self.buttons.pop(b, None)
             b.kill()
         self.action_buttons = []
-        self.action_items = list(items[:ACTION_SLOTS])
-        #: how many the rules offered (more than the slots would hide some)
+        if [it.label for it in items] != [it.label for it in self.action_items]:
+            # another model's actions start at the top; the same ones (a mode switched
+            # on) keep where the player scrolled to
+            self.actions_panel.scrollable_container.set_relative_position((0, 0))
+            if self.actions_panel.vert_scroll_bar is not None:  # else it scrolls back
+                self.actions_panel.vert_scroll_bar.set_scroll_from_start_percentage(0.0)
+        self.action_items = list(items)
+        #: how many the rules offered; past ACTION_SLOTS the panel scrolls
         self.action_total = len(items)
         cols = 2
-        bw = (SIDE_W - 12 - 8 - (cols - 1) * 4) // cols
+        rows = -(-len(items) // cols)
+        bar = SCROLL_BAR_W if len(items) > ACTION_SLOTS else 0
+        bw = (SIDE_W - 12 - 8 - bar - (cols - 1) * 4) // cols
+        inner = SIDE_W - 12 - bar
+        self.actions_panel.set_scrollable_area_dimensions((inner, 4 + rows * ACTION_ROW))
         for k, it in enumerate(self.action_items):
             r, c = divmod(k, cols)
             text = f"{it.key}  {it.label}" if it.key else it.label
             b = UIButton(
-                pygame.Rect(4 + c * (bw + 4), 4 + r * 26, bw, 24),
+                pygame.Rect(4 + c * (bw + 4), 4 + r * ACTION_ROW, bw, ACTION_ROW - 2),
                 fit(text, 30),
                 self.m,
                 container=self.actions_panel,

@@ -138,6 +138,8 @@ class Panels(Screen):
 
     def _mode_tip(self, mode: Mode) -> str:
         c = self.controller
+        if mode.place:  # aimed at a point (a deployment, a jump): no targets to list
+            return f"{mode.label}: click the ground"
         marks = c.classify(mode.proto)
         parts = []
         for tid, mk in marks.items():

@@ -85,7 +85,8 @@ def test_a_number_with_nothing_behind_it_says_so_and_does_nothing(battle):
 
 
 def test_the_panel_holds_every_button_of_the_walked_scenarios(app):
-    """More buttons than slots would hide actions; no bundled default needs that."""
+    """No bundled default scenario needs the panel to scroll (eight buttons at once;
+    more scroll, see test_actions_panel)."""
     for key_ in ("umr", "swomp", "gem"):
         game = _start(app, f"rulesets/{key_}/scenarios/default.toml")
         side = game.to_act()
