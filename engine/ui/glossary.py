@@ -32,15 +32,22 @@ class StatHelp:
 
 
 def _own_section(reference: Reference, key: str) -> str:
-    """The id of a section about ``key`` itself: its id's tail starts with the key
-    ('UMR-MOVEMENT' for MOVE) or its words' initials are the key ('ACTION-DICE' for AD)."""
-    k = key.upper()
+    """The id of a section about ``key`` itself: its id's tail is the key ('GM-FEAR'
+    for fear, 'GM-CAUSES-FEAR' for causes_fear), else starts with it ('UMR-MOVEMENT'
+    for MOVE), else its words' initials are the key ('ACTION-DICE' for AD). An exact
+    tail wins over a prefix anywhere in the file: 'GM-FEARLESS' must not answer for
+    fear because it comes first."""
+    k = key.upper().replace("_", "-")
+    tails = []
     for sid in reference.sections:
         parts = sid.upper().split("-")[1:]
-        if not parts or parts[0] == "I":  # designer's interpretations come second
-            continue
-        tail = "-".join(parts)
-        if tail == k or (len(k) >= 4 and parts[0].startswith(k)):
+        if parts and parts[0] != "I":  # designer's interpretations come second
+            tails.append((sid, parts))
+    for sid, parts in tails:
+        if "-".join(parts) == k:
+            return sid
+    for sid, parts in tails:
+        if len(k) >= 4 and parts[0].startswith(k):
             return sid
         if len(parts) > 1 and "".join(p[0] for p in parts) == k:
             return sid
@@ -77,7 +84,10 @@ def stat_help(reference: Reference, key: str) -> StatHelp | None:
         sec = reference.sections[sid]
         sentences = [x.split(" |")[0].rstrip(".:") for x in " ".join(sec.text.split()).split(". ")]
         naming = [x for x in sentences[1:] if re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", x)]
-        text = sentences[0] + (f"; {naming[0]}" if naming else "")
+        text = sentences[0]
+        if len(text) < 24 and len(sentences) > 1:  # 'No test.' says little alone
+            text += ". " + sentences[1]
+        text += f"; {naming[0]}" if naming else ""
         return StatHelp(key, _short(text), sid, sec.title)
     for sid, sec in reference.sections.items():
         if sec.interpretation:

@@ -49,3 +49,35 @@ def test_what_a_stat_tooltip_says(key_, stat, section, text):
     h = stat_help(load(key_).reference, stat)
     assert h is not None and (h.section, h.text) == (section, text)
     assert h.title == load(key_).reference.sections[section].title
+
+
+@pytest.mark.parametrize("key_", ["gemini", "inter_arma"])
+def test_every_stat_key_of_gemini_and_inter_arma_has_a_meaning(key_):
+    """Psychology and status keys too (causes_fear, blood_frenzy, armored): a chip
+    without a meaning reads 'not in the rules reference'."""
+    rs = load(key_)
+    missing = [k for k in rs.stat_keys if stat_help(rs.reference, k) is None]
+    assert not missing
+
+
+@pytest.mark.parametrize(
+    ("key_", "stat", "section"),
+    [
+        ("gemini", "fear", "GM-FEAR"),  # not GM-FEARLESS, which comes first in the file
+        ("gemini", "causes_fear", "GM-CAUSES-FEAR"),
+        ("gemini", "blood_frenzy", "GM-BLOOD-FRENZY"),
+        ("gemini", "large", "GM-LARGE"),  # not GM-TURN's "in a large game"
+        ("gemini", "Sv", "GM-SV"),
+        ("inter_arma", "armored", "IA-ARMORED"),
+        ("inter_arma", "type", "IA-TYPE"),
+    ],
+)
+def test_a_key_finds_its_own_section(key_, stat, section):
+    h = stat_help(load(key_).reference, stat)
+    assert h is not None and h.section == section
+
+
+def test_a_terse_first_sentence_takes_the_next_one_along():
+    h = stat_help(load("gemini").reference, "hatred")
+    assert h is not None
+    assert h.text.startswith("No test. Against a hated foe a model re-rolls missed blows")
