@@ -192,6 +192,9 @@ def _rect_signed_dist(fp: Footprint, p: Point) -> float:
 
 def _sorted_pair(a: Footprint, b: Footprint) -> tuple[Footprint, Footprint]:
     """Canonical order so that library calls see (a, b) and (b, a) identically."""
+    pa, pb = (a.x, a.y, a.facing), (b.x, b.y, b.facing)
+    if pa != pb:  # decided before the bases: no repr to build (the common case)
+        return (a, b) if pa < pb else (b, a)
     ka = (a.x, a.y, a.facing, repr(a.base))
     kb = (b.x, b.y, b.facing, repr(b.base))
     return (a, b) if ka <= kb else (b, a)
@@ -213,6 +216,10 @@ def distance(a: Footprint, b: Footprint) -> float:
     >>> distance(Footprint(0, 0, 0, 25.4), Footprint(3, 0, 90, (50.8, 25.4)))
     1.5
     """
+    if a.base == b.base and base_is_round(a.base):
+        # one round base size: the same sum in either order, so no canonical order needed
+        r = base_radius_in(a.base)
+        return max(math.hypot(a.x - b.x, a.y - b.y) - r - r, 0.0)
     a, b = _sorted_pair(a, b)
     ra, rb = base_is_round(a.base), base_is_round(b.base)
     if ra and rb:

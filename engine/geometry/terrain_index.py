@@ -6,8 +6,9 @@ table all game long, so its polygons are built and prepared once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import shapely
@@ -21,6 +22,9 @@ from engine.battlefield import (
 )
 from engine.geometry._common import _TOUCH_TOL, Point
 from engine.geometry.bases import _fp_geom
+
+_FEW = 64  # envelopes checked in a Python loop up to this many features
+_MEMO_SIZE = 50_000  # answers kept per table before the memo starts again
 
 
 def _feature_geom(f: TerrainFeature) -> shapely.Geometry:
@@ -53,15 +57,43 @@ class _TerrainIndex:
         # envelopes (x0, y0, x1, y1): a numpy pre-filter before the tree, exact because two
         # geometries meet only where their envelopes meet
         self.boxes = shapely.bounds(self.geoms).reshape(-1, 4) if len(self.geoms) else None
+        # the same envelopes as Python floats: on a table of a few dozen pieces a loop
+        # answers faster than numpy's call overhead (issue 24)
+        self.box_list = (
+            [tuple(float(v) for v in b) for b in self.boxes]
+            if self.boxes is not None and len(self.boxes) <= _FEW
+            else None
+        )
+        #: answers that depend on the static terrain and the question alone, kept
+        #: (bounded): a game asks about the same bases and paths again and again
+        self.memo: dict[tuple[Any, ...], list[str]] = {}
 
     def none_near(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """True when no feature's envelope meets the box (then no query can find one)."""
         b = self.boxes
         if b is None:
             return True
+        if self.box_list is not None:
+            for bx0, by0, bx1, by1 in self.box_list:
+                if bx0 <= x1 and bx1 >= x0 and by0 <= y1 and by1 >= y0:
+                    return False
+            return True
         return not bool(
             ((b[:, 0] <= x1) & (b[:, 2] >= x0) & (b[:, 1] <= y1) & (b[:, 3] >= y0)).any()
         )
+
+    def kept(self, key: tuple[Any, ...], work: Callable[[], list[str]]) -> list[str]:
+        """``work()``'s answer for ``key``, worked out once (a copy each time: callers
+        may change their list)."""
+        try:
+            hit = self.memo.get(key)
+        except TypeError:  # an unhashable question (a base given as a list)
+            return work()
+        if hit is None:
+            if len(self.memo) > _MEMO_SIZE:
+                self.memo.clear()
+            hit = self.memo[key] = work()
+        return list(hit)
 
     def query(self, geom: shapely.Geometry, predicate: str = "intersects") -> np.ndarray:
         return np.sort(self.tree.query(geom, predicate=predicate))
@@ -160,6 +192,11 @@ def features_under(fp: Footprint, battlefield: Battlefield) -> list[str]:
     """Ids of the features a base overlaps (round bases exactly as discs; touching is not
     overlapping), in battlefield order."""
     idx = _index(battlefield)
+    return idx.kept(("under", fp), lambda: _features_under(fp, idx))
+
+
+def _features_under(fp: Footprint, idx: _TerrainIndex) -> list[str]:
+    """``features_under``, worked out."""
     r = base_radius_in(fp.base)
     if idx.none_near(fp.x - r, fp.y - r, fp.x + r, fp.y + r):
         return []
@@ -181,10 +218,16 @@ def crossings(
     idx = _index(battlefield)
     if idx.none_near(*_path_box(path)):
         return []
+    want = frozenset(kinds) if kinds is not None else None
+    key = ("cross", tuple((float(p[0]), float(p[1])) for p in path), want)
+    return idx.kept(key, lambda: _crossings(path, idx, want))
+
+
+def _crossings(path: Sequence[Point], idx: _TerrainIndex, want: frozenset[str] | None) -> list[str]:
+    """``crossings``, worked out."""
     geom = _path_geom(path)
     if geom is None:
         return []
-    want = set(kinds) if kinds is not None else None
     cand = idx.query(geom)
     if cand.size == 0:
         return []

@@ -58,6 +58,15 @@ class UMR(Ruleset):
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
         return ai.candidates(state, side, ctx)
 
+    def proposals(
+        self, state: GameState, side: str, ctx: Context
+    ) -> tuple[list[Action], list[Action]] | None:
+        """The menu before ``check``, for the lazy random pick and the search's rollout
+        policy (see ``engine.agents.random_agent``)."""
+        from rulesets.umr.proposals import proposals
+
+        return proposals(state, side, ctx)
+
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state)
 
