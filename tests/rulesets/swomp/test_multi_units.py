@@ -50,3 +50,25 @@ def test_a_model_that_struck_beside_another_unit_does_not_fight_again_this_round
     assert "g2 has already fought this round" in why
     g.apply(EndActivation())  # u2: round 1 ends
     assert g.state.turn == 2 and "joined" not in g.state.vars["swomp"]
+
+
+def test_models_of_two_units_on_a_vehicle_roll_one_contest():
+    """SWOMP "Multiple attackers": "the same rules apply ... against a vehicle": m1 (unit
+    a) and m2 (unit b) on a stopped rhino roll once, CR 4 + stopped 5 + half of m2's 9
+    (rounded down) 4 = 13 against DR 9, and m2 has fought for the round."""
+    g = make(
+        [
+            m("m1", "blue", 14.13, 22.5, unit="a"),
+            m("m2", "blue", 14.13, 25.5, unit="b"),
+            m("rhino", "red", 16.0, 24.0, "rhino", facing=90.0, base=(70.0, 100.0)),
+        ]
+    )
+    ev = attack(g, Fight(actor="m1", target="rhino"), [5, 5])
+    res = [e.text for e in ev if e.kind == "resolution"]
+    assert res == [
+        "m1, m2 attack rhino's body: CR 4 + vehicle stopped 5 + half of m2 4 + 5 = 18 "
+        "beats DR 9 + 5 = 14 (chance 71%): hit"
+    ]
+    g.apply(EndActivation())  # unit a
+    g.apply(EndActivation())  # the rhino
+    assert "m2 has already fought this round" in g.check(Fight(actor="m2", target="rhino")).reason
