@@ -70,6 +70,7 @@ class Game:
     _undo: list[_Snapshot] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self.battlefield = self.ruleset.placed_terrain(self.battlefield, self.state)
         self.ctx = Context(self.battlefield, self.dice, self.log)
 
     # --- queries --------------------------------------------------------------------
@@ -116,6 +117,7 @@ class Game:
             return self.log.since(start)
         if not self.record:
             self.ruleset.apply(self.state, action, self.ctx)
+            self._follow_terrain()
             return self.log.since(start)
         snap = _Snapshot(
             self.state.to_dict(),
@@ -127,6 +129,7 @@ class Game:
         side = self.to_act()
         queued = len(self.dice.forced)
         self.ruleset.apply(self.state, action, self.ctx)
+        self._follow_terrain()
         faces = self.dice.consumed[snap.consumed :]
         forced = min(len(faces), queued - len(self.dice.forced))
         self.history.append(
@@ -137,6 +140,15 @@ class Game:
         else:
             self._undo.append(snap)
         return self.log.since(start)
+
+    def _follow_terrain(self) -> None:
+        """Measure on the table the state describes: a setup that places terrain (GEM's
+        alternating bunches) moves it (``Ruleset.placed_terrain``, the same whatever table
+        it starts from, so a replay from the start and an undo agree)."""
+        bf = self.ruleset.placed_terrain(self.battlefield, self.state)
+        if bf is not self.battlefield:
+            self.battlefield = bf
+            self.ctx = Context(bf, self.dice, self.log)
 
     def _end_turn(self, start: int) -> list[Event]:
         """'End turn' for rulesets without their own: click 'end activation / end phase'
@@ -165,6 +177,7 @@ class Game:
             return False
         snap = self._undo.pop()
         self.state = GameState.from_dict(snap.state)
+        self._follow_terrain()
         del self.history[snap.history_len :]
         self.log.truncate(snap.log_len)
         self.log.emit("undo", "last action taken back")

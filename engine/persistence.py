@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.battlefield import Battlefield
 from engine.data import DataError, read_regular
 from engine.game import Game
 from engine.game import mark_start as mark_start
@@ -30,6 +31,7 @@ from engine.replay_check import ReplayReport as ReplayReport
 from engine.replay_check import SaveDiverged as SaveDiverged
 from engine.replay_check import SaveError as SaveError
 from engine.replay_check import replay as _replay_doc
+from engine.state import GameState
 
 FORMAT_VERSION = 1
 #: a save larger than this is refused unread (a long game is well under 10 MB)
@@ -99,7 +101,7 @@ def to_dict(game: Game) -> dict[str, Any]:
         "ruleset": game.state.ruleset,
         "ruleset_version": game.ruleset.version,
         "scenario": {k: v for k, v in game.scenario.items() if k != "start"},
-        "battlefield": game.battlefield.to_dict(),
+        "battlefield": _start_battlefield(game, start).to_dict(),
         "start": start,
         "history": [s.to_dict() for s in game.history],
         "state": game.state.to_dict(),
@@ -107,6 +109,15 @@ def to_dict(game: Game) -> dict[str, Any]:
         "checksum": game.state.checksum(),
         "log": [e.to_dict() for e in game.log.events],
     }
+
+
+def _start_battlefield(game: Game, start: dict[str, Any]) -> Battlefield:
+    """The table as the game began, which a replay starts from: a setup may move terrain
+    later (GEM's alternating bunches, ``Ruleset.placed_terrain``)."""
+    state = start.get("state")
+    if not isinstance(state, dict):
+        return game.battlefield
+    return game.ruleset.placed_terrain(game.battlefield, GameState.from_dict(state))
 
 
 def save(game: Game, path: str | Path) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from engine.actions import Action, Choose
 from engine.battlefield import Battlefield
@@ -382,6 +382,10 @@ class Ruleset:
         Default: none (the schema's shared keys are checked already)."""
         return []
 
+    def placed_terrain(self, battlefield: Battlefield, state: GameState) -> Battlefield:
+        """``battlefield`` with terrain where a setup placed it (GEM-2.0.2; Game's hook)."""
+        return battlefield
+
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
         """Prepare turn 1: initiative (``first`` if the scenario fixes it), activation order."""
         self._flow().setup(self, state, ctx, first)
@@ -391,20 +395,17 @@ class Ruleset:
         """The side whose decision it is (a pending decision's side first), or None once
         the game is over."""
         if self.turns is not None:
-            side: str | None = self.turns.to_act(state)
-            return side
+            return cast("str | None", self.turns.to_act(state))
         return None if state.over else state.active
 
     def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
-        verdict: Legality = self._flow().check(self, state, action, ctx)
-        return verdict
+        return cast(Legality, self._flow().check(self, state, action, ctx))
 
     def apply(self, state: GameState, action: Action, ctx: Context) -> None:
         self._flow().apply(self, state, action, ctx)
 
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
-        actions: list[Action] = self._flow().candidates(self, state, side, ctx)
-        return actions
+        return cast("list[Action]", self._flow().candidates(self, state, side, ctx))
 
     def _flow(self) -> Any:
         if self.turns is None:
@@ -493,8 +494,7 @@ class Ruleset:
 
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         """The 'end activation / end phase' a player would click to move play on."""
-        step: Action | None = self._flow().advance(self, state, ctx)
-        return step
+        return cast("Action | None", self._flow().advance(self, state, ctx))
 
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         """How far ``actor`` (a model id) may move now in ``mode`` (inches), as the rules

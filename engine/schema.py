@@ -330,12 +330,13 @@ OBJECTIVE = OneOf(
     lambda v: OPTIONS_OBJECTIVE if isinstance(v, dict) and v.get("kind") == "options" else PLACE
 )
 #: the optional-rule switches the built rulesets read (gem: cards, magic_cards,
-#: deployment; swomp: deployment, edges, inset); others pass as plain values for the
-#: ruleset to judge
+#: deployment, terrain_placement; swomp: deployment, edges, inset); others pass as plain
+#: values for the ruleset to judge
 OPTIONS = Table(
     {
         "cards": Bool(),
         "magic_cards": Bool(),
+        "terrain_placement": Bool(),
         "deployment": Bool(),
         "edges": Table(extra=Str(choices=("north", "south", "east", "west"))),
         "inset": Num(lo=0),

@@ -178,6 +178,8 @@ class BattleScreen(Referee, Panels):
 
     def draw(self, screen: pygame.Surface) -> None:
         """The table and its overlays (the app draws the widgets over them)."""
+        if self.renderer.tiles.bf is not self.game.battlefield:  # terrain placed (GEM-2.0.2)
+            self.renderer = Renderer(self.game.battlefield)
         self.renderer.render(screen, self.table_view(), self.overlays(), self.camera)
 
     def table_view(self) -> TableView:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import Action
+from engine.battlefield import Battlefield
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
 
@@ -56,6 +57,7 @@ class Gem(Ruleset):
         "replace_driver",
         "plan",
         "deploy",
+        "place_terrain",
     )
     unit_name = "in"
 
@@ -145,10 +147,10 @@ class Gem(Ruleset):
     def answer_problems(
         self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
     ) -> list[str]:
-        """The setup's decisions (GEM-2.0.3, GEM-2.0.4): deploy.py judges the answers."""
-        from . import deploy
-
-        return deploy.problems(state, decision, action, ctx)
+        """The setup's decisions (GEM-2.0.2 to GEM-2.0.4): terrain_setup.py and deploy.py
+        judge the answers."""
+        found: list[str] = rules.setup_step(decision).problems(state, decision, action, ctx)
+        return found
 
     def answer(
         self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
@@ -156,9 +158,17 @@ class Gem(Ruleset):
         rules.answer(state, dict(decision), action, ctx)
 
     def replies(self, state: GameState, decision: Mapping[str, Any], ctx: Context) -> list[Action]:
-        from . import deploy
+        found: list[Action] = rules.setup_step(decision).replies(state, decision, ctx)
+        return found
 
-        return deploy.replies(state, decision, ctx)
+    def placed_terrain(self, battlefield: Battlefield, state: GameState) -> Battlefield:
+        """The bunches where the setup put them (GEM-2.0.2, terrain_setup.py)."""
+        gem = state.vars.get("gem")
+        if not gem or "bunches" not in gem:
+            return battlefield
+        from .terrain_setup import placed
+
+        return placed(battlefield, state)
 
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         """GEM-2.1.1: MOV, twice it in a rush, less an obstacle still being crossed (off

@@ -1,5 +1,5 @@
 """GEM's own action kinds (reference.toml lists them): cast, change_frontage,
-change_order, drive, embark, disembark, replace_driver, plan, deploy.
+change_order, drive, embark, disembark, replace_driver, plan, deploy, place_terrain.
 
 They are registered under the ruleset key "gem", so another rulebook's ``cast`` of a
 different shape cannot clash with ours; the rules still read fields with ``getattr``
@@ -100,6 +100,16 @@ class Deploy(Action):
 
     to: tuple[float, float] | None = None
     facing: float | None = None
+
+
+@_register("place_terrain")
+@dataclass(frozen=True)
+class PlaceTerrain(Action):
+    """A side puts a bunch of terrain (``feature``, a terrain piece's id) with its centre
+    at ``to``, anywhere on the table (GEM-2.0.2, GEM-I-TERRAIN)."""
+
+    feature: str = ""
+    to: tuple[float, float] | None = None
 
 
 def field_of(a: Action, name: str, default: Any = None) -> Any:

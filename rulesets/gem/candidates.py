@@ -47,10 +47,10 @@ def _units_now(state: GameState, side: str, need: str) -> list[str]:
 
 
 def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
-    if state.pending:  # the setup's decisions (GEM-2.0.3, GEM-2.0.4)
-        from . import deploy
+    if state.pending:  # the setup's decisions (GEM-2.0.2 to GEM-2.0.4)
+        from .rules import setup_step
 
-        return deploy.replies(state, state.pending[0], ctx)
+        return list(setup_step(state.pending[0]).replies(state, state.pending[0], ctx))
     sure, unsure = _proposals(state, side, ctx)
     out: list[Action] = [EndPhase()]
     ok = {repr(a.to_dict()) for a in sure}

@@ -8,6 +8,9 @@ segment is it" and moves play on.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from engine.actions import (
     Action,
     Charge,
@@ -437,25 +440,48 @@ def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None
         if not option(state, "cards") or state.turn == 1
         else list(g(state).get("order", state.sides))
     )
-    if state.turn == 1 and option(state, "deployment") and not g(state).get("setup_done"):
-        from . import deploy
-
-        if deploy.start(state, ctx, order):
-            return  # GEM-2 "1a. Setup": the segments begin once every unit is placed
+    if state.turn == 1 and _setup(state, ctx, order):
+        return  # GEM-2 "1a. Setup": the segments begin once its decisions are made
     begin_turn(state, ctx, order)
 
 
-def answer(state: GameState, decision: dict, a: Action, ctx: Context) -> None:
-    """A setup decision answered (``Gem.answer``). GEM-2 "1a. Setup": once none is owed
-    (deploy sets ``setup_done`` when every unit is placed), turn 1's segments begin in
-    the initiative order of the setup. Here and not in deploy.py, so deploy never
-    imports this dispatch (no import cycle)."""
-    from . import deploy
+def _setup(state: GameState, ctx: Context, order: list[str]) -> bool:
+    """GEM-2 "1a. Setup" in the rulebook's order, each part when the scenario plays it:
+    terrain (GEM-2.0.2), then the edges and the deployment (GEM-2.0.3, GEM-2.0.4). True
+    while one of its decisions is owed."""
+    from . import deploy, terrain_setup
 
-    deploy.answer(state, decision, a, ctx)
-    gg = g(state)
-    if not state.pending and gg.get("setup_done"):
-        begin_turn(state, ctx, list(gg["setup"]["order"]))
+    if terrain_setup.wanted(state) and terrain_setup.start(state, ctx, order):
+        return True
+    if option(state, "deployment") and "setup" not in g(state):
+        return deploy.start(state, ctx, order)
+    return False
+
+
+def setup_step(decision: Mapping[str, Any]) -> Any:
+    """The module that judges and carries out a setup decision (the engine holds it in
+    ``state.pending``): terrain placement or deployment."""
+    from . import deploy, terrain_setup
+
+    return terrain_setup if decision.get("kind") == terrain_setup.STEP else deploy
+
+
+def answer(state: GameState, decision: dict, a: Action, ctx: Context) -> None:
+    """A setup decision answered (``Gem.answer``). GEM-2 "1a. Setup": once none is owed,
+    the next part of the setup, or turn 1's segments in the initiative order. Here and
+    not in deploy.py or terrain_setup.py, so they never import this dispatch (no import
+    cycle)."""
+    setup_step(decision).answer(state, decision, a, ctx)
+    if state.pending:
+        return
+    from .terrain_setup import placed
+
+    here = placed(ctx.battlefield, state)  # the game follows after this action
+    ctx = ctx if here is ctx.battlefield else Context(here, ctx.dice, ctx.log)
+    order = list(g(state)["order"])
+    if setup_step(decision) is not setup_step({}) and _setup(state, ctx, order):
+        return
+    begin_turn(state, ctx, order)
 
 
 def begin_turn(state: GameState, ctx: Context, order: list[str]) -> None:

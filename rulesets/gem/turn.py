@@ -23,8 +23,8 @@ PHASES = ("magic_offence", "magic_defence", "movement", "missile", "melee", "mor
 CARD_PHASES = ("magic_offence", "magic_defence", "cards", "melee", "morale")
 #: the card turn without the tactical magic segments: spells are cast on magic cards
 MAGIC_CARD_PHASES = ("cards", "melee", "morale")
-#: the setup before turn 1's segments (GEM-2.0.3, GEM-2.0.4); deploy.py steps through them
-SETUP_PHASES = ("side", "plan", "deploy")
+#: the setup before turn 1's segments (GEM-2.0.2 to GEM-2.0.4; terrain_setup.py, deploy.py)
+SETUP_PHASES = ("terrain", "side", "plan", "deploy")
 PENALTY = 5
 
 
