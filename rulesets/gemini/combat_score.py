@@ -23,6 +23,8 @@ from rulesets.gemini.options import fight_hooks
 OBSTACLES = ("hedge", "fence", "low_wall")
 #: statuses in which a model adds no WS to its score (GM-COMBAT-SCORE 2)
 NO_WS = ("routing", "running_for_cover")
+#: the status of a model in a smoke or blind cloud (GM-COMBAT-SCORE, GM-I-SMOKE)
+SMOKE = "in_smoke"
 
 
 @dataclass
@@ -139,11 +141,12 @@ def explain(side: Side) -> str:
 
 
 def ws_of(state: GameState, m: Model) -> int:
-    """WS as it adds to the score: none while routing or running for cover (HOOK
-    smoke: halved, rounding up)."""
+    """WS as it adds to the score: none while routing or running for cover; halved,
+    rounding up, in a smoke or blind cloud (status ``in_smoke``, GM-I-SMOKE)."""
     if any(s in m.status for s in NO_WS):
         return 0
-    return fight_hooks.defend_ws(state, m)
+    ws = fight_hooks.defend_ws(state, m)
+    return -(-ws // 2) if SMOKE in m.status else ws
 
 
 def contest(state: GameState, ctx: Context, m: Model, foe: Model) -> tuple[Side, Side]:

@@ -46,6 +46,7 @@ def turn_start(state: GameState, ctx: Context, side: str) -> None:
                 say(ctx, line, m.id, "GM-I-DAZED")
         if sw.psychology:
             psychology_start(state, ctx, m)
+            fear_start(state, ctx, m)  # after Frenzy and Stupidity (GM-I-PSY-ORDER)
         if not m.removed:
             shaken_start(state, ctx, m)
         if sw.pursuit and not m.removed:
@@ -71,8 +72,37 @@ def bottle(state: GameState, ctx: Context, side: str) -> None:
     ctx.log.emit("status", state.over["reason"], rule=ME.R_ROUT, outcome="over")
 
 
+#: a terror-causing enemy this near calls the Terror test at the start of a turn
+TERROR_RANGE = 8.0
+
+
+def fear_start(state: GameState, ctx: Context, m: Model) -> None:
+    """GM-I-FEAR-TURN: Fear and Terror outside a charge. At the start of its turn a
+    model takes its once-a-game Terror test for the nearest terror-causing enemy within
+    8" (a failure routs it), else its Fear test for a fear-causing enemy in base contact
+    (a failure leaves it afraid of it this turn: it hits only on 6s)."""
+    snake = bool(switches.of(state).snake_eyes)
+    foes = sorted(
+        (e for e in state.live() if e.side != m.side), key=lambda e: (measure.gap(m, e), e.id)
+    )
+    source = next(
+        (e for e in foes if measure.gap(m, e) <= TERROR_RANGE and P.terror_due(m, e)), None
+    )
+    if source is None:
+        source = next((e for e in foes if measure.in_contact(m, e) and P.fear_due(m, e)), None)
+    if source is None:
+        return
+    t = P.face_fear(ctx.dice, m, source, snake)
+    if t is None:
+        return
+    report_all(ctx, t.rolls, m.id)
+    if t.failed and t.why:
+        say(ctx, t.why, m.id, P.R_TERROR, "routing", source.id)
+
+
 def psychology_start(state: GameState, ctx: Context, m: Model) -> None:
-    """Frenzy with a distance, then Stupidity (its wander out of combat)."""
+    """Frenzy with a distance, then Stupidity (its wander out of combat); Fear and
+    Terror follow (``fear_start``)."""
     snake = bool(switches.of(state).snake_eyes)
     if P.frenzy_due_at_start(m, nearest_enemy(state, m)):
         t = P.frenzy_test(ctx.dice, m, "enemy within its frenzy distance", snake)

@@ -149,3 +149,21 @@ def test_the_odds_of_a_contest_are_exact():
     assert cs_odds.side_dist(2, 0)[(6, 0, 1)] == Fraction(1, 36)
     # a parry re-roll of a single die: the new face stands
     assert cs_odds.side_dist(1, 1) == cs_odds.side_dist(1, 0)
+
+
+def test_smoke_halves_ws_rounding_up():
+    """GM-I-SMOKE: the worked example with the charger in smoke: WS 4 halves to 2, so
+    5 + 2 + 1 = 8 against 8; the tie goes to the higher I (b's I 4): one hit."""
+    g = duel(
+        {"stats": {"WS": 4, "A": 2, "I": 4}, "weapons": [KNIFE], "state": {"status": ["in_smoke"]}},
+        {"stats": {"WS": 3, "A": 1, "T": 3}, "facing": 270.0, "weapons": [KNIFE]},
+        gap=5.0,
+        options={"combat_score": True},
+    )
+    assert g.state.models["b"].status == ["in_smoke"]
+    apply(g, Charge(actor="b", target="r"))
+    to_phase(g, "close_combat")
+    ev = apply(g, Fight(actor="b", target="r"), dice=[5, 1, 4, 2])
+    e = score_event(ev)
+    assert e.data["scores"] == {"b": 8, "r": 8} and e.data["hits"] == 1
+    assert combat_score.ws_of(g.state, g.state.models["b"]) == 2
