@@ -81,6 +81,8 @@ def fear_start(state: GameState, ctx: Context, m: Model) -> None:
     model takes its once-a-game Terror test for the nearest terror-causing enemy within
     8" (a failure routs it), else its Fear test for a fear-causing enemy in base contact
     (a failure leaves it afraid of it this turn: it hits only on 6s)."""
+    if {"routing", "running_for_cover"} & set(m.status):
+        return  # already fleeing: nothing more to fear
     snake = bool(switches.of(state).snake_eyes)
     foes = sorted(
         (e for e in state.live() if e.side != m.side), key=lambda e: (measure.gap(m, e), e.id)
