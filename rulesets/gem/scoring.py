@@ -262,7 +262,10 @@ def close_pull(state: GameState, side: str) -> float:
     chargers = [
         m
         for m in state.live(side)
-        if m.unit not in engaged and mtype(m) != "vehicle" and not m.vars.get("aboard")
+        if m.unit not in engaged
+        and mtype(m) != "vehicle"
+        and not m.vars.get("aboard")
+        and missile_range(m) <= 0
     ]
 
     def outfights(m: Model, e: Model) -> float:
