@@ -42,8 +42,9 @@ class SaveDiverged(SaveError):
     """A readable save whose recorded game is not what its history re-derives."""
 
 
-#: log events that do not come from an applied step: refusals and the runner's notes
-BETWEEN_STEPS = ("refused", "note")
+#: log events that do not come from an applied step: refusals, the runner's notes and the
+#: window's "undo" mark (the undone steps are gone from the history and from the log)
+BETWEEN_STEPS = ("refused", "note", "undo")
 
 
 @dataclass

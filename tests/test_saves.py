@@ -281,3 +281,24 @@ def test_replay_reports_each_step_for_a_progress_bar(saves, tmp_path):
     n = len(doc["history"])
     assert report.ok
     assert seen == [(i, n) for i in range(1, n + 1)]
+
+
+def test_a_game_with_an_undo_saves_and_replays(tmp_path):
+    """The window's undo writes an "undo" note between steps; a replay applies only the
+    steps kept, so that note must be read as between steps, not as a forged entry."""
+    scn = load_scenario(ROOT / "rulesets" / "umr" / "scenarios" / "default.toml")
+    scn.seed = 5
+    game = new_game(scn)
+    agent = RandomAgent(1)
+    undone = 0
+    for _ in range(12):
+        side = game.to_act()
+        assert side is not None
+        game.apply(agent.choose(game.clone(dice_seed=5), side))
+        if game.can_undo() and undone < 2:
+            undone += int(game.undo())
+    assert undone == 2 and any(e.kind == "undo" for e in game.log.events)
+    assert _verdict(persistence.to_dict(game), tmp_path, window=True) == "ok"
+    forged = persistence.to_dict(game)
+    forged["log"].insert(0, {**forged["log"][0], "kind": "undo"})
+    assert _verdict(forged, tmp_path) == "diverged"
