@@ -11,6 +11,7 @@ state changes), so hovering costs a dictionary lookup, not a rules call, per fra
 from __future__ import annotations
 
 import math
+import traceback
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, cast
@@ -81,6 +82,8 @@ class Controller(Moving):
         self.unit_links = True
         self._cache: dict[Hashable, object] = {}
         self._cache_version = -1
+        #: the last rules query that raised, shown in the hint instead of a silent blank
+        self.rules_error = ""
         self.sight = measure.Sight(session.game.ctx)
         self.on_change: Callable[[], None] | None = None
         #: model ids to the names a player reads, in what the table shows (Names.text)
@@ -93,9 +96,18 @@ class Controller(Moving):
         if self._cache_version != self.s.version:
             self._cache.clear()
             self._cache_version = self.s.version
+            self.rules_error = ""
         if key not in self._cache:
             self._cache[key] = fn()
         return cast(T, self._cache[key])
+
+    def _failed(self, what: str, e: Exception, shown: T) -> T:
+        """A rules query that raised: print the traceback, keep the message for the hint
+        (the window says a rules bug happened rather than showing an empty box), and show
+        ``shown`` meanwhile so one bad query never closes the window."""
+        traceback.print_exc()
+        self.rules_error = f"rules error in {what}: {e}"
+        return shown
 
     @property
     def game(self) -> Game:
@@ -108,8 +120,8 @@ class Controller(Moving):
         def get() -> Odds | None:
             try:
                 return self.game.odds(action)
-            except Exception:
-                return None
+            except Exception as e:
+                return self._failed(f"odds of {action.describe()}", e, None)
 
         return self._memo(("odds", akey(action)), get)
 
@@ -126,8 +138,8 @@ class Controller(Moving):
                 return []
             try:
                 return list(g.ruleset.actions_for(g.state, actor, g.ctx))
-            except Exception:
-                return []
+            except Exception as e:
+                return self._failed(f"the actions of {actor}", e, [])
 
         return self._memo(("actions", actor), get)
 
@@ -141,8 +153,8 @@ class Controller(Moving):
         def get() -> list[Action]:
             try:
                 cands = self.game.candidates()
-            except Exception:
-                return []
+            except Exception as e:
+                return self._failed("the side's choices", e, [])
             on_table = {m.id for m in self.game.state.live()}
             on_table |= {m.unit for m in self.game.state.live()}
             return [

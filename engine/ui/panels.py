@@ -257,6 +257,8 @@ class Panels(Screen):
         if m.side != side:
             return f"{esc(self.name_of(m.id))} is the enemy's; {esc(str(side).upper())} to act."
         moves = any(isinstance(a, Move) for a in c.actions())
+        if c.rules_error:
+            return f"<font color='#ff6b6b'>{esc(c.rules_error)}</font>"
         if not c.actions() and not c.side_actions():
             probe = Move(actor=m.id, path=(m.pos, (m.x + 0.1, m.y)))
             why = c.check(probe).reason or "it has no action left now"

@@ -426,3 +426,20 @@ def test_a_target_half_behind_a_building_is_in_cover_with_its_shadow(app):
     assert f"{mark.fraction:.0%} visible" in mark.label
     assert ov.shadow, "the hidden part of the target base is drawn"
     assert {band for _, _, band in ov.sight_lines} >= {"blocked"}
+
+
+def test_a_rules_query_that_raises_is_shown_not_a_blank_box(battle, monkeypatch, capsys):
+    """No silent fallback (issue 18): when the ruleset raises while listing a model's
+    actions, the panel names the rules error instead of an empty, unexplained box."""
+    app = battle
+    g = app.game
+
+    def broken(state, actor, ctx):
+        raise ValueError("table lookup failed")
+
+    monkeypatch.setattr(g.ruleset, "actions_for", broken)
+    click(app, screen_pos(app, "b0"))
+    step(app, 30, dt=0.05)
+    assert app.controller.selected == "b0" and app.controller.actions() == []
+    assert "rules error in the actions of b0: table lookup failed" in app.hud.odds.html_text
+    assert "ValueError" in capsys.readouterr().err  # the traceback is printed for a report
