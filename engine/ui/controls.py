@@ -101,7 +101,7 @@ class Controller(Moving):
             self._cache[key] = fn()
         return cast(T, self._cache[key])
 
-    def _failed(self, what: str, e: Exception, shown: T) -> T:
+    def failed(self, what: str, e: Exception, shown: T) -> T:
         """A rules query that raised: print the traceback, keep the message for the hint
         (the window says a rules bug happened rather than showing an empty box), and show
         ``shown`` meanwhile so one bad query never closes the window."""
@@ -121,7 +121,7 @@ class Controller(Moving):
             try:
                 return self.game.odds(action)
             except Exception as e:
-                return self._failed(f"odds of {action.describe()}", e, None)
+                return self.failed(f"odds of {action.describe()}", e, None)
 
         return self._memo(("odds", akey(action)), get)
 
@@ -139,7 +139,7 @@ class Controller(Moving):
             try:
                 return list(g.ruleset.actions_for(g.state, actor, g.ctx))
             except Exception as e:
-                return self._failed(f"the actions of {actor}", e, [])
+                return self.failed(f"the actions of {actor}", e, [])
 
         return self._memo(("actions", actor), get)
 
@@ -154,7 +154,7 @@ class Controller(Moving):
             try:
                 cands = self.game.candidates()
             except Exception as e:
-                return self._failed("the side's choices", e, [])
+                return self.failed("the side's choices", e, [])
             on_table = {m.id for m in self.game.state.live()}
             on_table |= {m.unit for m in self.game.state.live()}
             return [

@@ -103,8 +103,8 @@ def ruleset_label(key: str) -> str:
     """A ruleset as the menu names it: its rulebook's title, then its key."""
     try:
         title = str(load(key).title)
-    except Exception:  # a ruleset still being written must not stop the menu
-        title = ""
+    except Exception as e:  # a broken ruleset is named in the menu, and the menu stays
+        return f"{key} (cannot load: {type(e).__name__}: {e})"
     return f"{title} ({key})" if title and title.lower() != key.lower() else key
 
 

@@ -296,8 +296,8 @@ class Panels(Screen):
         g = self.game
         try:
             shown = g.ruleset.model_card(g.state, m)
-        except Exception:  # a ruleset's card must never break the window
-            shown = {}
+        except Exception as e:  # shown in the hint; the raw stats stand in meanwhile
+            shown = self.controller.failed(f"the card of {m.id}", e, {})
         order = list(g.ruleset.stat_keys)
         keys = [k for k in m.stats if not isinstance(m.stats[k], (dict, list))]
         keys += [k for k in shown if k not in keys]

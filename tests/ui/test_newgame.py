@@ -145,3 +145,15 @@ def test_bench_plays_only_maps_the_start_screen_calls_benchmarks():
     src = "".join((ROOT / "bench" / f).read_text() for f in ("_common.py", "ai_strength.py"))
     for stem in ("mirror", "skirmish10"):
         assert f'"{stem}.toml"' in src and stem in BENCHMARK_MAPS
+
+
+def test_a_ruleset_that_cannot_load_is_named_with_its_error(monkeypatch):
+    """No silent blank (issue 18): the menu keeps going and says why the title is missing."""
+    from engine.ui import newgame
+
+    def broken(key: str):
+        raise ImportError("no module named rulesets.half_written")
+
+    monkeypatch.setattr(newgame, "load", broken)
+    label = newgame.ruleset_label("half_written")
+    assert label == "half_written (cannot load: ImportError: no module named rulesets.half_written)"
