@@ -24,7 +24,7 @@ from engine.battlefield import Footprint
 from engine.ruleset import TOO_FAR, Legality, Odds
 from engine.ui import measure
 from engine.ui.choices import akey
-from engine.ui.overlays import MovePreview
+from engine.ui.overlays import MovePreview, length_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.game import Game
@@ -192,7 +192,11 @@ class Moving(Controls):
         lines = list(odds.lines) if odds is not None else []
         end = p.end
         if p.trimmed:
-            lines.insert(0, f'trimmed to the legal end ({length:.1f}")')
+            rs = g.ruleset
+            lines.insert(
+                0,
+                f"trimmed to the legal end ({length_text(length, rs.unit_name, rs.unit_per_inch)})",
+            )
         if leg.ok and odds is None:
             real, said = self.outcome(p.action, d.actor)
             if real is not None and math.dist(real, p.end) > STOP_TOLERANCE:

@@ -130,7 +130,7 @@ def test_a_path_past_the_allowance_is_trimmed_to_the_legal_end(battle):
     drag(app, a, b, release=False)
     pv = app.controller.preview()
     assert pv.legal and abs(pv.length - 6.0) < 0.05
-    assert pv.lines and pv.lines[0].startswith("trimmed to the legal end")
+    assert pv.lines and pv.lines[0] == 'trimmed to the legal end (6.0")'
     post(app, pygame.event.Event(pygame.MOUSEBUTTONUP, pos=b, button=1))
     settle(app, 0.5)
     moved = app.game.state.models["b0"]
@@ -443,3 +443,15 @@ def test_a_rules_query_that_raises_is_shown_not_a_blank_box(battle, monkeypatch,
     assert app.controller.selected == "b0" and app.controller.actions() == []
     assert "rules error in the actions of b0: table lookup failed" in app.hud.odds.html_text
     assert "ValueError" in capsys.readouterr().err  # the traceback is printed for a report
+
+
+def test_the_trim_note_speaks_the_ruleset_unit(battle, monkeypatch):
+    """Inter Arma measures in cm (2 cm to the inch): the toy's 6" trim reads in cm."""
+    app = battle
+    monkeypatch.setattr(type(app.game.ruleset), "unit_name", "cm", raising=False)
+    monkeypatch.setattr(type(app.game.ruleset), "unit_per_inch", 2.0, raising=False)
+    m = app.game.state.models["b0"]
+    drag(app, screen_pos(app, "b0"), app.camera.to_screen_i(m.x + 9.0, m.y + 9.0), release=False)
+    pv = app.controller.preview()
+    assert pv.lines[0] == f"trimmed to the legal end ({pv.length * 2:.1f} cm)"
+    assert 11.8 < pv.length * 2 <= 12.0
