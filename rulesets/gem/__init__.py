@@ -19,10 +19,11 @@ from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
 
 from . import actions as _actions  # noqa: F401  (registers GEM's action kinds)
-from . import blocks, build, rules, turn, victory
-from .gstate import g, is_block, unit_models
-from .transport import carried
-from .transport import check_army as transport_check_army
+from . import build, flow, rules, victory
+from .chapters import blocks
+from .chapters.transport import carried
+from .chapters.transport import check_army as transport_check_army
+from .state import g, is_block, unit_models
 
 
 def read_options(state: GameState) -> dict[str, bool]:
@@ -63,7 +64,7 @@ class Gem(Ruleset):
 
     def redact(self, state: GameState, viewer: str) -> GameState:
         """Hide the other sides' spell power and deployment plans (GEM-3.5.2, GEM-2.0.4)."""
-        from . import view
+        from .chapters import view
 
         return GameState.from_dict(view.redact(state, viewer))
 
@@ -112,7 +113,7 @@ class Gem(Ruleset):
         rules.start_turn(state, ctx, first)
 
     # --- playing ------------------------------------------------------------------
-    turns = turn.TURNS
+    turns = flow.TURNS
 
     def start_turn(self, state: GameState, ctx: Context) -> None:
         """A new turn (GEM-2): vehicles' turn start, initiative, the segments."""
@@ -166,7 +167,7 @@ class Gem(Ruleset):
         gem = state.vars.get("gem")
         if not gem or "bunches" not in gem:
             return battlefield
-        from .terrain_setup import placed
+        from .chapters.terrain_setup import placed
 
         return placed(battlefield, state)
 
@@ -177,7 +178,7 @@ class Gem(Ruleset):
         m = state.models.get(actor)
         if m is None or m.removed or build.mtype(m) == "vehicle":
             return None
-        from .movement import allowance
+        from .chapters.movement import allowance
 
         lead = blocks.live_order(state, m.unit)[0] if is_block(state, m.unit) else m
         return allowance(state, ctx, lead, [lead.pos], mode == "rush")[0]
@@ -189,25 +190,25 @@ class Gem(Ruleset):
 
     def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
         """Points kept against the enemy's, objectives held or denied, and a small pull
-        toward targets (scoring.py): what the turn limit and objectives decide on."""
-        from .scoring import score
+        toward targets (score.py): what the turn limit and objectives decide on."""
+        from .score import score
 
         return score(state, side)
 
     def victory_text(self, scenario: Any) -> str:
-        from .scoring import victory_text
+        from .score import victory_text
 
         return victory_text(scenario)
 
     def points_report(self, path: str | Path) -> str | None:
         """GEM-4: each figure priced by the point formula (GEM-4.2.2), the army's limits checked."""
-        from .points import points_report
+        from .chapters.points import points_report
 
         return points_report(path)
 
     def study(self, **options: Any) -> tuple[str, bool] | None:
         """GEM's point study (GEM-4): duels across the stats against the point ratio."""
-        from .balance import run
+        from .chapters.balance import run
 
         return run(**options)
 
@@ -217,7 +218,7 @@ class Gem(Ruleset):
         turn in place), which the window draws as its turning arcs."""
         view: dict[str, Any] = {"hp": model.hp, "status": sorted(model.status)}
         if build.mtype(model) == "vehicle":
-            from .vehicles import turn_radius
+            from .chapters.vehicles import turn_radius
 
             view["speed"] = float(model.vars.get("speed", 0.0))
             view["turn_radius"] = turn_radius(model)

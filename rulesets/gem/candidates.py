@@ -15,11 +15,11 @@ from engine.actions import Action, Charge, EndPhase, Fight, Move, Shoot
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import blocks, magic, measure, missile, transport, vehicles
 from .actions import Cast, ChangeFrontage, Disembark, Drive, Embark, ReplaceDriver
 from .build import mtype
-from .gstate import foes_in_melee, is_block, unit_models
+from .chapters import blocks, magic, measure, missile, transport, vehicles
 from .rules import cards_current, check
+from .state import foes_in_melee, is_block, unit_models
 
 CAP = 60
 SHOT_LOOK = 6  # foes looked at, nearest first, for a figure's shots
@@ -189,7 +189,7 @@ def _moves(state: GameState, ctx: Context, unit: str) -> list[Action]:
 def _goals(state: GameState) -> list[tuple[float, float]]:
     """The centres of the scenario's objectives (GEM-3.7): one side wins by holding one
     at the end of a turn, so both sides need a way to walk onto it."""
-    from .scoring import objectives
+    from .score import objectives
 
     return [(float(o["x"]), float(o["y"])) for o in objectives(state)]
 

@@ -14,10 +14,10 @@ from engine.dice import expected
 from engine.ruleset import Context, Odds
 from engine.state import GameState
 
-from . import blocks, magic, melee, missile
 from .actions import field_of
-from .gstate import foes_in_melee, is_block, unit_models, unit_of
-from .tables import table1
+from .chapters import blocks, magic, melee, missile
+from .chapters.tables import table1
+from .state import foes_in_melee, is_block, unit_models, unit_of
 
 
 def odds(state: GameState, a: Action, ctx: Context) -> Odds | None:

@@ -25,22 +25,11 @@ from engine.actions import (
 from engine.ruleset import Context, Legality, load
 from engine.state import GameState, Model
 
-from . import (
-    blocks,
-    formation,
-    magic,
-    melee,
-    missile,
-    movement,
-    room,
-    transport,
-    turn,
-    vehicles,
-    victory,
-)
+from . import flow, victory
 from .actions import field_of
 from .build import mtype
-from .gstate import foes_in_melee, g, is_block, option, unit_models, unit_of
+from .chapters import blocks, formation, magic, melee, missile, movement, room, transport, vehicles
+from .state import foes_in_melee, g, is_block, option, unit_models, unit_of
 
 MOVE_VERBS = (
     "move",
@@ -118,7 +107,7 @@ def _target_model(state: GameState, target: str, frm: Model | None) -> Model | N
         return None
     if frm is None:
         return ms[0]
-    from . import measure
+    from .chapters import measure
 
     return min(ms, key=lambda m: (measure.distance(frm, m), m.id))
 
@@ -131,13 +120,13 @@ def check(state: GameState, a: Action, ctx: Context) -> Legality:
     if isinstance(a, Concede):
         return Legality.yes()
     if state.pending:  # a setup decision is owed: the engine says who answers, and how
-        return turn.TURNS.check(load("gem"), state, a, ctx)
+        return flow.TURNS.check(load("gem"), state, a, ctx)
     if isinstance(a, (EndPhase, EndActivation)):
         return Legality.yes()
     if isinstance(a, EndTurn):
         return Legality.no("end the segments one by one")
     if kind in ("plan", "deploy", "choose"):
-        from . import deploy
+        from .chapters import deploy
 
         return deploy.check(state, a, ctx)
     if kind in transport.VERBS:
@@ -247,7 +236,7 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
         victory.finish(state, ctx, others[0] if len(others) == 1 else None, f"{loser} concedes")
         return
     if state.pending:  # the engine takes the decision off and calls ``answer``
-        turn.TURNS.apply(load("gem"), state, a, ctx)
+        flow.TURNS.apply(load("gem"), state, a, ctx)
         return
     if isinstance(a, (EndPhase, EndActivation)):
         end_phase(state, ctx)
@@ -334,7 +323,7 @@ def _advance_segment(state: GameState, ctx: Context) -> None:
     before = state.phase
     if before == "movement" and state.active is not None:
         vehicles.no_order(state, ctx, state.active)
-    ended = turn.phased(state).next(state)
+    ended = flow.phased(state).next(state)
     if ended:
         end_of_turn(state, ctx)
         return
@@ -352,12 +341,12 @@ def enter(state: GameState, ctx: Context, left: str) -> None:
             if mtype(m) == "vehicle" and vehicles.forced_move(m) and not m.vars.get("moved_done"):
                 vehicles.auto_drive(state, ctx, m)
     if state.phase == "cards":
-        from . import cards
+        from .chapters import cards
 
         cards.build_deck(state, ctx)
         _show_card(state, ctx)
     if state.phase == "morale":
-        from . import morale
+        from .chapters import morale
 
         morale.segment(state, ctx)
         victory.check(state, ctx)
@@ -369,7 +358,7 @@ def _show_card(state: GameState, ctx: Context) -> None:
     while True:
         card = cards_current(state)
         if card is None:
-            d = state.vars[turn.CARDS.KEY]
+            d = state.vars[flow.CARDS.KEY]
             d["i"] = len(d["order"]) - 1
             state.active = d["order"][-1]
             _advance_segment(state, ctx)
@@ -414,7 +403,7 @@ def idle(state: GameState, side: str) -> bool:
 
 def skip_idle(state: GameState, ctx: Context) -> None:
     for _ in range(100):
-        if state.over or state.active is None or state.phase in ("cards",) + turn.SETUP_PHASES:
+        if state.over or state.active is None or state.phase in ("cards",) + flow.SETUP_PHASES:
             return
         if not idle(state, state.active):
             return
@@ -422,7 +411,7 @@ def skip_idle(state: GameState, ctx: Context) -> None:
 
 
 def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None:
-    turn.reset_turn_flags(state)
+    flow.reset_turn_flags(state)
     if state.turn <= 1:
         # SCENARIO_FORMAT "state.moved": how far it moved in its last activation, so
         # Table 2's moved modifiers apply in turn 1 and wear off with it (GEM-I-STATE)
@@ -436,7 +425,7 @@ def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None
     if state.over:
         return
     order = (
-        turn.roll_initiative(state, ctx, first)
+        flow.roll_initiative(state, ctx, first)
         if not option(state, "cards") or state.turn == 1
         else list(g(state).get("order", state.sides))
     )
@@ -449,7 +438,7 @@ def _setup(state: GameState, ctx: Context, order: list[str]) -> bool:
     """GEM-2 "1a. Setup" in the rulebook's order, each part when the scenario plays it:
     terrain (GEM-2.0.2), then the edges and the deployment (GEM-2.0.3, GEM-2.0.4). True
     while one of its decisions is owed."""
-    from . import deploy, terrain_setup
+    from .chapters import deploy, terrain_setup
 
     if terrain_setup.wanted(state) and terrain_setup.start(state, ctx, order):
         return True
@@ -461,7 +450,7 @@ def _setup(state: GameState, ctx: Context, order: list[str]) -> bool:
 def setup_step(decision: Mapping[str, Any]) -> Any:
     """The module that judges and carries out a setup decision (the engine holds it in
     ``state.pending``): terrain placement or deployment."""
-    from . import deploy, terrain_setup
+    from .chapters import deploy, terrain_setup
 
     return terrain_setup if decision.get("kind") == terrain_setup.STEP else deploy
 
@@ -474,7 +463,7 @@ def answer(state: GameState, decision: dict, a: Action, ctx: Context) -> None:
     setup_step(decision).answer(state, decision, a, ctx)
     if state.pending:
         return
-    from .terrain_setup import placed
+    from .chapters.terrain_setup import placed
 
     here = placed(ctx.battlefield, state)  # the game follows after this action
     ctx = ctx if here is ctx.battlefield else Context(here, ctx.dice, ctx.log)
@@ -487,7 +476,7 @@ def answer(state: GameState, decision: dict, a: Action, ctx: Context) -> None:
 def begin_turn(state: GameState, ctx: Context, order: list[str]) -> None:
     """The turn's segments, in initiative order ``order`` (after the setup on turn 1)."""
     g(state)["order"] = order
-    turn.phased(state).start_turn(state, order)
+    flow.phased(state).start_turn(state, order)
     ctx.log.emit(
         "turn", f"turn {state.turn} begins: {', '.join(order)} in that order", rule="GEM-2"
     )
@@ -498,7 +487,7 @@ def begin_turn(state: GameState, ctx: Context, order: list[str]) -> None:
 
 def end_of_turn(state: GameState, ctx: Context) -> None:
     """The last segment has ended: the engine's turn structure ends the turn."""
-    turn.TURNS.end_round(load("gem"), state, ctx)
+    flow.TURNS.end_round(load("gem"), state, ctx)
 
 
 def advance(state: GameState, ctx: Context) -> Action | None:

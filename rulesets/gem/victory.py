@@ -97,8 +97,8 @@ def turn_limit(state: GameState, ctx: Context) -> None:
 
 
 def kept_share(state: GameState, side: str) -> float:
-    from .gstate import on_hand
-    from .points import model_value
+    from .chapters.points import model_value
+    from .state import on_hand
 
     start = sum(model_value(m, full=True) for m in state.models.values() if m.side == side)
     now = sum(

@@ -29,7 +29,7 @@ def block_specs(
     profile: str = "hoplite",
     **kw: Any,
 ) -> list[dict]:
-    from rulesets.gem.blocks import layout
+    from rulesets.gem.chapters.blocks import layout
 
     w = 25.0 / 25.4 + 0.02
     return [

@@ -1,4 +1,4 @@
-"""The AI's hints: GEM's position score (scoring.py) and the objective moves in its
+"""The AI's hints: GEM's position score (score.py) and the objective moves in its
 candidate list (candidates.py).
 
 Each test pins one term with exact figures so that removing or mis-weighting it fails:
@@ -13,9 +13,9 @@ import pytest
 
 from engine.actions import Charge, Move
 from engine.testing import to_phase
-from rulesets.gem import scoring
+from rulesets.gem import score as scoring
 from rulesets.gem.candidates import _toward
-from rulesets.gem.points import model_value
+from rulesets.gem.chapters.points import model_value
 from rulesets.gem.rules import check
 
 from .helpers import make, model
@@ -130,7 +130,7 @@ def test_missile_range_pulls_a_little():
 def test_a_block_threatens_as_one_and_no_more_than_a_figure_is_worth():
     """A block charges as one unit (GEM-2.1.2), so its threat is counted once, led by its
     front rank; and its many dice can take no more than the single HIT a slinger has."""
-    from rulesets.gem.scoring import THREAT_SHARE, exposure
+    from rulesets.gem.score import THREAT_SHARE, exposure
 
     from .helpers import block_specs
 

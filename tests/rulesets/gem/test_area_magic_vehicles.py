@@ -52,7 +52,7 @@ def test_deviation_clock_along_the_line_of_fire():
     sc = logged(g, "scatter")[0]
     assert sc.data["centre"] == [24.0, 10.0] and sc.rolls == [3, 12, 4]
     assert g.state.models["v"].removed and not g.state.models["t"].removed
-    from rulesets.gem.measure import clock_point
+    from rulesets.gem.chapters.measure import clock_point
 
     x, y = clock_point((20.0, 10.0), 0.0, 3, 4.0)
     assert abs(x - 20.0) < 1e-9 and abs(y - 6.0) < 1e-9  # 3 o'clock: to the right
@@ -85,7 +85,7 @@ def test_spell_opposed_then_against_mag():
     g.apply(Cast(actor="rw", target="r", spell="Haste of Gygax", power=2))
     res = [e for e in logged(g, "resolution") if e.rule == "GEM-3.5.3"]
     assert [e.outcome for e in res] == ["succeeds", "succeeds"]
-    from rulesets.gem.pricing import mov
+    from rulesets.gem.chapters.pricing import mov
 
     assert mov(g.state, g.state.models["r"]) == 1.0
     assert g.state.phase == "movement"
@@ -98,7 +98,7 @@ def test_unopposed_defensive_spell_must_beat_mag_and_haste_adds_mov():
     g.apply(Cast(actor="w", target="b", spell="Haste of Gygax", power=3))
     g.dice.force([9])  # 3 vs MAG 2 needs 8
     g.apply(EndPhase())  # red ends the magic segment: the cards are turned
-    from rulesets.gem.pricing import mov
+    from rulesets.gem.chapters.pricing import mov
 
     assert mov(g.state, g.state.models["b"]) == 8.0
 
@@ -108,7 +108,7 @@ def test_one_spell_of_each_kind_and_power_limits():
     g = _wizards()
     assert not g.check(Cast(actor="w", target="r", spell="Bane of Vex", power=13)).ok
     g.apply(Cast(actor="w", target="r", spell="Bane of Vex", power=3))
-    from rulesets.gem.magic import cast_problems
+    from rulesets.gem.chapters.magic import cast_problems
 
     why = cast_problems(g.state, g.state.models["w"], "Dread of Morphus", "r", 2)
     assert any("already cast" in w for w in why)
@@ -135,7 +135,7 @@ def test_vehicle_speed_changes_by_acc():
 
 def test_vehicle_wheel_radius_is_the_speed():
     """GEM-3.1: a wheel is an arc whose radius is the current speed."""
-    from rulesets.gem.vehicles import poses
+    from rulesets.gem.chapters.vehicles import poses
 
     g = _tank()
     t = g.state.models["tank"]
@@ -150,7 +150,7 @@ def test_vehicle_wheel_radius_is_the_speed():
 
 def test_hit_location_and_effect_main_body_torn_off():
     """GEM-3.2/3.3: d6 5 = main body, d6 5 = torn off: destroyed; troops inside rolled."""
-    from rulesets.gem.vehicles import vehicle_hit
+    from rulesets.gem.chapters.vehicles import vehicle_hit
 
     g = _tank()
     t = g.state.models["tank"]
@@ -162,7 +162,7 @@ def test_hit_location_and_effect_main_body_torn_off():
 def test_jammed_central_control_repeats_and_broken_tread_halts():
     """GEM-3.3: tracks broken leave only turning in place; sudden deceleration
     (GEM-3.4) skids the vehicle when its top speed drops below last speed - ACC."""
-    from rulesets.gem.vehicles import max_speed, vehicle_hit
+    from rulesets.gem.chapters.vehicles import max_speed, vehicle_hit
 
     g = _tank()
     t = g.state.models["tank"]
@@ -176,7 +176,7 @@ def test_jammed_central_control_repeats_and_broken_tread_halts():
 
 def test_spell_power_is_hidden_from_the_other_side():
     """GEM-3.5.2: the power is written on the hidden side of the card (GEM-I-SECRET)."""
-    from rulesets.gem.view import redact
+    from rulesets.gem.chapters.view import redact
 
     g = _wizards()
     g.apply(Cast(actor="w", target="r", spell="Sloth of Grimgut", power=4))
@@ -200,7 +200,7 @@ def test_spell_power_is_hidden_from_the_other_side():
 def test_factor_spells_read_their_effect_from_the_table(spell, factor, change):
     """GEM-3.5.4 (Haste) and GEM-I-SPELLS: power 5 gives the whole, half or a third of
     the power (rounded up) to one factor of the target unit for the turn."""
-    from rulesets.gem import magic, spell_effects
+    from rulesets.gem.chapters import magic, spell_effects
 
     g = _wizards()
     magic._effect(g.state, g.ctx, {"target": "r", "power": 5, "spell": spell, "wizard": "w"})

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from engine.scenario import load_scenario, new_game
 from engine.testing import logged
-from rulesets.gem.melee import fight_problems
-from rulesets.gem.vehicles import vehicle_hit
+from rulesets.gem.chapters.melee import fight_problems
+from rulesets.gem.chapters.vehicles import vehicle_hit
 
 from .helpers import make, model, terrain
 

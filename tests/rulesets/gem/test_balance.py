@@ -1,6 +1,6 @@
 """GEM's point study (GEM-4): duels by GEM's rules against the point formula."""
 
-from rulesets.gem import balance
+from rulesets.gem.chapters import balance
 
 
 def test_pairings_are_reproducible_and_distinct():

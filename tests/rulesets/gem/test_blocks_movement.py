@@ -47,14 +47,14 @@ def test_obstacle_costs_2_and_carries_over():
     g.apply(Move(actor="a", to=(12.3, 10.0)))
     a = g.state.models["a"]
     assert "crossing" in a.status and a.vars["obstacle_debt"] == 2.0
-    from rulesets.gem.movement import allowance
+    from rulesets.gem.chapters.movement import allowance
 
     assert allowance(g.state, g.ctx, a, [a.pos, (13, 10)], False)[0] == 2.0
 
 
 def test_block_shape_rules():
     """GEM-2.1.2: two ranks at least, and at least as wide as deep; stragglers no rank."""
-    from rulesets.gem.blocks import shape_problem
+    from rulesets.gem.chapters.blocks import shape_problem
 
     assert shape_problem(8, 4) == ""
     assert shape_problem(9, 4) == ""  # 2 full ranks and a straggler
@@ -68,8 +68,8 @@ def test_ranks_count_casualties_from_the_rear():
         block_specs("h", "blue", (20.0, 10.0), 90.0, 12, 4)
         + [model("x", "red", 30, 40, profile="archer")]
     )
-    from rulesets.gem import blocks
-    from rulesets.gem.damage import apply_hits
+    from rulesets.gem.chapters import blocks
+    from rulesets.gem.chapters.damage import apply_hits
 
     assert blocks.ranks(g.state, "h") == 3
     apply_hits(g.state, g.ctx, g.state.models["h1"], 2)  # a front figure struck...
@@ -110,7 +110,7 @@ def test_frontage_change_instead_of_moving():
     assert not g.check(ChangeFrontage(actor="h", files=9)).ok  # 9 files x 1 rank
     assert not g.check(ChangeFrontage(actor="h", files=2)).ok  # deeper than wide
     g.apply(ChangeFrontage(actor="h", files=8))
-    from rulesets.gem import blocks
+    from rulesets.gem.chapters import blocks
 
     assert blocks.record(g.state, "h")["files"] == 8 and blocks.ranks(g.state, "h") == 2
     assert not g.check(Move(actor="h", to=(20.0, 11.0))).ok
@@ -118,7 +118,7 @@ def test_frontage_change_instead_of_moving():
 
 def test_block_cannot_leave_melee_or_move_disorganized():
     """GEM-2.1.2: no moving out of a melee; a disorganized block cannot move at all."""
-    from rulesets.gem.gstate import engage, set_disorganized
+    from rulesets.gem.state import engage, set_disorganized
 
     g = make(
         block_specs("h", "blue", (20.0, 10.0), 90.0, 8, 4)
@@ -147,7 +147,7 @@ def test_overrun_destroys_skirmisher_and_carries_on():
     g.apply(Move(actor="h", to=(20.0, 13.5)))
     assert g.state.models["sk"].removed
     assert g.state.models["h8"].removed  # the skirmisher's natural 20 took the rear man
-    from rulesets.gem import blocks
+    from rulesets.gem.chapters import blocks
 
     assert blocks.record(g.state, "h")["front"] == [20.0, 13.5]
     assert sum(1 for e in logged(g, "resolution") if "GEM-2.1.5" in e.rule) == 2
@@ -165,8 +165,8 @@ def test_overrun_failure_stops_the_block_in_melee():
     to_phase(g, "movement")
     g.dice.force([1, 1, 1, 1, 1, 1, 1])
     g.apply(Move(actor="h", to=(20.0, 13.5)))
-    from rulesets.gem import blocks
-    from rulesets.gem.gstate import in_melee
+    from rulesets.gem.chapters import blocks
+    from rulesets.gem.state import in_melee
 
     assert not g.state.models["sk"].removed
     assert blocks.record(g.state, "h")["front"][1] < 11.6
@@ -185,7 +185,7 @@ def test_friendly_skirmishers_are_removed_without_loss():
     )
     to_phase(g, "movement")
     g.apply(Move(actor="h", to=(20.0, 13.5)))
-    from rulesets.gem.gstate import lost_percent
+    from rulesets.gem.state import lost_percent
 
     assert g.state.models["sk"].removed and "overrun" in g.state.models["sk"].status
     assert lost_percent(g.state, "skirm") == 0.0

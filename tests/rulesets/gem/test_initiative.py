@@ -20,7 +20,7 @@ def test_the_rulebook_example():
     roll again; A 14, B 16: B wins, and next turn B has -5."""
     g = _game()
     g.state.vars["gem"]["streak"] = {"A": 2, "B": 0}
-    from rulesets.gem.turn import roll_initiative
+    from rulesets.gem.flow import roll_initiative
 
     g.dice.force([18, 8, 14, 16])
     order = roll_initiative(g.state, g.ctx)
@@ -29,7 +29,7 @@ def test_the_rulebook_example():
     assert any("= 8" in t for t in texts)
     assert any("tie on 8" in t for t in texts)
     assert g.state.vars["gem"]["streak"] == {"A": 0, "B": 1}
-    from rulesets.gem.turn import streak_modifiers
+    from rulesets.gem.flow import streak_modifiers
 
     assert [m.value for m in streak_modifiers(g.state, "B")] == [-5]
 

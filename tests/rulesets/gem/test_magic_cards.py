@@ -6,7 +6,7 @@ scenario option ``magic_cards`` plays without the tactical magic segments
 from engine.actions import EndPhase
 from engine.testing import apply, logged
 from rulesets.gem.actions import Cast
-from rulesets.gem.pricing import mov
+from rulesets.gem.chapters.pricing import mov
 
 from .helpers import make, model
 

@@ -1,4 +1,4 @@
-"""GEM's reading of the geometry service (rulesets/gem/measure.py): the zones of a whole
+"""GEM's reading of the geometry service (rulesets/gem/chapters/measure.py): the zones of a whole
 unit (GEM-2.3.3), templates on rectangular bases (GEM-2.2.6), the friendly-fire line
 (GEM-2.2.2) and terrain along a path (GEM-2.1.1)."""
 
@@ -6,7 +6,7 @@ import pytest
 
 from engine.battlefield import Battlefield
 from engine.state import Model
-from rulesets.gem import measure
+from rulesets.gem.chapters import measure
 
 from .helpers import terrain
 

@@ -21,7 +21,7 @@ def _charge(bface: float, ax: float = 10.0, ay: float = 10.0, terrain_=(), a_kw=
 
 
 def _mods(g):
-    from rulesets.gem.melee import table3_mods
+    from rulesets.gem.chapters.melee import table3_mods
 
     s = g.state
     return {m.reason: m.value for m in table3_mods(s, g.ctx, "a", s.models["a"], s.models["b"])}
@@ -30,7 +30,7 @@ def _mods(g):
 def test_charge_brings_bases_into_contact_and_gives_plus_2():
     """GEM-2.3.1 Table 3: +2 for the unit that charged into combat this turn."""
     g = _charge(180)
-    from rulesets.gem.measure import distance
+    from rulesets.gem.chapters.measure import distance
 
     assert distance(g.state.models["a"], g.state.models["b"]) <= 0.02
     assert _mods(g) == {"charged into combat this turn": 2}
@@ -70,7 +70,7 @@ def test_higher_ground_plus_1():
         model("b", "red", 12.0, 10, 180, stats={"OFF": 5, "DEF": 5}),
     ]
     g = make(specs, terrain_=(hill,))
-    from rulesets.gem.gstate import engage
+    from rulesets.gem.state import engage
 
     engage(g.state, "a", "b", "front", False)
     assert _mods(g) == {"higher ground": 1}
@@ -84,7 +84,7 @@ def test_enemy_behind_obstacle_minus_1():
         model("b", "red", 12.0, 10, 180, stats={"OFF": 5, "DEF": 5}),
     ]
     g = make(specs, terrain_=(fence,))
-    from rulesets.gem.gstate import engage
+    from rulesets.gem.state import engage
 
     engage(g.state, "a", "b", "front", False)
     assert _mods(g) == {"enemy behind fence fence": -1}
@@ -95,8 +95,8 @@ def test_ranks_deeper_plus_2_each():
     specs = block_specs("h", "blue", (20.0, 20.0), 90.0, 16, 4)
     specs += block_specs("o", "red", (20.0, 20.05), 270.0, 8, 4, profile="orc")
     g = make(specs)
-    from rulesets.gem.gstate import engage
-    from rulesets.gem.melee import table3_mods
+    from rulesets.gem.chapters.melee import table3_mods
+    from rulesets.gem.state import engage
 
     engage(g.state, "h", "o", "front", False)
     s = g.state
@@ -106,7 +106,7 @@ def test_ranks_deeper_plus_2_each():
 
 def test_spears_and_pikes_add_attacks():
     """GEM-2.3.2: spears add half the second rank; pikes also a quarter of the third."""
-    from rulesets.gem.melee import attack_dice
+    from rulesets.gem.chapters.melee import attack_dice
 
     g = make(
         block_specs("h", "blue", (20.0, 10.0), 90.0, 12, 4)
@@ -122,8 +122,8 @@ def test_spears_and_pikes_add_attacks():
 def test_disorganized_fights_at_half_off():
     """GEM-2.4.5: a disorganized unit fights at half its OFF, rounded down."""
     g = _charge(180)
-    from rulesets.gem.gstate import set_disorganized
-    from rulesets.gem.melee import melee_attack
+    from rulesets.gem.chapters.melee import melee_attack
+    from rulesets.gem.state import set_disorganized
 
     set_disorganized(g.state, "a")
     a = melee_attack(g.state, g.ctx, "a", "a", g.state.models["b"])

@@ -18,7 +18,7 @@ def _duel(target_kw=None, shooter_kw=None, terrain_=(), tx=20.0, ty=10.0):
 
 
 def _mods(g, a="arc", t="tgt"):
-    from rulesets.gem.missile import modifiers
+    from rulesets.gem.chapters.missile import modifiers
 
     s = g.state
     m, tm = s.models[a], s.models[t]
@@ -88,7 +88,7 @@ def test_soft_cover_behind_hedge():
 
 
 def _sight(g, a="arc", t="tgt"):
-    from rulesets.gem.missile import sight
+    from rulesets.gem.chapters.missile import sight
 
     return sight(g.state, g.ctx, g.state.models[a], g.state.models[t])
 
@@ -226,7 +226,7 @@ def test_block_front_rank_fires_straight_ahead_only():
     ]
     g = make(specs)
     to_phase(g, "missile")
-    from rulesets.gem import blocks
+    from rulesets.gem.chapters import blocks
 
     front = [m.id for m in blocks.front_rank(g.state, "leg")]
     rear = [m.id for m in blocks.live_order(g.state, "leg") if m.id not in front]

@@ -16,7 +16,7 @@ def _unit(n=5, **kw):
 
 
 def _mods(g, unit="sk"):
-    from rulesets.gem.morale import modifiers
+    from rulesets.gem.chapters.morale import modifiers
 
     return {m.reason.split(" within")[0]: m.value for m in modifiers(g.state, unit)}
 
@@ -39,14 +39,14 @@ def test_no_leader_minus_4_and_hero_plus_3():
 def test_fear_check_from_missile_losses_disorganizes_on_failure():
     """GEM-2.4.1: over 20% lost to missiles in a turn calls a fear check; 2 of 5 lost is
     40%: needs 10; a 9 - 4 (no leader) fails and disorganizes (GEM-2.4.5)."""
-    from rulesets.gem.damage import apply_hits
+    from rulesets.gem.chapters.damage import apply_hits
 
     g = make(_unit())
     to_phase(g, "missile")
     apply_hits(g.state, g.ctx, g.state.models["s0"], 1, missile=True)
     apply_hits(g.state, g.ctx, g.state.models["s1"], 1, missile=True)
     g.dice.force([13])
-    from rulesets.gem.morale import segment
+    from rulesets.gem.chapters.morale import segment
 
     segment(g.state, g.ctx)
     m = logged(g, "morale")[-1]
@@ -58,8 +58,8 @@ def test_rout_check_from_60_percent_and_routing_removes():
     """GEM-2.4.2: 3 of 5 lost (60%) calls a rout check needing 18 (a leader in range); a
     20 passes, a 5 fails and routs the unit
     half its move away and off the table."""
-    from rulesets.gem.damage import apply_hits
-    from rulesets.gem.morale import segment
+    from rulesets.gem.chapters.damage import apply_hits
+    from rulesets.gem.chapters.morale import segment
 
     g = make(_unit() + [model("ldr", "blue", 14, 20, profile="general")])
     for i in range(3):
@@ -78,7 +78,7 @@ def test_rout_check_from_60_percent_and_routing_removes():
 def test_disorganized_cannot_fire():
     """GEM-2.4.5: a disorganized unit fires no missiles."""
     from engine.actions import Shoot
-    from rulesets.gem.gstate import set_disorganized
+    from rulesets.gem.state import set_disorganized
 
     g = make(
         [

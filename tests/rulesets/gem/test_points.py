@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from engine.data import DataError
-from rulesets.gem.points import missile_off, points_report, value, width_mod
+from rulesets.gem.chapters.points import missile_off, points_report, value, width_mod
 
 ARMIES = Path(__file__).resolve().parents[3] / "rulesets" / "gem" / "armies"
 

@@ -5,7 +5,7 @@ base off the table or on top of another base is refused with the code ``no_room`
 from engine.actions import Charge, Move
 from engine.testing import to_phase
 from rulesets.gem.actions import ChangeFrontage, ChangeOrder
-from rulesets.gem.room import NO_ROOM
+from rulesets.gem.chapters.room import NO_ROOM
 
 from .helpers import make, model
 

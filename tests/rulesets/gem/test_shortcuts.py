@@ -1,5 +1,5 @@
 """The shortcuts that spare GEM's checks the geometry and physics services must give the
-services' own answers (rulesets/gem/measure.py, movement.py, gstate.py).
+services' own answers (rulesets/gem/chapters/measure.py, movement.py, state.py).
 
 Why these tests: each shortcut settles a question by plain arithmetic, a memo or a
 bounding box only when the answer cannot differ, and leaves the close calls to the
@@ -17,7 +17,8 @@ from engine import geometry
 from engine.battlefield import Battlefield, Footprint, base_radius_in
 from engine.polygons import point_segment_distance
 from engine.state import Model
-from rulesets.gem import blocks, gstate, measure, movement
+from rulesets.gem import state as gstate  # the bookkeeping module
+from rulesets.gem.chapters import blocks, measure, movement
 
 from .helpers import make, model, terrain
 

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from engine.testing import logged, to_phase
-from rulesets.gem.vehicles import auto_drive
+from rulesets.gem.chapters.vehicles import auto_drive
 
 from .helpers import make, model, terrain
 
@@ -118,7 +118,7 @@ def test_driving_into_contact_starts_a_melee():
     melee segment the dreadnought fights it with its arms."""
     from engine.actions import Fight, Shoot
     from rulesets.gem.actions import Drive
-    from rulesets.gem.gstate import foes_in_melee
+    from rulesets.gem.state import foes_in_melee
 
     g = make(
         [
@@ -143,7 +143,7 @@ def test_a_block_pays_for_terrain_under_its_whole_footprint():
     double for them: 3" north costs 6" there, more than 4", so it is refused; with no
     woods the same 3" is allowed."""
     from engine.actions import Move
-    from rulesets.gem import blocks
+    from rulesets.gem.chapters import blocks
 
     from .helpers import block_specs
 

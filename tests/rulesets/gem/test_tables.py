@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 
-from rulesets.gem.tables import fear_need, rout_need, table1
+from rulesets.gem.chapters.tables import fear_need, rout_need, table1
 
 
 def test_table1_cells_match_the_rulebook():

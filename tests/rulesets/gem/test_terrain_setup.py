@@ -7,7 +7,7 @@ from engine.actions import Choose, EndPhase, Move
 from engine.persistence import replay, to_dict
 from engine.testing import apply, logged
 from rulesets.gem.actions import PlaceTerrain
-from rulesets.gem.terrain_setup import centre
+from rulesets.gem.chapters.terrain_setup import centre
 
 from .helpers import make, model, terrain
 

@@ -7,10 +7,10 @@ import pytest
 
 from engine.actions import Shoot
 from engine.testing import to_phase
-from rulesets.gem import measure, transport
 from rulesets.gem.actions import Disembark, Drive, Embark, ReplaceDriver
-from rulesets.gem.gstate import lost_percent
-from rulesets.gem.vehicles import damage_roll, forced_move, weapon_problem
+from rulesets.gem.chapters import measure, transport
+from rulesets.gem.chapters.vehicles import damage_roll, forced_move, weapon_problem
+from rulesets.gem.state import lost_percent
 
 from .helpers import make, model
 from .test_vehicles import next_turn
@@ -193,7 +193,7 @@ def test_jammed_driver_is_stunned_and_repeats():
     g.dice.force([6, 1])
     damage_roll(g.state, g.ctx, bike, 5)
     assert "stunned_driver" in bike.status and forced_move(bike).startswith("repeats")
-    from rulesets.gem.vehicles import start_of_turn
+    from rulesets.gem.chapters.vehicles import start_of_turn
 
     g.dice.force([4])
     start_of_turn(g.state, g.ctx, bike)

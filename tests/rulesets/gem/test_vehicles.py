@@ -8,8 +8,7 @@ import pytest
 from engine.actions import EndPhase, Fight
 from engine.testing import logged, to_phase
 from rulesets.gem.actions import Drive
-from rulesets.gem.gstate import engage
-from rulesets.gem.vehicles import (
+from rulesets.gem.chapters.vehicles import (
     apply_effect,
     damage,
     damage_roll,
@@ -19,6 +18,7 @@ from rulesets.gem.vehicles import (
     turn_radius,
     vehicle_hit,
 )
+from rulesets.gem.state import engage
 
 from .helpers import make, model
 
@@ -166,7 +166,7 @@ def test_a_damaged_arm_cannot_strike_and_a_wild_one_calms_on_4():
     to_phase(g, "melee", "blue")
     why = g.check(Fight(actor="v", target="x")).reason
     assert "left actuator (arm) is out of control" in why
-    from rulesets.gem.vehicles import start_of_turn
+    from rulesets.gem.chapters.vehicles import start_of_turn
 
     g.dice.force([4])
     start_of_turn(g.state, g.ctx, v)
@@ -180,7 +180,7 @@ def test_random_speed_over_the_top_sticks_at_full_throttle():
     g = _one("skimmer", 10.0)
     v = g.state.models["v"]
     v.vars["random_next"] = True
-    from rulesets.gem.vehicles import auto_drive
+    from rulesets.gem.chapters.vehicles import auto_drive
 
     g.dice.force([6, 6, 6, 1])
     auto_drive(g.state, g.ctx, v)
@@ -213,7 +213,7 @@ def test_torn_off_controls_coast_half_of_last_turn_rounded_down():
     damage_roll(g.state, g.ctx, v, 5)
     assert not [e for e in logged(g, "status") if e.rule == "GEM-3.4"]
     assert forced_move(v) == "coasting to a stop"
-    from rulesets.gem.vehicles import auto_drive, weapon_problem
+    from rulesets.gem.chapters.vehicles import auto_drive, weapon_problem
 
     assert "lost its controls" in weapon_problem(v, v.weapons[1])
     auto_drive(g.state, g.ctx, v)
@@ -229,7 +229,7 @@ def test_broken_control_system_repeats_for_good():
     g.dice.force([6, 2])
     damage_roll(g.state, g.ctx, v, 5)
     assert forced_move(v) == "repeats last turn (controls jammed)"
-    from rulesets.gem.vehicles import auto_drive, start_of_turn
+    from rulesets.gem.chapters.vehicles import auto_drive, start_of_turn
 
     start_of_turn(g.state, g.ctx, v)  # no unjam roll for a broken control
     auto_drive(g.state, g.ctx, v)
@@ -256,7 +256,7 @@ def test_frame_broken_at_the_start_of_a_turn_is_a_new_top_speed():
     g = _one("grav_tank", 8.0)
     v = g.state.models["v"]
     damage(v)["main_body"] = ["broken"]
-    from rulesets.gem.vehicles import start_of_turn
+    from rulesets.gem.chapters.vehicles import start_of_turn
 
     g.dice.force([5, 12, 1, 1, 1, 1])
     start_of_turn(g.state, g.ctx, v)
@@ -271,7 +271,7 @@ def test_vehicle_d6_checks_carry_their_exact_chance():
     from engine.events import EventLog
     from engine.ruleset import Context
     from engine.state import Model
-    from rulesets.gem.vstate import d6_check
+    from rulesets.gem.chapters.vstate import d6_check
 
     ctx = Context(Battlefield(), Dice(1), EventLog())
     m = Model(id="tank", side="a", unit="tank", x=1.0, y=1.0)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from .build import mtype
-from .gstate import g, option
+from ..build import mtype
+from ..state import g, option
 from .missile import default_weapon
 
 

@@ -20,9 +20,8 @@ from engine.polygons import point_segment_distance
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
-from . import blocks, measure
-from .build import in_block_order, mtype
-from .gstate import (
+from ..build import in_block_order, mtype
+from ..state import (
     disorganized,
     engage,
     foes_in_melee,
@@ -33,6 +32,7 @@ from .gstate import (
     roster_memo,
     unit_models,
 )
+from . import blocks, measure
 from .measure import space as _phys
 from .pricing import _kinds_of, allowance, price
 from .tables import terrain, units

@@ -147,7 +147,7 @@ def frame_roll(state: GameState, ctx: Context, m: Model) -> None:
 def destroy(state: GameState, ctx: Context, m: Model, off: int, why: str) -> None:
     """GEM-3.3: the vehicle is gone, its driver out for the game; each trooper inside
     takes a damage roll at the attack's OFF and the survivors climb out of the wreck."""
-    from .gstate import remove_model
+    from ..state import remove_model
 
     remove_model(state, m, "destroyed")
     ctx.log.emit("removed", f"{m.id} is destroyed: {why} (GEM-3.3)", actor=m.id, rule="GEM-3.3")

@@ -17,8 +17,8 @@ from engine.battlefield import Battlefield, Footprint
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..state import is_block, unit_models
 from . import blocks, measure
-from .gstate import is_block, unit_models
 from .tables import setup as setup_table
 from .tables import terrain
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..build import mtype
+from ..state import g, is_block, remove_model
 from . import blocks
-from .build import mtype
-from .gstate import g, is_block, remove_model
 
 
 def apply_hits(

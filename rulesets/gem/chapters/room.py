@@ -20,8 +20,8 @@ from engine.loader import corners
 from engine.ruleset import Context, Reason
 from engine.state import GameState, Model
 
+from ..state import is_block, unit_models
 from . import blocks
-from .gstate import is_block, unit_models
 
 TOLERANCE = 1e-3  # inches, the invariant test's tolerance
 NO_ROOM = "no_room"
@@ -104,8 +104,8 @@ def action_problems(
 ) -> list[str]:
     """Room for a move, charge (at ``target``), frontage change or change of order that
     the rules allow."""
+    from ..actions import field_of
     from . import melee
-    from .actions import field_of
 
     kind = a.KIND
     skip: frozenset[str] = frozenset()

@@ -20,11 +20,11 @@ from engine.dice import Modifier
 from engine.ruleset import OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 
+from ..build import mtype
+from ..state import g, unit_models
 from . import measure
-from .build import mtype
 from .combat import Attack, roll_attack
 from .damage import apply_hits
-from .gstate import g, unit_models
 from .tables import clamp10, rng, table1
 from .tables import data as tables
 
@@ -312,7 +312,7 @@ def _effect(state: GameState, ctx: Context, c: dict[str, Any]) -> None:
     elif sp == "Bane of Vex":
         ms = unit_models(state, unit)
         if ms:
-            from .build import def_value
+            from ..build import def_value
 
             t = ms[0]
             a = Attack(clamp10(p), def_value(t, ""), third, (), f"Bane of Vex on {unit}")

@@ -18,7 +18,7 @@ state.vars["gem"]:
   magic, deck, ...  (see magic.py, cards.py)
 model.vars (per model): type, order, fear; per turn: moved, fired, fought, rushed,
   charged; disorganized_until (turn); obstacle_debt; aboard / driving (the vehicle a
-  figure rides in or drives, GEM-I-EMBARK); vehicles: see vstate.py.
+  figure rides in or drives, GEM-I-EMBARK); vehicles: see chapters/vstate.py.
 """
 
 from __future__ import annotations

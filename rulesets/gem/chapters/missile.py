@@ -16,11 +16,11 @@ from engine.dice import Modifier, percent
 from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 
+from ..build import def_value, mtype, parse_dice
+from ..state import disorganized, in_melee, is_block, live_models
 from . import blocks, measure
-from .build import def_value, mtype, parse_dice
 from .combat import Attack, roll_attack
 from .damage import apply_hits
-from .gstate import disorganized, in_melee, is_block, live_models
 from .spell_effects import target_bonus
 from .tables import area, rng, table2, terrain
 

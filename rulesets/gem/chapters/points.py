@@ -16,7 +16,7 @@ from typing import Any
 from engine.data import Checker, load_toml
 from engine.state import Model
 
-from .build import TYPES, check_stats, check_weapon
+from ..build import TYPES, check_stats, check_weapon
 from .tables import points as ptable
 from .tables import units
 

@@ -20,11 +20,11 @@ from engine.battlefield import Footprint, base_size_in
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
+from ..actions import field_of
+from ..build import in_block_order, mtype
+from ..state import in_melee, remove_model, unit_models
 from . import measure
-from .actions import field_of
-from .build import in_block_order, mtype
 from .combat import Attack, roll_attack
-from .gstate import in_melee, remove_model, unit_models
 from .tables import terrain
 from .vstate import driverless, has_driver
 
@@ -316,7 +316,7 @@ def wreck(state: GameState, ctx: Context, v: Model, off: int) -> None:
     """GEM-3.3: the driver is out for the game; each trooper inside takes a damage roll
     at the attack's OFF (the crew record's first, then the figures in id order), and the
     figures that live climb out where the wreck lies."""
-    from .build import def_value
+    from ..build import def_value
 
     fig = v.vars.pop("driver_figure", None)
     if fig and fig in state.models:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine.dice import Modifier
 from engine.state import GameState, Model
 
-from .gstate import g
+from ..state import g
 
 
 def effects(state: GameState, unit: str) -> dict[str, int]:

@@ -41,7 +41,7 @@ from engine.table import Memo, Table, footprint, shapes
 from engine.table import distance as table_distance
 from engine.table import in_arc as table_in_arc
 
-from .gstate import live_models
+from ..state import live_models
 
 if TYPE_CHECKING:  # the physics service (pymunk) is imported only when first used
     from engine.physics import Physics

@@ -20,9 +20,9 @@ from engine.ruleset import Context, Legality, load
 from engine.state import GameState
 from engine.turns import roll_off
 
+from ..actions import Deploy, Plan, field_of
+from ..state import g, is_block, unit_models
 from . import blocks, plans
-from .actions import Deploy, Plan, field_of
-from .gstate import g, is_block, unit_models
 from .tables import setup as setup_table
 
 UNDEPLOYED = "undeployed"

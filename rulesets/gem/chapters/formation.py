@@ -11,14 +11,14 @@ import math
 from engine.ruleset import Context
 from engine.state import GameState
 
-from . import blocks
-from .build import mtype
-from .gstate import (
+from ..build import mtype
+from ..state import (
     g,
     in_melee,
     is_block,
     unit_models,
 )
+from . import blocks
 from .movement import can_move_problems
 
 

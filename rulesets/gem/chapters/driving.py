@@ -14,8 +14,8 @@ import math
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..build import mtype
 from . import measure
-from .build import mtype
 from .vstate import (
     d6_check,
     forced_move,
@@ -210,7 +210,7 @@ def into_contact(state: GameState, ctx: Context, m: Model, start: Model, t: Mode
     """A vehicle driven into contact with an enemy figure charges it: a melee begins, so
     its hand-to-hand weapons and arms fight in the melee segment, with the charge bonus
     and the zone where the drive began (GEM-2.3, GEM-2.3.3; GEM-I-CONTACT)."""
-    from .gstate import engage, engagement, unit_models
+    from ..state import engage, engagement, unit_models
     from .measure import zone_of
     from .morale import contact_fear
 

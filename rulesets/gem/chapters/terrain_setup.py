@@ -22,8 +22,8 @@ from engine.polygons import polygon_distance
 from engine.ruleset import Context, load
 from engine.state import GameState
 
-from .actions import PlaceTerrain
-from .gstate import g, option
+from ..actions import PlaceTerrain
+from ..state import g, option
 
 STEP = "terrain"
 TEXT = "places a bunch of terrain anywhere on the table (GEM-2.0.2)"

@@ -16,11 +16,11 @@ from engine.dice import Modifier
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
+from ..build import def_value, mtype
+from ..state import disorganized, engage, engagement, is_block, unit_models
 from . import blocks, measure
-from .build import def_value, mtype
 from .combat import Attack, roll_attack
 from .damage import apply_hits
-from .gstate import disorganized, engage, engagement, is_block, unit_models
 from .movement import Plan, apply_block_move, plan_block, plan_model
 from .spell_effects import def_bonus, off_bonus
 from .tables import table3, terrain

@@ -15,9 +15,8 @@ from engine.dice import Modifier
 from engine.ruleset import Context
 from engine.state import GameState
 
-from . import measure
-from .build import mtype
-from .gstate import (
+from ..build import mtype
+from ..state import (
     foes_in_melee,
     g,
     lost_percent,
@@ -26,6 +25,7 @@ from .gstate import (
     unit_models,
     unit_side,
 )
+from . import measure
 from .spell_effects import morale_bonus
 from .tables import d20_at_least, fear_need, morale, rng, rout_need
 

@@ -17,7 +17,7 @@ from engine.state import GameState
 from engine.turns import Phased, PhasedFlow, roll_off
 
 from . import victory
-from .gstate import PER_TURN, g, option
+from .state import PER_TURN, g, option
 
 PHASES = ("magic_offence", "magic_defence", "movement", "missile", "melee", "morale")
 CARD_PHASES = ("magic_offence", "magic_defence", "cards", "melee", "morale")

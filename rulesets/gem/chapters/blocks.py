@@ -17,7 +17,7 @@ from typing import Any
 from engine.battlefield import base_size_in
 from engine.state import GameState, Model
 
-from .gstate import g, roster_memo, unit_models
+from ..state import g, roster_memo, unit_models
 
 Point = tuple[float, float]
 GAP = 0.02
