@@ -12,8 +12,8 @@ import math
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 from engine.battlefield import Footprint
 from engine.polygons import closest_point, point_in_polygon
@@ -49,17 +49,21 @@ def in_contact(a: Model, b: Model) -> bool:
 
 # --------------------------------------------------------------------------- frozen state
 
-
-@dataclass
-class _Memo:
-    """Answers about one state that cannot change while it is frozen (see ``frozen``),
-    keyed by the question and its arguments, e.g. ("contact", model id)."""
-
-    state: GameState
-    answers: dict[tuple, Any] = field(default_factory=dict)
+#: Where a frozen state keeps its answers: an attribute of the state itself, not a field,
+#: so ``to_dict``, the checksum and equality never see it (as ``GameState.ids`` keeps its
+#: order). Owned by the state, the answers live exactly as long as the state they are
+#: about, and can never be read for another state.
+_ANSWERS = "_umr_frozen"
 
 
-_FROZEN = threading.local()
+class _Frozen(dict[int, dict[tuple, Any]]):
+    """Per thread (its ident), the answers of that thread's innermost frozen block on the
+    state that owns this table, keyed by the question and its arguments, e.g.
+    ("contact", model id). A copy of the state (pickled, deep-copied) starts with none:
+    the copy is a new state that may change."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Frozen, ())
 
 
 @contextmanager
@@ -69,26 +73,36 @@ def frozen(state: GameState) -> Iterator[None]:
     it is, which dice are left) are answered once. Why: one candidate list runs check()
     some fifty times, and each check sorted the models and scanned every base again. Per
     thread, so the window's thread and the computer's thinking thread never share
-    answers; nested blocks restore the outer one.
+    answers; nested blocks on one state restore the outer one's answers.
     """
-    prev = getattr(_FROZEN, "memo", None)
-    _FROZEN.memo = _Memo(state)
+    table = state.__dict__.get(_ANSWERS)
+    if table is None:
+        table = state.__dict__.setdefault(_ANSWERS, _Frozen())
+    me = threading.get_ident()
+    prev = table.get(me)
+    table[me] = {}
     try:
         yield
     finally:
-        _FROZEN.memo = prev
+        if prev is None:
+            table.pop(me, None)
+        else:
+            table[me] = prev
 
 
 def remember(state: GameState, key: tuple, compute: Callable[[], T]) -> T:
-    """``compute()``, answered once per ``key`` while ``state`` is frozen (every time
-    otherwise). Callers must not mutate what it returns."""
-    m = getattr(_FROZEN, "memo", None)
-    if m is None or m.state is not state:
+    """``compute()``, answered once per ``key`` while ``state`` is frozen by this thread
+    (every time otherwise). Callers must not mutate what it returns."""
+    table = state.__dict__.get(_ANSWERS)
+    if not table:
+        return compute()
+    answers = table.get(threading.get_ident())
+    if answers is None:
         return compute()
     try:
-        return m.answers[key]
+        return cast(T, answers[key])
     except KeyError:
-        v = m.answers[key] = compute()
+        v = answers[key] = compute()
         return v
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from engine.battlefield import TerrainFeature
@@ -112,18 +113,14 @@ class TerrainIndex:
         return self.table.length_inside(f, a, b)
 
 
-_READINGS: list[Readings] = []
-
-
+@cache
 def readings() -> Readings:
-    """UMR's terrain readings from units.toml (loaded once)."""
-    if not _READINGS:
-        import tomllib
-        from pathlib import Path
+    """UMR's terrain readings from units.toml (read once: a plain value of the file)."""
+    import tomllib
+    from pathlib import Path
 
-        with (Path(__file__).parent / "units.toml").open("rb") as fh:
-            _READINGS.append(Readings.from_catalog(tomllib.load(fh)))
-    return _READINGS[0]
+    with (Path(__file__).parent / "units.toml").open("rb") as fh:
+        return Readings.from_catalog(tomllib.load(fh))
 
 
 def table(ctx: Any) -> TerrainIndex:

@@ -190,3 +190,36 @@ def test_firepower_cache_tells_stats_apart():
     sharp.state.models["a"].stats["BALLISTIC"] = 2
     assert ai.firepower(plain.state, plain.ctx)["blue"] == pytest.approx(1.75, rel=1e-6)
     assert ai.firepower(sharp.state, sharp.ctx)["blue"] == pytest.approx(2.8, rel=1e-6)
+
+
+def test_frozen_answers_belong_to_their_state_and_thread():
+    """UMR-ROUND: the AI's frozen answers (``measure.frozen``, issue 17) are owned by
+    the state they are about: inside the block a question is answered once (here
+    deliberately kept after the state is changed, to see it), a copy of the state and
+    another thread ask afresh, and the block's end forgets them."""
+    import threading
+
+    from rulesets.umr import measure
+
+    g = game(spec("a", "blue", 10, 10), spec("b", "red", 20, 10))
+    st = g.state
+    a, b = st.models["a"], st.models["b"]
+    with measure.frozen(st):
+        assert measure.foes_in_contact(st, a) == []
+        b.x = 10.0 + 25.0 / 25.4  # into base contact: the frozen answer stands
+        assert measure.foes_in_contact(st, a) == []
+        twin = st.copy()
+        assert [m.id for m in measure.foes_in_contact(twin, twin.models["a"])] == ["b"]
+        seen: list[list[str]] = []
+        t = threading.Thread(
+            target=lambda: seen.append([m.id for m in measure.foes_in_contact(st, a)])
+        )
+        t.start()
+        t.join()
+        assert seen == [["b"]]
+        with measure.frozen(st):
+            assert [m.id for m in measure.foes_in_contact(st, a)] == ["b"]
+            b.x = 20.0
+        assert [m.id for m in measure.foes_in_contact(st, a)] == []
+        b.x = 10.0 + 25.0 / 25.4
+    assert [m.id for m in measure.foes_in_contact(st, a)] == ["b"]
