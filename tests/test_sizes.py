@@ -30,7 +30,7 @@ FUNCTIONS_OVER = {
     "rulesets/swomp/fire_verbs.py:shoot_problems": 88,
     "rulesets/swomp/preview.py:odds": 86,
     "rulesets/swomp/vehicles.py:damage": 107,
-    "rulesets/umr/attacks.py:resolve": 86,
+    "rulesets/umr/chapters/attacks.py:resolve": 86,
     "rulesets/umr/build.py:build_model": 212,
     "rulesets/umr/odds.py:odds": 92,
 }

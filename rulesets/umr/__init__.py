@@ -3,10 +3,11 @@ Braatz), rulebook seed 002_3aa5b3ce80a45d83.txt: squads of characters built
 from personality points and one special ability, two action dice each, every action one
 d6 roll against another.
 
-The class below only wires the engine's interface to the modules that hold the rules:
-build (character creation), rules (check/apply and the activation flow), movement,
-attacks, combat (rolls and exact odds), odds (previews), rounds (initiative and game
-end), support (leader, RPG tests, drones) and ai (candidates, score).
+The class below only wires the engine's interface to the modules that hold the rules, on
+the skeleton every ruleset shares: build (character creation), flow (setup, initiative,
+activations), rules (check/apply: verb to chapter), candidates (the computer's options),
+odds (previews), score (the computer's position value), victory (game end), state (what
+is kept in ``vars``); the rulebook's chapters are in ``chapters/``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from engine.actions import Action
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
-from rulesets.umr import ai, build, odds, rounds, rules, support
+from rulesets.umr import build, candidates, flow, odds, rules, score, victory
 from rulesets.umr.actions import Climb, Jump, Lead, RpgTest
 
 __all__ = ["UMR", "Climb", "Jump", "Lead", "RpgTest"]
@@ -45,8 +46,7 @@ class UMR(Ruleset):
         return build.check_army(models)
 
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
-        support.place_drones(state, ctx)
-        rounds.start_game(state, ctx, first)
+        flow.setup(state, ctx, first)
 
     def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
         why = rules.check(state, action, ctx)
@@ -56,26 +56,22 @@ class UMR(Ruleset):
         rules.apply(state, action, ctx)
 
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
-        return ai.candidates(state, side, ctx)
+        return candidates.candidates(state, side, ctx)
 
     def proposals(
         self, state: GameState, side: str, ctx: Context
     ) -> tuple[list[Action], list[Action]] | None:
         """The menu before ``check``, for the lazy random pick and the search's rollout
         policy (see ``engine.agents.random_agent``)."""
-        from rulesets.umr.proposals import proposals
-
-        return proposals(state, side, ctx)
+        return candidates.proposals(state, side, ctx)
 
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state)
 
-    turns = rounds.TURNS
+    turns = flow.TURNS
 
     def at_turn_limit(self, state: GameState, ctx: Context) -> None:
-        """UMR-I-TURN-LIMIT: most remaining health wins."""
-        limit = int(state.vars.get("turn_limit", 0) or 0)
-        rounds.by_health(state, f"the turn limit of {limit} rounds was reached")
+        victory.at_turn_limit(state)
 
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         """None: a UMR move is declared first and rolled after (UMR-MOVEMENT: an action
@@ -86,10 +82,10 @@ class UMR(Ruleset):
         return odds.odds(state, action, ctx)
 
     def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
-        return ai.score(state, side, ctx)
+        return score.score(state, side, ctx)
 
     def victory_text(self, scenario: Any) -> str:
-        return ai.victory_text(scenario)
+        return victory.victory_text(scenario)
 
     def model_view(self, model: Model) -> dict[str, Any]:
         return {"hp": model.hp, "status": sorted(model.status)}
@@ -97,7 +93,7 @@ class UMR(Ruleset):
     def model_card(self, state: GameState, model: Model) -> dict[str, str]:
         """Action dice left this round (UMR-ACTION-DICE) and the personality points as the
         bonuses they are (UMR-PERSONALITY): "MOVE 0" read as "cannot move"."""
-        from rulesets.umr import common
+        from rulesets.umr.chapters import common
 
         out = {k: f"+{int(v)}" for k, v in model.stats.items() if k in build.STATS}
         ad = int(model.stats.get("AD", 2))
@@ -105,7 +101,7 @@ class UMR(Ruleset):
             v = model.vars
             extra = [f"{int(v.get(k, 0))} {what}" for k, what in GIFTS if v.get(k, 0)]
             out["AD"] = f"{int(v.get('dice', 0))} of {ad} left" + "".join(f" + {e}" for e in extra)
-        elif model.unit in rounds.ready(state, model.side):
+        elif model.unit in flow.ready(state, model.side):
             out["AD"] = f"{ad} (not activated yet)"
         else:
             out["AD"] = f"0 of {ad} (activated this round)"

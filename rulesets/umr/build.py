@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.state import Model
-from rulesets.umr.abilities import ABILITIES, DRONE, ability_of, known_names, normalise
+from rulesets.umr.chapters.abilities import ABILITIES, DRONE, ability_of, known_names, normalise
 
 #: The stats personality points may go on (UMR-PERSONALITY).
 STATS = ("MOVE", "MELEE", "BALLISTIC", "DAMAGE", "DEFENSE", "HEALTH")

@@ -13,9 +13,9 @@ from engine import actions as act
 from engine.dice import Dist, dice_sum, percent, prob, shift
 from engine.ruleset import DISTANCE, Context, Odds
 from engine.state import GameState
-from rulesets.umr import attacks, common, movement, support
 from rulesets.umr.actions import Climb, Jump, RpgTest
-from rulesets.umr.terrain import table
+from rulesets.umr.chapters import attacks, common, movement, rpg
+from rulesets.umr.chapters.terrain import table
 
 
 def _clip(d: Dist) -> Dist:
@@ -112,8 +112,8 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
             DISTANCE,
         )
     if isinstance(a, RpgTest):
-        if support.rpg_stat(a.stat) is None:
+        if rpg.rpg_stat(a.stat) is None:
             return None
-        c = support.rpg_chance(m, a)
+        c = rpg.rpg_chance(m, a)
         return Odds(c, {}, [f"{a.stat.lower()} test against {a.need}: {percent(c)}"])
     return None

@@ -10,8 +10,9 @@ from __future__ import annotations
 from engine import actions as act
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.umr import attacks, movement, pool, rounds, support
+from rulesets.umr import flow, victory
 from rulesets.umr.actions import Climb, Jump, Lead, RpgTest
+from rulesets.umr.chapters import action_dice, attacks, leader, movement, rpg
 
 
 def check(state: GameState, a: act.Action, ctx: Context, quick: bool = False) -> list[str]:
@@ -34,9 +35,9 @@ def check(state: GameState, a: act.Action, ctx: Context, quick: bool = False) ->
     if isinstance(a, Climb):
         return movement.check_climb(state, a, ctx)
     if isinstance(a, Lead):
-        return support.check_lead(state, a, ctx)
+        return leader.check_lead(state, a, ctx)
     if isinstance(a, RpgTest):
-        return support.check_rpg(state, a, ctx)
+        return rpg.check_rpg(state, a, ctx)
     if isinstance(a, act.EndActivation):
         return check_end_activation(state, a)
     if isinstance(a, act.Concede):
@@ -58,14 +59,14 @@ def _unit_of(state: GameState, actor: str) -> str | None:
 
 
 def check_end_activation(state: GameState, a: act.EndActivation) -> list[str]:
-    cur = rounds.current(state)
+    cur = flow.current(state)
     side = state.active
     if side is None:
         return ["no side is to act"]
     if not a.actor:
         return (
             []
-            if cur is not None or rounds.ready(state, side)
+            if cur is not None or flow.ready(state, side)
             else [f"{side} has no unit left to activate"]
         )
     unit = _unit_of(state, a.actor)
@@ -73,7 +74,7 @@ def check_end_activation(state: GameState, a: act.EndActivation) -> list[str]:
         return [f"unknown model '{a.actor}'"]
     if cur is not None:
         return [] if unit == cur else [f"{cur} is activating, not {a.actor} (UMR-ROUND)"]
-    if unit not in rounds.ready(state, side):
+    if unit not in flow.ready(state, side):
         return [
             f"{a.actor} cannot activate now: it is {side}'s turn and {a.actor} is not one "
             f"of its units waiting to act (UMR-ROUND)"
@@ -91,7 +92,7 @@ def apply(state: GameState, a: act.Action, ctx: Context) -> None:
         ctx.log.emit(
             "status", f"{side} concedes (UMR-END)", actor=side, rule="UMR-END", outcome="concede"
         )
-        rounds.concede(state, side)
+        victory.concede(state, side)
         return
     ended = False
     m = state.models.get(a.actor)
@@ -110,26 +111,26 @@ def apply(state: GameState, a: act.Action, ctx: Context) -> None:
         assert m is not None
         ended = attacks.apply_attack(state, ctx, m, attacks.melee_target(state, a), ranged=False)
     elif isinstance(a, Lead):
-        support.apply_lead(state, a, ctx)
+        leader.apply_lead(state, a, ctx)
     elif isinstance(a, RpgTest):
-        support.apply_rpg(state, a, ctx)
-    rounds.settle(state, ctx)
+        rpg.apply_rpg(state, a, ctx)
+    flow.settle(state, ctx)
     if state.over:
         return
-    if ended and rounds.current(state) is not None:
-        rounds.finish(state, ctx)
+    if ended and flow.current(state) is not None:
+        flow.finish(state, ctx)
     else:
         maybe_finish(state, ctx)
 
 
 def _end_activation(state: GameState, a: act.EndActivation, ctx: Context) -> None:
-    cur = rounds.current(state)
+    cur = flow.current(state)
     if cur is None:
         side = state.active
         assert side is not None
-        unit = _unit_of(state, a.actor) if a.actor else rounds.ready(state, side)[0]
+        unit = _unit_of(state, a.actor) if a.actor else flow.ready(state, side)[0]
         assert unit is not None
-        rounds.begin(state, unit)
+        flow.begin(state, unit)
         cur = unit
         ctx.log.emit(
             "status",
@@ -146,20 +147,20 @@ def _end_activation(state: GameState, a: act.EndActivation, ctx: Context) -> Non
             rule="UMR-ROUND",
             outcome="end",
         )
-    rounds.finish(state, ctx)
+    flow.finish(state, ctx)
 
 
 def unit_busy(state: GameState, models: list[Model]) -> bool:
     """Whether the unit activating still has something it could do."""
-    return any(pool.any_left(x) or support.can_lead(state, x) for x in models)
+    return any(action_dice.any_left(x) or leader.can_lead(state, x) for x in models)
 
 
 def maybe_finish(state: GameState, ctx: Context) -> None:
     """An activation with no dice left (and no leader's gift to give) ends by itself."""
-    unit = rounds.current(state)
+    unit = flow.current(state)
     if unit is None or state.over:
         return
-    if not unit_busy(state, rounds.unit_models(state, unit)):
+    if not unit_busy(state, flow.unit_models(state, unit)):
         ctx.log.emit(
             "status",
             f"{unit} has no action dice left: its activation ends (UMR-ROUND)",
@@ -167,7 +168,7 @@ def maybe_finish(state: GameState, ctx: Context) -> None:
             rule="UMR-ROUND",
             outcome="end",
         )
-        rounds.finish(state, ctx)
+        flow.finish(state, ctx)
 
 
 def advance(state: GameState) -> act.Action | None:

@@ -120,12 +120,13 @@ def test_the_quick_shot_check_gives_the_full_verdict(path):
 def test_frozen_answers_do_not_outlive_the_candidate_list():
     """UMR-MELEE: contacts are remembered only while the candidate list is built; a base
     moved afterwards is seen at once."""
-    from rulesets.umr import measure
+    from rulesets.umr import state as umr_state
+    from rulesets.umr.chapters import measure
 
     g = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10))
     st = g.state
     a = st.models["a"]
-    with measure.frozen(st):
+    with umr_state.frozen(st):
         assert measure.foes_in_contact(st, a) == []
         assert measure.live(st) is measure.live(st)
         st.models["x"].x = 10.99  # a frozen state must not change: the answer stays
@@ -163,15 +164,15 @@ def test_score_counts_the_shots_each_side_has():
     Figures: a model with no stats shooting another 10" away (short range, no cover) hits
     5/12 of the time (attack d6 must beat defence d6, UMR-BALLISTIC) and a hit's damage
     die keeps rolling on sixes (expected 3.5 x 6/5 = 4.2, UMR-SIX-DAMAGE): 1.75."""
-    from rulesets.umr import ai
+    from rulesets.umr import score
 
     open_ = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10))
-    fire = ai.firepower(open_.state, open_.ctx)
+    fire = score.firepower(open_.state, open_.ctx)
     assert fire["blue"] == pytest.approx(1.75, rel=1e-6) == fire["red"]
     assert open_.score("blue") == pytest.approx(0.0)
     wall = terrain("w", "building", (14, 6, 16, 14), height=0)
     hidden = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10), features=(wall,))
-    fire = ai.firepower(hidden.state, hidden.ctx)
+    fire = score.firepower(hidden.state, hidden.ctx)
     assert fire == {"blue": 0.0, "red": 0.0}
     # cover on one side only: the model behind the hedge is harder to hit
     hedge = terrain("h", "hedge", (18.5, 8, 18.8, 12))
@@ -183,13 +184,13 @@ def test_firepower_cache_tells_stats_apart():
     """UMR-PERSONALITY / UMR-BALLISTIC: the shot cache is keyed by stats, not profile
     name, so a sharper shooter at the same spot is valued higher: with BALLISTIC +2 the
     attack beats the defence 2/3 of the time instead of 5/12, times 4.2 damage = 2.8."""
-    from rulesets.umr import ai
+    from rulesets.umr import score
 
     plain = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10))
     sharp = plain.clone(dice_seed=1)  # same table, same place, same profile name
     sharp.state.models["a"].stats["BALLISTIC"] = 2
-    assert ai.firepower(plain.state, plain.ctx)["blue"] == pytest.approx(1.75, rel=1e-6)
-    assert ai.firepower(sharp.state, sharp.ctx)["blue"] == pytest.approx(2.8, rel=1e-6)
+    assert score.firepower(plain.state, plain.ctx)["blue"] == pytest.approx(1.75, rel=1e-6)
+    assert score.firepower(sharp.state, sharp.ctx)["blue"] == pytest.approx(2.8, rel=1e-6)
 
 
 def test_frozen_answers_belong_to_their_state_and_thread():
@@ -199,12 +200,13 @@ def test_frozen_answers_belong_to_their_state_and_thread():
     another thread ask afresh, and the block's end forgets them."""
     import threading
 
-    from rulesets.umr import measure
+    from rulesets.umr import state as umr_state
+    from rulesets.umr.chapters import measure
 
     g = game(spec("a", "blue", 10, 10), spec("b", "red", 20, 10))
     st = g.state
     a, b = st.models["a"], st.models["b"]
-    with measure.frozen(st):
+    with umr_state.frozen(st):
         assert measure.foes_in_contact(st, a) == []
         b.x = 10.0 + 25.0 / 25.4  # into base contact: the frozen answer stands
         assert measure.foes_in_contact(st, a) == []
@@ -217,7 +219,7 @@ def test_frozen_answers_belong_to_their_state_and_thread():
         t.start()
         t.join()
         assert seen == [["b"]]
-        with measure.frozen(st):
+        with umr_state.frozen(st):
             assert [m.id for m in measure.foes_in_contact(st, a)] == ["b"]
             b.x = 20.0
         assert [m.id for m in measure.foes_in_contact(st, a)] == []

@@ -135,7 +135,7 @@ def test_a_freed_table_never_answers_for_a_new_one_at_its_address():
     from engine.events import EventLog
     from engine.ruleset import Context
     from engine.state import Model
-    from rulesets.umr import measure
+    from rulesets.umr.chapters import measure
 
     wall = TerrainFeature("w", "wall", ((9.0, 0.0), (11.0, 0.0), (11.0, 20.0), (9.0, 20.0)))
     a = Model("a", "x", "a", 2.0, 10.0, base=25.0)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.umr import abilities, armies
-from rulesets.umr.abilities import Ability
+from rulesets.umr.chapters import abilities, armies
+from rulesets.umr.chapters.abilities import Ability
 from tests.rulesets.umr.helpers import RS, spec
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from engine.scenario import load_scenario
-from rulesets.umr import armies
+from rulesets.umr.chapters import armies
 from tests.rulesets.umr.helpers import RS
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,4 +1,4 @@
-"""Exact odds (rulesets/umr/combat.py) checked against independent brute force: the
+"""Exact odds (rulesets/umr/chapters/combat.py) checked against independent brute force: the
 attack contest with its defence tricks (UMR-MELEE, UMR-SIX-DEFENSE, UMR-COMMANDO,
 UMR-GUARDIAN) and the damage distributions (UMR-SIX-DAMAGE, UMR-TANK, UMR-GRENADIER,
 UMR-BRAWLER, UMR-I-ODDS)."""
@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from rulesets.umr import combat
-from rulesets.umr.combat import HIT, MISS, SAVED, Damage, Defence
+from rulesets.umr.chapters import combat
+from rulesets.umr.chapters.combat import HIT, MISS, SAVED, Damage, Defence
 
 FACES = range(1, 7)
 

@@ -16,7 +16,7 @@ bonus die. Ending the activation loses whatever is left.
 from __future__ import annotations
 
 from engine.state import Model
-from rulesets.umr.abilities import ability_of
+from rulesets.umr.chapters.abilities import ability_of
 
 #: The action group each die-spending verb belongs to.
 GROUP = {

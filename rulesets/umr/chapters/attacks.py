@@ -15,9 +15,10 @@ from engine.actions import Fight, Shoot
 from engine.dice import Modifier, percent
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.umr import combat, common, measure, pool, rounds
-from rulesets.umr.abilities import ability_of
-from rulesets.umr.combat import HIT, MISS, SAVED, Damage, Defence
+from rulesets.umr import flow
+from rulesets.umr.chapters import action_dice, combat, common, measure
+from rulesets.umr.chapters.abilities import ability_of
+from rulesets.umr.chapters.combat import HIT, MISS, SAVED, Damage, Defence
 
 
 def has(m: Model, key: str) -> bool:
@@ -231,7 +232,7 @@ def deal(
         data={"damage": amount, "hp": t.hp},
     )
     if t.hp <= 0:
-        rounds.remove(state, ctx, t, f"health reduced to zero by {actor}")
+        flow.remove(state, ctx, t, f"health reduced to zero by {actor}")
 
 
 def resolve(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) -> str:
@@ -241,19 +242,19 @@ def resolve(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) ->
     mods = attack_mods(state, ctx, m, t, ranged)
     dspec = defence_spec(t, ranged)
     res = combat.contest(sum(x.value for x in mods), dspec)
-    src = pool.spend(m, group)
+    src = action_dice.spend(m, group)
     rule = "UMR-BALLISTIC" if ranged else "UMR-MELEE"
-    arule = pool.source_rule(m, src)
+    arule = action_dice.source_rule(m, src)
     ar = ctx.dice.roll(
         6,
-        f"{kind} attack ({pool.source_name(m, src)})",
+        f"{kind} attack ({action_dice.source_name(m, src)})",
         modifiers=mods,
         actor=m.id,
         rule=rule,
         chance=res[HIT],
     )
     attack = ar.total
-    six = pool.six_bonus(m, ar.faces[0], src)
+    six = action_dice.six_bonus(m, ar.faces[0], src)
     dmods = [Modifier(dspec.mod, "DEFENSE", "UMR-PERSONALITY")] if dspec.mod else []
     dr = ctx.dice.roll(6, "defence", modifiers=dmods, actor=t.id, rule="UMR-DEFENSE")
     dfaces = [dr.faces[0]]
@@ -299,7 +300,7 @@ def resolve(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) ->
     }[outcome]
     extra = ""
     if src != "dice":
-        extra = f"; paid with the {pool.source_name(m, src)} ({arule})"
+        extra = f"; paid with the {action_dice.source_name(m, src)} ({arule})"
     if six:
         extra += f"; a natural six earns {m.id} a bonus action die ({six})"
     text = (

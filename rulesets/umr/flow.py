@@ -1,5 +1,6 @@
-"""Game rounds (UMR-ROUND): initiative each round, alternating activation of one unit at
-a time, removal of models at zero health, and the end of the game.
+"""The turn sequence (UMR-ROUND): setup, initiative each round, alternating activation
+of one unit at a time, removal of models at zero health, and asking after each act
+whether the game has ended (``victory``).
 
 Why here: the turn bookkeeping is the same whatever a model does with its dice, so the
 action rules only call ``begin``, ``finish`` and ``remove`` and never touch the order.
@@ -10,7 +11,9 @@ from __future__ import annotations
 from engine.ruleset import Context, Ruleset, load
 from engine.state import GameState, Model
 from engine.turns import AlternatingFlow, roll_off
-from rulesets.umr import measure, pool
+from rulesets.umr import victory
+from rulesets.umr.chapters import action_dice, drones, measure
+from rulesets.umr.state import remember
 
 
 class Rounds(AlternatingFlow):
@@ -29,10 +32,17 @@ class Rounds(AlternatingFlow):
 TURNS = Rounds()
 
 
+def setup(state: GameState, ctx: Context, first: str | None) -> None:
+    """Before round 1: an operator's missing drones are placed (UMR-I-DRONES), then the
+    first round starts."""
+    drones.place_drones(state, ctx)
+    start_game(state, ctx, first)
+
+
 def start_game(state: GameState, ctx: Context, first: str | None) -> None:
     """Round 1: the scenario's ``first`` fixes the initiative, else every side rolls."""
     for m in state.models.values():
-        pool.init_vars(m)
+        action_dice.init_vars(m)
     state.turn = 1
     _start_round(state, ctx, first)
 
@@ -78,7 +88,7 @@ def unit_models(state: GameState, unit: str) -> list[Model]:
 
 def ready(state: GameState, side: str) -> list[str]:
     """Units of ``side`` still to activate this round (answered once while frozen)."""
-    return measure.remember(state, ("ready", side), lambda: TURNS.ready_units(state, side))
+    return remember(state, ("ready", side), lambda: TURNS.ready_units(state, side))
 
 
 def begin(state: GameState, unit: str) -> None:
@@ -109,24 +119,6 @@ def end_round(state: GameState, ctx: Context) -> None:
     TURNS.end_round(load("umr"), state, ctx)
 
 
-def health(state: GameState, side: str) -> int:
-    return sum(m.hp for m in state.live(side))
-
-
-def by_health(state: GameState, why: str) -> None:
-    """Designer's interpretation UMR-I-TURN-LIMIT: most remaining health wins."""
-    totals = {s: health(state, s) for s in state.sides}
-    best = max(totals.values())
-    leaders = [s for s, v in totals.items() if v == best]
-    winner = leaders[0] if len(leaders) == 1 else None
-    scores = ", ".join(f"{s} {v}" for s, v in totals.items())
-    state.over = {
-        "winner": winner,
-        "reason": f"{why}; remaining health: {scores} (UMR-I-TURN-LIMIT)",
-    }
-    state.active = None
-
-
 def remove(state: GameState, ctx: Context, m: Model, why: str) -> None:
     """A model at zero health leaves the table at once (UMR-HEALTH). An operator's drones
     stay and fight on: the book gives them their own action die and health and no rule
@@ -145,7 +137,7 @@ def settle(state: GameState, ctx: Context) -> None:
     """After removals: end the game if a side has nothing left, else keep turns valid."""
     if state.over:
         return
-    if check_end(state):
+    if victory.check_end(state):
         return
     unit = current(state)
     if unit is not None and not unit_models(state, unit):
@@ -154,35 +146,3 @@ def settle(state: GameState, ctx: Context) -> None:
         TURNS.refresh(state)
         if state.active is None:
             end_round(state, ctx)
-
-
-def check_end(state: GameState) -> bool:
-    """The game ends when a side has no models left on the table (UMR-END)."""
-    alive = [s for s in state.sides if state.live(s)]
-    if len(alive) == len(state.sides):
-        return False
-    gone = [s for s in state.sides if s not in alive]
-    if len(alive) == 1:
-        state.over = {
-            "winner": alive[0],
-            "reason": f"{', '.join(gone)} has no models left (UMR-END)",
-        }
-        state.active = None
-    elif not alive:
-        state.over = {"winner": None, "reason": "no models are left on the table (UMR-END)"}
-        state.active = None
-    else:
-        by_health(state, f"{', '.join(gone)} has no models left (UMR-END)")
-    return True
-
-
-def concede(state: GameState, side: str) -> None:
-    """A player may concede at any time (UMR-END)."""
-    rest = [s for s in state.sides if s != side and state.live(s)]
-    if len(rest) == 1:
-        state.over = {"winner": rest[0], "reason": f"{side} conceded (UMR-END)"}
-        state.active = None
-    else:
-        for m in state.live(side):
-            m.removed = True
-        by_health(state, f"{side} conceded")

@@ -10,14 +10,16 @@ from __future__ import annotations
 from engine.dice import Modifier
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.umr import measure, pool, rounds
-from rulesets.umr.terrain import table
+from rulesets.umr import flow
+from rulesets.umr.chapters import action_dice
+from rulesets.umr.chapters.terrain import table
+from rulesets.umr.state import remember
 
 
 def actor(state: GameState, actor_id: str) -> tuple[Model | None, list[str]]:
     """The acting model and, if it may not act now, why (asked once per model while the
     state is frozen for the AI's candidate list: every option of a model asks it)."""
-    m, why = measure.remember(state, ("actor", actor_id), lambda: _actor(state, actor_id))
+    m, why = remember(state, ("actor", actor_id), lambda: _actor(state, actor_id))
     return m, list(why)
 
 
@@ -31,28 +33,26 @@ def _actor(state: GameState, actor_id: str) -> tuple[Model | None, list[str]]:
         return m, [f"{m.id} has been removed from play"]
     if m.side != state.active:
         return m, [f"it is {state.active}'s turn to activate, not {m.side}'s (UMR-ROUND)"]
-    cur = rounds.current(state)
+    cur = flow.current(state)
     if cur is not None and m.unit != cur:
         return m, [f"{cur} is activating: end its activation first (UMR-ROUND)"]
-    if cur is None and m.unit not in rounds.ready(state, m.side):
+    if cur is None and m.unit not in flow.ready(state, m.side):
         return m, [f"{m.id} has already activated this round (UMR-ROUND)"]
     return m, []
 
 
 def fresh(state: GameState, m: Model) -> bool:
     """True when ``m``'s activation has not begun (its dice are not yet taken up)."""
-    return rounds.current(state) != m.unit
+    return flow.current(state) != m.unit
 
 
 def dice_for(state: GameState, m: Model, group: str) -> int:
-    return pool.available(m, group, fresh(state, m))
+    return action_dice.available(m, group, fresh(state, m))
 
 
 def need_die(state: GameState, m: Model, group: str, n: int = 1) -> list[str]:
     """Why ``m`` cannot pay ``n`` dice for an action of ``group`` ([] when it can)."""
-    return list(
-        measure.remember(state, ("need", m.id, group, n), lambda: _need_die(state, m, group, n))
-    )
+    return list(remember(state, ("need", m.id, group, n), lambda: _need_die(state, m, group, n)))
 
 
 def _need_die(state: GameState, m: Model, group: str, n: int) -> list[str]:
@@ -81,14 +81,14 @@ def swimming(ctx: Context, m: Model) -> bool:
 
 def start(state: GameState, m: Model) -> None:
     """Begin the model's unit activation if this is its first act."""
-    if rounds.current(state) != m.unit:
-        rounds.begin(state, m.unit)
+    if flow.current(state) != m.unit:
+        flow.begin(state, m.unit)
 
 
 def after_die_action(state: GameState, m: Model) -> None:
     """A bonus die from a six must be used at once: another model of the unit acting
     loses it (UMR-SIX-ACTION)."""
-    for o in rounds.unit_models(state, m.unit):
+    for o in flow.unit_models(state, m.unit):
         if o.id != m.id:
             o.vars["bonus"] = 0
 

@@ -13,12 +13,12 @@ import math
 from engine.polygons import point_in_polygon, polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.umr import combat, common
 from rulesets.umr.actions import Climb
-from rulesets.umr.attacks import deal, roll_damage
-from rulesets.umr.combat import HIT, SAVED, Defence
-from rulesets.umr.terrain import Point, TerrainIndex, table
-from rulesets.umr.walking import (
+from rulesets.umr.chapters import combat, common
+from rulesets.umr.chapters.attacks import deal, roll_damage
+from rulesets.umr.chapters.combat import HIT, SAVED, Defence
+from rulesets.umr.chapters.terrain import Point, TerrainIndex, table
+from rulesets.umr.chapters.walking import (
     _leave_melee,
     _radius,
     _roll_move,

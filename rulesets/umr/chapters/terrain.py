@@ -119,7 +119,7 @@ def readings() -> Readings:
     import tomllib
     from pathlib import Path
 
-    with (Path(__file__).parent / "units.toml").open("rb") as fh:
+    with (Path(__file__).parent.parent / "units.toml").open("rb") as fh:
         return Readings.from_catalog(tomllib.load(fh))
 
 

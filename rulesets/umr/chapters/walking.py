@@ -17,8 +17,8 @@ from engine.polygons import crossing, path_prefix, point_in_polygon
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import footprint
-from rulesets.umr import combat, common, measure, pool
-from rulesets.umr.terrain import Point, TerrainIndex, table
+from rulesets.umr.chapters import action_dice, combat, common, measure
+from rulesets.umr.chapters.terrain import Point, TerrainIndex, table
 
 
 def sync(state: GameState, ctx: Context) -> None:
@@ -104,7 +104,7 @@ def _start(state: GameState, m: Model, group: str = "move", n: int = 1) -> list[
 
 
 def _spend_n(m: Model, n: int) -> list[str]:
-    return [pool.spend(m, "move") for _ in range(n)]
+    return [action_dice.spend(m, "move") for _ in range(n)]
 
 
 def _go(
@@ -190,7 +190,9 @@ def _roll_move(
     r = ctx.dice.roll(
         6, purpose, n=n, modifiers=mods, actor=m.id, rule="UMR-MOVEMENT", chance=chance
     )
-    sixes = [rule for f, s in zip(r.faces, srcs, strict=True) if (rule := pool.six_bonus(m, f, s))]
+    sixes = [
+        rule for f, s in zip(r.faces, srcs, strict=True) if (rule := action_dice.six_bonus(m, f, s))
+    ]
     return max(0, r.total), list(r.faces), sixes
 
 

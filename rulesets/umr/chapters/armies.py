@@ -19,7 +19,7 @@ from typing import Any
 
 from rulesets.umr import build
 
-FOLDER = Path(__file__).parent / "armies"
+FOLDER = Path(__file__).parent.parent / "armies"
 ARMY_KEYS = ("name", "side", "description", "models")
 ENTRY_KEYS = ("id", "profile", "stats", "base", "unit", "state", "name")
 

@@ -8,11 +8,11 @@ import math
 
 from engine.ruleset import Context
 from engine.state import GameState
-from rulesets.umr import common
 from rulesets.umr.actions import Jump
-from rulesets.umr.climbing import _drop_first
-from rulesets.umr.terrain import table
-from rulesets.umr.walking import (
+from rulesets.umr.chapters import common
+from rulesets.umr.chapters.climbing import _drop_first
+from rulesets.umr.chapters.terrain import table
+from rulesets.umr.chapters.walking import (
     _go,
     _leave_melee,
     _path_problems,

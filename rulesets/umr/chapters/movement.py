@@ -21,8 +21,8 @@ import math
 from engine.actions import Charge, Move
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.umr import common, measure, pool
-from rulesets.umr.climbing import (
+from rulesets.umr.chapters import action_dice, common, measure
+from rulesets.umr.chapters.climbing import (
     CLIMB_REACH,
     _drop_first,
     _route,
@@ -31,9 +31,9 @@ from rulesets.umr.climbing import (
     fall,
     pips_needed,
 )
-from rulesets.umr.jumps import apply_jump, check_jump
-from rulesets.umr.terrain import Point, table
-from rulesets.umr.walking import (
+from rulesets.umr.chapters.jumps import apply_jump, check_jump
+from rulesets.umr.chapters.terrain import Point, table
+from rulesets.umr.chapters.walking import (
     _go,
     _leave_melee,
     _move_text,
@@ -146,9 +146,9 @@ def apply_path_move(
     cost = idx.cost(path)
     full = move_mods(m, rough[0].id if rough else None)
     chance = reach_chance(sum(x.value for x in full), cost)
-    src = pool.spend(m, "move")
+    src = action_dice.spend(m, "move")
     rolled, faces, sixes = _roll_move(
-        ctx, m, f"movement ({pool.source_name(m, src)})", mods, 1, [src], chance
+        ctx, m, f"movement ({action_dice.source_name(m, src)})", mods, 1, [src], chance
     )
     allowance, paid = rough_allowance(rolled, rough[1] if rough else None)
     if paid:
