@@ -20,12 +20,9 @@ from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
 from rulesets.umr import build, candidates, flow, odds, rules, score, victory
 from rulesets.umr.actions import Climb, Jump, Lead, RpgTest
+from rulesets.umr.state import mv
 
 __all__ = ["UMR", "Climb", "Jump", "Lead", "RpgTest"]
-
-
-#: dice beyond the normal action dice a model may hold (UMR-SIX-ACTION, UMR-LEADER)
-GIFTS = (("bonus", "bonus"), ("granted", "from the leader"))
 
 
 @register
@@ -98,8 +95,10 @@ class UMR(Ruleset):
         out = {k: f"+{int(v)}" for k, v in model.stats.items() if k in build.STATS}
         ad = int(model.stats.get("AD", 2))
         if not common.fresh(state, model):
-            v = model.vars
-            extra = [f"{int(v.get(k, 0))} {what}" for k, what in GIFTS if v.get(k, 0)]
+            v = mv(model)
+            # dice beyond the normal ones (UMR-SIX-ACTION, UMR-LEADER)
+            gifts = ((v.get("bonus", 0), "bonus"), (v.get("granted", 0), "from the leader"))
+            extra = [f"{int(n)} {what}" for n, what in gifts if n]
             out["AD"] = f"{int(v.get('dice', 0))} of {ad} left" + "".join(f" + {e}" for e in extra)
         elif model.unit in flow.ready(state, model.side):
             out["AD"] = f"{ad} (not activated yet)"

@@ -28,7 +28,7 @@ from rulesets.umr.actions import Climb, Jump, Lead
 from rulesets.umr.chapters import leader, measure
 from rulesets.umr.chapters.movement import CLIMB_REACH
 from rulesets.umr.chapters.terrain import table
-from rulesets.umr.state import frozen
+from rulesets.umr.state import frozen, mv
 
 LIMIT = 60
 STEP = 5.0
@@ -85,8 +85,8 @@ def _climbs_and_jumps(ctx: Context, m: Model, near: list[Model]) -> list[act.Act
     """Climb a wall the base touches (or climb back down), leap water toward the enemy."""
     idx = table(ctx)
     out: list[act.Action] = []
-    if float(m.vars.get("elev", 0.0)) > 0:
-        return [Climb(actor=m.id, feature=m.vars.get("on", ""), to=m.pos)]
+    if float(mv(m).get("elev", 0.0)) > 0:
+        return [Climb(actor=m.id, feature=mv(m).get("on", ""), to=m.pos)]
     r = base_radius_in(m.base)
     for (x0, y0, x1, y1), f in ctx.table.pieces(idx.readings.tall):
         if (
@@ -110,7 +110,7 @@ def _model_options(
     """One model's options, best kinds first, unchecked. A generator: the caller stops
     once its budget of legal options is full, so the later (costlier) ones such as cover
     spots are only worked out when they can still make the list."""
-    if m.vars.get("climb"):
+    if mv(m).get("climb"):
         yield Climb(actor=m.id)
         return
     near = sorted(foes, key=lambda e: math.dist(m.pos, e.pos))

@@ -13,7 +13,7 @@ from engine.state import GameState, Model
 from engine.turns import AlternatingFlow, roll_off
 from rulesets.umr import victory
 from rulesets.umr.chapters import action_dice, drones, measure
-from rulesets.umr.state import remember
+from rulesets.umr.state import gs, mv, remember
 
 
 class Rounds(AlternatingFlow):
@@ -23,9 +23,9 @@ class Rounds(AlternatingFlow):
 
     def new_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
         for m in state.models.values():
-            m.vars["used"] = []
-            m.vars["granted"] = 0
-            m.vars.pop("gifts", None)
+            mv(m)["used"] = []
+            mv(m)["granted"] = 0
+            mv(m).pop("gifts", None)
         _start_round(state, ctx)
 
 
@@ -74,7 +74,7 @@ def _start_round(state: GameState, ctx: Context, first: str | None = None) -> No
             rule="UMR-ROUND",
             data={"order": order},
         )
-    state.vars["initiative"] = order
+    gs(state)["initiative"] = order
     TURNS.start_round(state, order)
 
 
@@ -95,9 +95,9 @@ def begin(state: GameState, unit: str) -> None:
     """Start ``unit``'s activation: each of its models takes up its action dice."""
     TURNS.begin(state, unit)
     for m in unit_models(state, unit):
-        m.vars["dice"] = int(m.stats.get("AD", 2))
-        m.vars["bonus"] = 0
-        m.vars["moved"] = 0.0
+        mv(m)["dice"] = int(m.stats.get("AD", 2))
+        mv(m)["bonus"] = 0
+        mv(m)["moved"] = 0.0
 
 
 def finish(state: GameState, ctx: Context) -> None:
@@ -106,9 +106,9 @@ def finish(state: GameState, ctx: Context) -> None:
     unit = current(state)
     if unit is not None:
         for m in unit_models(state, unit):
-            m.vars["dice"] = 0
-            m.vars["bonus"] = 0
-            m.vars["granted"] = 0
+            mv(m)["dice"] = 0
+            mv(m)["bonus"] = 0
+            mv(m)["granted"] = 0
     TURNS.finish(state)
     if state.active is None and not state.over:
         end_round(state, ctx)

@@ -16,6 +16,7 @@ from engine.state import GameState
 from rulesets.umr.actions import Climb, Jump, RpgTest
 from rulesets.umr.chapters import attacks, common, movement, rpg
 from rulesets.umr.chapters.terrain import table
+from rulesets.umr.state import mv
 
 
 def _clip(d: Dist) -> Dist:
@@ -91,7 +92,7 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
             need = math.dist(m.pos, a.to)
             what = f'leap {need:.1f}"'
         else:
-            cur = m.vars.get("climb")
+            cur = mv(m).get("climb")
             if cur:
                 legs = [(str(k), float(v)) for k, v in cur["legs"]]
                 need = movement.pips_needed(legs, float(cur["done"]))

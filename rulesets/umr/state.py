@@ -1,7 +1,12 @@
-"""What UMR keeps about one state: the answers a frozen state gives once.
+"""What UMR keeps in the state, typed: the keys of ``state.vars`` it writes or reads and
+the per-model records in each model's ``vars``, with their accessors (``gs``, ``mv``);
+and the answers a frozen state gives once (``frozen``, ``remember``).
 
-Why here: the questions the computer's candidate list asks of one unchanging state
-belong to that state, with its lifetime.
+Why typed: the records are plain JSON data (saves, clones and checksums depend on it),
+but a misspelt key must be a type error, not a silent rules bug, so every module reads
+them through these ``TypedDict``s. UMR keeps no dict of its own under ``state.vars``:
+it writes the round's initiative order beside the engine's keys, as it always has (the
+accessors never add a key the old code did not write, so checksums stay the same).
 """
 
 from __future__ import annotations
@@ -9,12 +14,86 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar, cast
+from typing import Any, TypedDict, TypeVar, cast
 
-from engine.state import GameState
+from engine.state import GameState, Model
 
 T = TypeVar("T")
 
+
+class Activations(TypedDict, total=False):
+    """The engine's alternating activation record (``engine.turns.Alternating``), which
+    UMR reads to know who has activated this round."""
+
+    order: list[str]
+    done: list[str]
+    current: str | None
+    next: int
+
+
+class UmrVars(TypedDict, total=False):
+    """``state.vars`` as UMR uses it."""
+
+    #: the sides in this round's initiative order (UMR-ROUND)
+    initiative: list[str]
+    #: the engine's activation record (read only)
+    act: Activations
+    #: rounds to play, a scenario key (UMR-I-TURN-LIMIT; read only)
+    turn_limit: int
+
+
+class Climb(TypedDict):
+    """A climb under way (UMR-CLIMBING): the feature, the ground point to climb down to
+    (None to stay on top), the route's stretches as [kind, inches] ("up", "across",
+    "down"), the elevation it started from and the route inches done."""
+
+    feature: str
+    to: list[float] | None
+    legs: list[list[Any]]
+    start: float
+    done: float
+
+
+class UmrModelVars(TypedDict, total=False):
+    """Each UMR model's ``vars``: its action dice this activation and its records."""
+
+    #: normal action dice left this activation (UMR-ACTION-DICE)
+    dice: int
+    #: a pending bonus die from a natural six, to be used at once (UMR-SIX-ACTION)
+    bonus: int
+    #: action dice the leader gave this round (UMR-LEADER)
+    granted: int
+    #: once-a-round abilities used this round (ability keys; "leader" for the gift)
+    used: list[str]
+    #: the leader's defence or damage rolls given for this round (UMR-I-LEADER)
+    gifts: list[str]
+    #: inches moved this activation
+    moved: float
+    #: height above the ground (inches) and the feature stood on (UMR-I-CLIMB)
+    elev: float
+    on: str
+    #: a climb under way
+    climb: Climb
+    #: a drone's operator (UMR-DRONE)
+    operator: str
+
+
+def gs(state: GameState) -> UmrVars:
+    """``state.vars`` as UMR's typed record (no key is added by asking)."""
+    return cast(UmrVars, state.vars)
+
+
+def mv(model: Model) -> UmrModelVars:
+    """A model's ``vars`` as UMR's typed record (no key is added by asking)."""
+    return cast(UmrModelVars, model.vars)
+
+
+def activated(state: GameState) -> list[str]:
+    """Units that have activated this round (the engine's record; [] before round 1)."""
+    return gs(state).get("act", {}).get("done", [])
+
+
+# --------------------------------------------------------------------------- frozen state
 
 #: Where a frozen state keeps its answers: an attribute of the state itself, not a field,
 #: so ``to_dict``, the checksum and equality never see it (as ``GameState.ids`` keeps its

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.state import GameState
+from rulesets.umr.state import gs
 
 
 def health(state: GameState, side: str) -> int:
@@ -32,7 +33,7 @@ def by_health(state: GameState, why: str) -> None:
 
 def at_turn_limit(state: GameState) -> None:
     """UMR-I-TURN-LIMIT: at the scenario's turn limit the most remaining health wins."""
-    limit = int(state.vars.get("turn_limit", 0) or 0)
+    limit = int(gs(state).get("turn_limit", 0) or 0)
     by_health(state, f"the turn limit of {limit} rounds was reached")
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from engine.state import Model
 from rulesets.umr.chapters.abilities import ability_of
+from rulesets.umr.state import mv
 
 #: The action group each die-spending verb belongs to.
 GROUP = {
@@ -35,7 +36,7 @@ SOURCE_RULE = {"bonus": "UMR-SIX-ACTION", "dice": "UMR-ACTION-DICE", "granted": 
 
 def init_vars(m: Model) -> None:
     """Bookkeeping every model carries (plain data, saved with the state)."""
-    v = m.vars
+    v = mv(m)
     v.setdefault("dice", 0)
     v.setdefault("bonus", 0)
     v.setdefault("granted", 0)
@@ -48,15 +49,15 @@ def init_vars(m: Model) -> None:
 def ability_die(m: Model, group: str) -> bool:
     """True when the model's ability gives an unused extra die for ``group`` this round."""
     abil = ability_of(m.stats)
-    return bool(abil and abil.extra_die == group and abil.key not in m.vars.get("used", ()))
+    return bool(abil and abil.extra_die == group and abil.key not in mv(m).get("used", ()))
 
 
 def available(m: Model, group: str, fresh: bool = False) -> int:
     """Dice the model could spend on an action of ``group`` now. ``fresh``: its
     activation has not begun yet, so its normal dice are still all there."""
-    normal = int(m.stats.get("AD", 2)) if fresh else int(m.vars.get("dice", 0))
-    bonus = 0 if fresh else int(m.vars.get("bonus", 0))
-    return bonus + normal + int(m.vars.get("granted", 0)) + (1 if ability_die(m, group) else 0)
+    normal = int(m.stats.get("AD", 2)) if fresh else int(mv(m).get("dice", 0))
+    bonus = 0 if fresh else int(mv(m).get("bonus", 0))
+    return bonus + normal + int(mv(m).get("granted", 0)) + (1 if ability_die(m, group) else 0)
 
 
 def any_left(m: Model) -> bool:
@@ -66,7 +67,7 @@ def any_left(m: Model) -> bool:
 
 def spend(m: Model, group: str) -> str:
     """Take one die for ``group``; returns its source (see SOURCES). Caller checked."""
-    v = m.vars
+    v = mv(m)
     if v.get("bonus", 0) > 0:
         v["bonus"] -= 1
         return "bonus"
@@ -108,5 +109,5 @@ def six_bonus(m: Model, face: int, source: str) -> str:
     (UMR-SIX-ABILITY for an ability's die, UMR-SIX-ACTION otherwise), "" for no six."""
     if face != 6:
         return ""
-    m.vars["bonus"] = int(m.vars.get("bonus", 0)) + 1
+    mv(m)["bonus"] = int(mv(m).get("bonus", 0)) + 1
     return "UMR-SIX-ABILITY" if source in ("ability", "granted") else "UMR-SIX-ACTION"

@@ -19,16 +19,17 @@ from rulesets.umr import flow
 from rulesets.umr.chapters import action_dice, combat, common, measure
 from rulesets.umr.chapters.abilities import ability_of
 from rulesets.umr.chapters.combat import HIT, MISS, SAVED, Damage, Defence
+from rulesets.umr.state import mv
 
 
 def has(m: Model, key: str) -> bool:
     """``m`` owns ability ``key`` and has not used it this round."""
     a = ability_of(m.stats)
-    return bool(a and a.key == key and key not in m.vars.get("used", ()))
+    return bool(a and a.key == key and key not in mv(m).get("used", ()))
 
 
 def use(m: Model, key: str) -> None:
-    m.vars["used"] = [*m.vars.get("used", []), key]
+    mv(m)["used"] = [*mv(m).get("used", []), key]
 
 
 def _stat(m: Model, key: str) -> int:
@@ -145,13 +146,13 @@ def attack_mods(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool
 
 def gift(m: Model, roll: str) -> bool:
     """True when the leader has given ``m`` an extra ``roll`` die it has not used yet."""
-    return roll in m.vars.get("gifts", ())
+    return roll in mv(m).get("gifts", ())
 
 
 def use_gift(m: Model, roll: str) -> None:
-    gifts = list(m.vars.get("gifts", []))
+    gifts = list(mv(m).get("gifts", []))
     gifts.remove(roll)
-    m.vars["gifts"] = gifts
+    mv(m)["gifts"] = gifts
 
 
 def defence_spec(t: Model, ranged: bool) -> Defence:
@@ -370,9 +371,9 @@ def apply_attack(state: GameState, ctx: Context, m: Model, t: Model, ranged: boo
     outcome = resolve(state, ctx, m, t, ranged)
     common.after_die_action(state, m)
     if outcome == SAVED and not state.over:
-        m.vars["dice"] = 0
-        m.vars["bonus"] = 0
-        m.vars["granted"] = 0
+        mv(m)["dice"] = 0
+        mv(m)["bonus"] = 0
+        mv(m)["granted"] = 0
         ctx.log.emit(
             "status",
             f"{t.id} rolled a natural six on defence: {m.id}'s "

@@ -26,6 +26,7 @@ from rulesets.umr.chapters.walking import (
     _spend_n,
     move_mods,
 )
+from rulesets.umr.state import mv
 
 #: A base this close (inches) to a wall, building or rocks may start to climb it.
 CLIMB_REACH = 0.5
@@ -39,7 +40,7 @@ def _route(
     f = idx.tall_feature(fid)
     assert f is not None
     h = idx.readings.height_of(f)
-    on_top = m.vars.get("on") == fid and float(m.vars.get("elev", 0.0)) > 0
+    on_top = mv(m).get("on") == fid and float(mv(m).get("elev", 0.0)) > 0
     legs: list[tuple[str, float]] = [] if on_top else [("up", float(h))]
     if to is not None:
         legs.append(("across", float(idx.length_inside(f, m.pos, to))))
@@ -55,7 +56,7 @@ def check_climb(state: GameState, a: Climb, ctx: Context) -> list[str]:
     if a.count < 0:
         return why + ["a climb adds 1 or more dice"]
     why = common.need_die(state, m, "move", max(1, n))
-    cur = m.vars.get("climb")
+    cur = mv(m).get("climb")
     if cur:
         if a.feature and a.feature != cur["feature"]:
             why.append(
@@ -68,9 +69,9 @@ def check_climb(state: GameState, a: Climb, ctx: Context) -> list[str]:
     f = idx.tall_feature(a.feature) if a.feature else None
     if f is None:
         return why + [f"'{a.feature}' is not a wall, building or rocks to climb (UMR-CLIMBING)"]
-    on_top = m.vars.get("on") == f.id and float(m.vars.get("elev", 0.0)) > 0
-    if float(m.vars.get("elev", 0.0)) > 0 and not on_top:
-        why.append(f"{m.id} is up on {m.vars.get('on')}, not on {f.id}")
+    on_top = mv(m).get("on") == f.id and float(mv(m).get("elev", 0.0)) > 0
+    if float(mv(m).get("elev", 0.0)) > 0 and not on_top:
+        why.append(f"{m.id} is up on {mv(m).get('on')}, not on {f.id}")
     rad = _radius(m)
     if not on_top and polygon_distance(m.pos, f.polygon) - rad > CLIMB_REACH:
         why.append(
@@ -161,7 +162,7 @@ def apply_climb(state: GameState, a: Climb, ctx: Context) -> None:
     are the inches climbed up or down; the stretch across the top is walked at full rate."""
     m = state.models[a.actor]
     common.start(state, m)
-    cur = m.vars.get("climb")
+    cur = mv(m).get("climb")
     if not cur:
         legs, e0 = _route(ctx, m, a.feature, a.to)
         cur = {
@@ -187,17 +188,17 @@ def apply_climb(state: GameState, a: Climb, ctx: Context) -> None:
         f"{' (the top is walked at full rate)' if any(k == 'across' for k, _ in legs) else ''}; "
     )
     if cur["done"] < route - 1e-9:
-        m.vars["climb"] = cur
-        m.vars["elev"] = round(elev, 2)
-        m.vars["on"] = fid
+        mv(m)["climb"] = cur
+        mv(m)["elev"] = round(elev, 2)
+        mv(m)["on"] = fid
         txt += f'{cur["done"]:g} of {route:g}" done, {elev:g}" up: still climbing'
         outcome = "climbing"
     else:
-        m.vars.pop("climb", None)
+        mv(m).pop("climb", None)
         to = cur["to"]
         if to is None:
-            m.vars["elev"] = round(elev, 2)
-            m.vars["on"] = fid
+            mv(m)["elev"] = round(elev, 2)
+            mv(m)["on"] = fid
             txt += f'reaches the top of {fid}, {elev:g}" up'
             outcome = "on top"
         else:
@@ -208,14 +209,14 @@ def apply_climb(state: GameState, a: Climb, ctx: Context) -> None:
             ]
             if taken:
                 h = max(float(v) for k, v in cur["legs"] if k == "down")
-                m.vars["elev"] = float(h)
-                m.vars["on"] = fid
+                mv(m)["elev"] = float(h)
+                mv(m)["on"] = fid
                 txt += f"the landing spot is taken by {taken[0]}: it waits on top"
                 outcome = "on top"
             else:
                 m.x, m.y = float(to[0]), float(to[1])
-                m.vars["elev"] = 0.0
-                m.vars["on"] = ""
+                mv(m)["elev"] = 0.0
+                mv(m)["on"] = ""
                 txt += f"climbs down at ({to[0]:g}, {to[1]:g})"
                 outcome = "down"
     ctx.log.emit(
@@ -225,7 +226,7 @@ def apply_climb(state: GameState, a: Climb, ctx: Context) -> None:
         rule="UMR-CLIMBING",
         rolls=faces,
         outcome=outcome,
-        data={"elev": m.vars.get("elev", 0.0), "gain": gain},
+        data={"elev": mv(m).get("elev", 0.0), "gain": gain},
     )
     common.after_die_action(state, m)
     common.refresh_status(ctx, m)
@@ -236,14 +237,14 @@ def fall(state: GameState, ctx: Context, m: Model) -> None:
     ("anyone falling from one floor or lower receives no penalties"); a longer fall takes
     "a damage test of one attack dice per floor", one for every whole floor fallen
     (UMR-I-FALL): an attack die against a defence die, no bonuses, damage on a win."""
-    elev = float(m.vars.get("elev", 0.0))
-    fid = m.vars.get("on", "")
+    elev = float(mv(m).get("elev", 0.0))
+    fid = mv(m).get("on", "")
     floor = table(ctx).readings.floor
     floors = int(elev / floor + 1e-9)
     tests = floors if floors > 1 else 0
-    m.vars["elev"] = 0.0
-    m.vars["on"] = ""
-    m.vars.pop("climb", None)
+    mv(m)["elev"] = 0.0
+    mv(m)["on"] = ""
+    mv(m).pop("climb", None)
     ctx.log.emit(
         "status",
         f'{m.id} drops {elev:g}" ({floors} floor{"s" if floors != 1 else ""}'
@@ -302,6 +303,6 @@ def fall(state: GameState, ctx: Context, m: Model) -> None:
 
 def _drop_first(state: GameState, ctx: Context, m: Model) -> bool:
     """A model up on a feature that walks or jumps off falls first; True if it survives."""
-    if float(m.vars.get("elev", 0.0)) > 0 and not m.vars.get("climb"):
+    if float(mv(m).get("elev", 0.0)) > 0 and not mv(m).get("climb"):
         fall(state, ctx, m)
     return not m.removed

@@ -13,7 +13,7 @@ from engine.state import GameState, Model
 from rulesets.umr import flow
 from rulesets.umr.chapters import action_dice
 from rulesets.umr.chapters.terrain import table
-from rulesets.umr.state import remember
+from rulesets.umr.state import mv, remember
 
 
 def actor(state: GameState, actor_id: str) -> tuple[Model | None, list[str]]:
@@ -66,7 +66,7 @@ def _need_die(state: GameState, m: Model, group: str, n: int) -> list[str]:
 
 
 def climbing(m: Model) -> list[str]:
-    c = m.vars.get("climb")
+    c = mv(m).get("climb")
     if c:
         return [
             f"{m.id} is climbing {c['feature']}: it must finish the climb before doing "
@@ -76,7 +76,7 @@ def climbing(m: Model) -> list[str]:
 
 
 def swimming(ctx: Context, m: Model) -> bool:
-    return float(m.vars.get("elev", 0.0)) == 0.0 and table(ctx).in_water(m.pos) is not None
+    return float(mv(m).get("elev", 0.0)) == 0.0 and table(ctx).in_water(m.pos) is not None
 
 
 def start(state: GameState, m: Model) -> None:
@@ -90,7 +90,7 @@ def after_die_action(state: GameState, m: Model) -> None:
     loses it (UMR-SIX-ACTION)."""
     for o in flow.unit_models(state, m.unit):
         if o.id != m.id:
-            o.vars["bonus"] = 0
+            mv(o)["bonus"] = 0
 
 
 def mods_text(mods: list[Modifier] | tuple[Modifier, ...]) -> str:
@@ -103,5 +103,5 @@ def refresh_status(ctx: Context, m: Model) -> None:
         m.status = []
         return
     m.set_status("swimming", swimming(ctx, m))
-    m.set_status("climbing", bool(m.vars.get("climb")))
-    m.set_status("elevated", float(m.vars.get("elev", 0.0)) > 0 and not m.vars.get("climb"))
+    m.set_status("climbing", bool(mv(m).get("climb")))
+    m.set_status("elevated", float(mv(m).get("elev", 0.0)) > 0 and not mv(m).get("climb"))

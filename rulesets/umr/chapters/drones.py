@@ -15,6 +15,7 @@ from rulesets.umr.build import DRONE_DICE, DRONE_HEALTH, DRONES_PER_OPERATOR
 from rulesets.umr.chapters import action_dice
 from rulesets.umr.chapters.abilities import DRONE
 from rulesets.umr.chapters.terrain import table
+from rulesets.umr.state import mv
 
 
 def _free(state: GameState, ctx: Context, x: float, y: float, r: float) -> bool:
@@ -39,7 +40,7 @@ def place_drones(state: GameState, ctx: Context) -> None:
         have = [
             d
             for d in state.models.values()
-            if d.stats.get("ability") == DRONE and d.vars.get("operator") == op.id
+            if d.stats.get("ability") == DRONE and mv(d).get("operator") == op.id
         ]
         for k in range(len(have), DRONES_PER_OPERATOR):
             did = f"{op.id}-drone{k + 1}"

@@ -13,6 +13,7 @@ from rulesets.umr import flow
 from rulesets.umr.actions import Lead
 from rulesets.umr.chapters import common, measure
 from rulesets.umr.chapters.abilities import DRONE, ability_of
+from rulesets.umr.state import activated, mv
 
 # --------------------------------------------------------------------------- leader
 
@@ -25,7 +26,7 @@ def is_leader(m: Model) -> bool:
 def lead_targets(state: GameState, m: Model) -> list[Model]:
     """Teammates who could still use a die this round: characters (not drones) whose
     activation has not ended."""
-    done = set(state.vars.get("act", {}).get("done", []))
+    done = set(activated(state))
     return [
         o
         for o in measure.live(state)
@@ -37,7 +38,7 @@ def lead_targets(state: GameState, m: Model) -> list[Model]:
 
 
 def can_lead(state: GameState, m: Model) -> bool:
-    return is_leader(m) and "leader" not in m.vars.get("used", ()) and bool(lead_targets(state, m))
+    return is_leader(m) and "leader" not in mv(m).get("used", ()) and bool(lead_targets(state, m))
 
 
 #: What the leader's extra roll may be (UMR-LEADER "an additional dice roll of any kind").
@@ -57,7 +58,7 @@ def check_lead(state: GameState, a: Lead, ctx: Context) -> list[str]:
         return [f"it is {state.active}'s turn to activate, not {m.side}'s (UMR-ROUND)"]
     if not is_leader(m):
         return [f"{m.id} is not a leader (UMR-LEADER)"]
-    if "leader" in m.vars.get("used", ()):
+    if "leader" in mv(m).get("used", ()):
         return [f"{m.id} has already given a roll this round (once per round, UMR-LEADER)"]
     roll = a.roll or "action"
     if roll not in GIFT_ROLLS:
@@ -69,7 +70,7 @@ def check_lead(state: GameState, a: Lead, ctx: Context) -> list[str]:
         return [f"{t.id} is not on {m.id}'s team (UMR-LEADER)"]
     if t.stats.get("ability") == DRONE:
         return [f"{t.id} is a drone, not a character (UMR-LEADER)"]
-    if roll == "action" and t.unit in state.vars.get("act", {}).get("done", []):
+    if roll == "action" and t.unit in activated(state):
         return [f"{t.id} has already activated this round: the die would be lost (UMR-LEADER)"]
     return []
 
@@ -82,13 +83,13 @@ def apply_lead(state: GameState, a: Lead, ctx: Context) -> None:
     t = state.models[a.target]
     if flow.current(state) is None and m.unit in flow.ready(state, m.side):
         common.start(state, m)
-    m.vars["used"] = [*m.vars.get("used", []), "leader"]
+    mv(m)["used"] = [*mv(m).get("used", []), "leader"]
     roll = a.roll or "action"
     if roll == "action":
-        t.vars["granted"] = int(t.vars.get("granted", 0)) + 1
+        mv(t)["granted"] = int(mv(t).get("granted", 0)) + 1
         what = "an extra action die for this round, for any action"
     else:
-        t.vars["gifts"] = [*t.vars.get("gifts", []), roll]
+        mv(t)["gifts"] = [*mv(t).get("gifts", []), roll]
         what = f"an extra {roll} die for his next {roll} roll this round"
     ctx.log.emit(
         "status",

@@ -17,7 +17,7 @@ from engine.polygons import closest_point, point_in_polygon
 from engine.ruleset import NO_SIGHT, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 from engine.table import distance, footprint
-from rulesets.umr.state import remember
+from rulesets.umr.state import mv, remember
 
 T = TypeVar("T")
 
@@ -38,7 +38,7 @@ def gap(a: Model, b: Model) -> float:
 
 def same_level(a: Model, b: Model) -> bool:
     """Models up on a tall feature and models on the ground cannot touch (UMR-I-CLIMB)."""
-    return abs(float(a.vars.get("elev", 0.0)) - float(b.vars.get("elev", 0.0))) < 1e-6
+    return abs(float(mv(a).get("elev", 0.0)) - float(mv(b).get("elev", 0.0))) < 1e-6
 
 
 def in_contact(a: Model, b: Model) -> bool:
@@ -135,8 +135,8 @@ def eye(ctx: Context, m: Model) -> Footprint:
     eye inside a tall feature look out over it, and the model's (x, y) stays at the foot
     of the feature it climbed."""
     fp = footprint(m)
-    fid = m.vars.get("on")
-    if not fid or float(m.vars.get("elev", 0.0)) <= 0 or m.vars.get("climb"):
+    fid = mv(m).get("on")
+    if not fid or float(mv(m).get("elev", 0.0)) <= 0 or mv(m).get("climb"):
         return fp
     try:
         f = ctx.battlefield.feature(fid)

@@ -48,6 +48,7 @@ from rulesets.umr.chapters.walking import (
     rough_allowance,
     sync,
 )
+from rulesets.umr.state import mv
 
 __all__ = [
     "CLIMB_REACH",
@@ -111,10 +112,10 @@ def check_charge(state: GameState, a: Charge, ctx: Context) -> list[str]:
         return why + [f"'{a.target}' is not an enemy on the table"]
     if measure.in_contact(m, t):
         return why + [f"{m.id} already touches {t.id}: fight instead (UMR-MELEE)"]
-    if float(t.vars.get("elev", 0.0)) > 0:
+    if float(mv(t).get("elev", 0.0)) > 0:
         # a charger up on a feature drops to the ground first (UMR-I-FALL); a target up
         # on one can only be reached by climbing
-        why.append(f"{t.id} is up on {t.vars.get('on')}: it cannot be reached on foot")
+        why.append(f"{t.id} is up on {mv(t).get('on')}: it cannot be reached on foot")
     if not why:
         path = charge_path(m, t, a.path)
         off = [p for p in path[1:] if not ctx.battlefield.on_table(*p)]

@@ -19,6 +19,7 @@ from engine.state import GameState, Model
 from engine.table import footprint
 from rulesets.umr.chapters import action_dice, combat, common, measure
 from rulesets.umr.chapters.terrain import Point, TerrainIndex, table
+from rulesets.umr.state import mv
 
 
 def sync(state: GameState, ctx: Context) -> None:
@@ -139,7 +140,7 @@ def _go(
     sync(state, ctx)
     res = ctx.physics.move(m.id, pts[1:])
     m.x, m.y = res.end
-    m.vars["moved"] = round(float(m.vars.get("moved", 0.0)) + res.travelled, 2)
+    mv(m)["moved"] = round(float(mv(m).get("moved", 0.0)) + res.travelled, 2)
     return (
         res.travelled,
         (swum if res.complete else min(swum, res.travelled)),
