@@ -36,6 +36,8 @@ def setup(state: GameState, ctx: Context, first: str | None) -> None:
     """Before round 1: an operator's missing drones are placed (UMR-I-DRONES), then the
     first round starts."""
     drones.place_drones(state, ctx)
+    for m in state.models.values():  # a model placed in water or up on a wall shows it
+        measure.refresh_status(ctx, m)
     start_game(state, ctx, first)
 
 

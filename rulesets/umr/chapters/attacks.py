@@ -46,7 +46,7 @@ def _common(
     if m is None or why:
         return m, None, why
     why = common.climbing(m) + common.need_die(state, m, group)
-    if common.swimming(ctx, m):
+    if measure.swimming(ctx, m):
         why.append(f"{m.id} is swimming: no attacks until it is out of the water (UMR-SWIMMING)")
     t = state.models.get(target_id) if target_id else None
     if target_id and t is None:

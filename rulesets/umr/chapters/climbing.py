@@ -14,7 +14,7 @@ from engine.polygons import point_in_polygon, polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.umr.actions import Climb
-from rulesets.umr.chapters import combat, common
+from rulesets.umr.chapters import combat, common, measure
 from rulesets.umr.chapters.attacks import deal, roll_damage
 from rulesets.umr.chapters.combat import HIT, SAVED, Defence
 from rulesets.umr.chapters.terrain import Point, TerrainIndex, table
@@ -229,7 +229,7 @@ def apply_climb(state: GameState, a: Climb, ctx: Context) -> None:
         data={"elev": mv(m).get("elev", 0.0), "gain": gain},
     )
     common.after_die_action(state, m)
-    common.refresh_status(ctx, m)
+    measure.refresh_status(ctx, m)
 
 
 def fall(state: GameState, ctx: Context, m: Model) -> None:

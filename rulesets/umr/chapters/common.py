@@ -8,11 +8,9 @@ thing, in the same words, about whose turn it is and which dice are left.
 from __future__ import annotations
 
 from engine.dice import Modifier
-from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.umr import flow
 from rulesets.umr.chapters import action_dice
-from rulesets.umr.chapters.terrain import table
 from rulesets.umr.state import mv, remember
 
 
@@ -75,10 +73,6 @@ def climbing(m: Model) -> list[str]:
     return []
 
 
-def swimming(ctx: Context, m: Model) -> bool:
-    return float(mv(m).get("elev", 0.0)) == 0.0 and table(ctx).in_water(m.pos) is not None
-
-
 def start(state: GameState, m: Model) -> None:
     """Begin the model's unit activation if this is its first act."""
     if flow.current(state) != m.unit:
@@ -95,13 +89,3 @@ def after_die_action(state: GameState, m: Model) -> None:
 
 def mods_text(mods: list[Modifier] | tuple[Modifier, ...]) -> str:
     return "".join(f" {m.text()}" for m in mods)
-
-
-def refresh_status(ctx: Context, m: Model) -> None:
-    """Status words the JSON runner and the window show: swimming, climbing, elevated."""
-    if m.removed:
-        m.status = []
-        return
-    m.set_status("swimming", swimming(ctx, m))
-    m.set_status("climbing", bool(mv(m).get("climb")))
-    m.set_status("elevated", float(mv(m).get("elev", 0.0)) > 0 and not mv(m).get("climb"))

@@ -9,7 +9,7 @@ import math
 from engine.ruleset import Context
 from engine.state import GameState
 from rulesets.umr.actions import Jump
-from rulesets.umr.chapters import common
+from rulesets.umr.chapters import common, measure
 from rulesets.umr.chapters.climbing import _drop_first
 from rulesets.umr.chapters.terrain import table
 from rulesets.umr.chapters.walking import (
@@ -65,7 +65,7 @@ def apply_jump(state: GameState, a: Jump, ctx: Context) -> None:
         txt += " and lands on the spot"
     else:
         txt += " and falls short"
-        if common.swimming(ctx, m):
+        if measure.swimming(ctx, m):
             txt += " into the water, swimming (UMR-SWIMMING)"
     ctx.log.emit(
         "move",
@@ -77,4 +77,4 @@ def apply_jump(state: GameState, a: Jump, ctx: Context) -> None:
         data={"to": [m.x, m.y], "inches": round(travelled, 2), "dice": n},
     )
     common.after_die_action(state, m)
-    common.refresh_status(ctx, m)
+    measure.refresh_status(ctx, m)

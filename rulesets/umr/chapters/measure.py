@@ -17,6 +17,7 @@ from engine.polygons import closest_point, point_in_polygon
 from engine.ruleset import NO_SIGHT, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 from engine.table import distance, footprint
+from rulesets.umr.chapters.terrain import table
 from rulesets.umr.state import mv, remember
 
 T = TypeVar("T")
@@ -43,6 +44,21 @@ def same_level(a: Model, b: Model) -> bool:
 
 def in_contact(a: Model, b: Model) -> bool:
     return same_level(a, b) and gap(a, b) <= CONTACT
+
+
+def swimming(ctx: Context, m: Model) -> bool:
+    """On the ground in water (UMR-SWIMMING): such a model makes no attacks."""
+    return float(mv(m).get("elev", 0.0)) == 0.0 and table(ctx).in_water(m.pos) is not None
+
+
+def refresh_status(ctx: Context, m: Model) -> None:
+    """Status words the JSON runner and the window show: swimming, climbing, elevated."""
+    if m.removed:
+        m.status = []
+        return
+    m.set_status("swimming", swimming(ctx, m))
+    m.set_status("climbing", bool(mv(m).get("climb")))
+    m.set_status("elevated", float(mv(m).get("elev", 0.0)) > 0 and not mv(m).get("climb"))
 
 
 def live(state: GameState) -> list[Model]:

@@ -182,7 +182,7 @@ def apply_path_move(
         data={"to": [m.x, m.y], "inches": round(travelled, 2), "die": src},
     )
     common.after_die_action(state, m)
-    common.refresh_status(ctx, m)
+    measure.refresh_status(ctx, m)
 
 
 def apply_move(state: GameState, a: Move, ctx: Context) -> None:

@@ -194,3 +194,33 @@ def test_a_refused_weapon_is_kept_in_the_save_log(tmp_path):
     assert any(e["kind"] == "refused" and "no weapon 'death ray'" in e["text"] for e in log)
     _, report = persistence.replay_file(save)
     assert report.ok and report.steps == 0
+
+
+def test_other_models_never_block_the_line_of_fire():
+    """UMR-BALLISTIC (UMR-I-COVER): only terrain hides a target; a model on a 60 mm base
+    squarely between shooter and target gives it neither cover nor concealment (audit
+    c19, kept as the interpretation says)."""
+    g = game(
+        spec("a", "blue", 10, 10, stats={"BALLISTIC": 1}),
+        spec("big", "red", 17, 10, base=60.0),
+        spec("x", "red", 19.5, 10),
+    )
+    ev = apply(g, Shoot(actor="a", target="x"), [4, 2, 5])
+    assert mods_of(ev) == 1 and events_of(ev, "resolution")[0].outcome == "hit"
+    assert hp(g, "x") == 10 and "cover" not in events_of(ev, "resolution")[0].text
+
+
+def test_a_model_that_climbs_a_wall_in_play_shoots_from_the_top():
+    """UMR-CLIMBING / UMR-BALLISTIC (UMR-I-CLIMB): climbing to a vantage point is what
+    gives the view; a model that reaches the top of a 3" wall with a 6 (halved: 3") shoots
+    over it with the bonus die from that six (audit c02b: was refused, 100% hidden)."""
+    from rulesets.umr.actions import Climb
+
+    w = (terrain("w", "wall", (20, 0, 20.5, 48), height=3),)
+    g = game(
+        spec("c", "blue", 19.4, 24), spec("t", "red", 26, 24), spec("y", "red", 60, 40), features=w
+    )
+    assert "blocked from view" in refusal(apply(g, Shoot(actor="c", target="t")))
+    apply(g, Climb(actor="c", feature="w", count=1), [6])
+    ev = apply(g, Shoot(actor="c", target="t"), [5, 1, 1])
+    assert events_of(ev, "resolution")[0].outcome == "hit" and hp(g, "t") == 14

@@ -291,3 +291,24 @@ def test_walking_across_a_roof_is_a_walk():
     assert cur["done"] == 7.0  # 6 pips: 3" up; 4 pips: 4" across
     assert g.odds(Climb(actor="c", count=2)).chance == Fraction(6, 36)  # 4 + 6 = 10 pips
     assert "the top is walked at full rate" in ev[0].text
+
+
+def test_a_model_placed_in_water_or_on_a_wall_shows_it_from_the_start():
+    """UMR-SWIMMING / UMR-CLIMBING (UMR-I-CLIMB): the status words are set at setup, not
+    only after a model's first act (audit c17: a swimmer placed in a river showed no
+    "swimming", a model placed on a wall no "elevated")."""
+    g = game(
+        spec("swimmer", "blue", 13, 10),
+        spec("ontop", "blue", 29.6, 10, state={"elev": 3.0, "on": "w"}),
+        spec("dry", "blue", 5, 30),
+        FAR,
+        features=(
+            terrain("r", "river", (12, 0, 14, 48)),
+            terrain("w", "wall", (30, 0, 30.5, 48), height=3),
+        ),
+    )
+    status = {k: sorted(m.status) for k, m in g.state.models.items()}
+    assert status == {"swimmer": ["swimming"], "ontop": ["elevated"], "dry": [], "far": []}
+    ev = apply(g, Move(actor="swimmer", to=(20, 10)), [6])  # 1" to the bank costs 2 pips
+    assert pos(g, "swimmer") == (18.0, 10.0) and g.state.models["swimmer"].status == []
+    assert "swimming" in ev[0].text
