@@ -16,11 +16,11 @@ from engine.actions import Action, Choose, Shoot
 from engine.ruleset import Context
 from engine.state import GameState
 
-from . import charging, core, melee, reactions, shooting, vehicle_cc
+from . import melee, reactions, shooting, vehicle_cc
 from .actions import Retreat
 from .fire_verbs import fire, shoot_problems
-from .melee_verbs import retreat_problems
-from .pending import R_OVERWATCH, pending_done, settle, trigger_overwatch
+from .melee_verbs import away, retreat_problems
+from .pending import R_OVERWATCH, pending_done, settle
 
 
 def answer_problems(
@@ -102,16 +102,8 @@ def answer_retreat(state: GameState, ctx: Context, p: dict[str, Any], action: Ac
         settle(state, ctx)
         return
     m = state.models[p["defender"]]
-    ok = melee.retreat(state, ctx, m, action.to if not action.target else None, as_defender=True)
-    if ok and action.target:
-        pairs = charging.charge(
-            state, ctx, [m], state.models[action.target], {m.id: core.mr(m) / 2}
-        )
-        trigger_overwatch(
-            state, ctx, [m], {"kind": "charge_fight", "pairs": pairs} if pairs else None
-        )
-    elif ok:
-        trigger_overwatch(state, ctx, [m], None)
+    if melee.retreat(state, ctx, m, None, as_defender=True):
+        away(state, ctx, m, action.to if not action.target else None, action.target)
     else:
         settle(state, ctx)
 

@@ -17,6 +17,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from . import contest, core, melee, shooting, table, vehicles
+from .catalog import TERRAIN
 
 R_RAM = "SWOMP-RAM"
 
@@ -42,12 +43,34 @@ def poses_along(v: Model, pts: list[tuple[float, float]]) -> list[tuple[float, f
     return poses
 
 
+class Drive(NamedTuple):
+    """A drive under way: its new speed, the poses swept, the last clear pose and what it
+    met there (``leg``: the leg of ``poses`` it met it on), and a lost control test's
+    result ('' if none)."""
+
+    spd: float
+    poses: list[tuple[float, float, float]]
+    met: Met
+    leg: int
+    lost: str
+
+
 def drive(
     state: GameState, ctx: Context, v: Model, pts: list[tuple[float, float]], why: str = "moves"
 ) -> list[Model]:
     """Drive a vehicle along a path at the path's length as its new speed; a turn beyond
     the speed's allowance needs a control test; the first model met is rammed, the
     first terrain or table edge stops it (SWOMP "Ramming and Collisions")."""
+    d = start(state, ctx, v, pts)
+    if d is None:
+        return [] if v.removed else [v]
+    arrive(state, ctx, v, d, why)
+    return [v]
+
+
+def start(state: GameState, ctx: Context, v: Model, pts: list[tuple[float, float]]) -> Drive | None:
+    """Set the drive's speed, test for control if it turns too hard, and sweep its way;
+    None if the vehicle does not go anywhere (destroyed, spinning, no way)."""
     spd = round(sum(math.dist(p, q) for p, q in zip(pts, pts[1:])), 2)
     turned = vehicles.heading_change(v.facing, pts)
     allowed = vehicles.turn_allowance(v, spd)
@@ -67,20 +90,48 @@ def drive(
             shooting.blast,
         )
         if v.removed:
-            return []
+            return None
         if lost in ("skid", "crash", "stall"):
             pts = [pts[0], table.offset(pts[0], v.facing, vehicles.speed(v))]
         elif lost == "spin":
             ctx.log.emit("move", f"{v.id} spins in place", actor=v.id, rule=vehicles.R_CONTROL)
-            return [v]
+            return None
+    return sweep(state, ctx, v, poses_along(v, pts), spd, lost, math.dist(pts[0], pts[-1]))
+
+
+def sweep(
+    state: GameState,
+    ctx: Context,
+    v: Model,
+    poses: list[tuple[float, float, float]],
+    spd: float,
+    lost: str = "",
+    straight: float = 0.0,
+) -> Drive | None:
+    """Sweep the vehicle through ``poses`` (or skid ``straight`` inches out of control)."""
     melee.sync(state, ctx)
-    poses = poses_along(v, pts)
     if len(poses) < 2:
-        return [v]
-    res = skid(ctx, v, math.dist(pts[0], pts[-1])) if lost == "skid" else None
+        return None
+    res = skid(ctx, v, straight) if lost == "skid" else None
+    leg = len(poses) - 1
     if res is None:
         sw = ctx.physics.sweep(v.id, poses)
-        res = Met(sw.pose, sw.hit, sw.hit_kind)
+        res, leg = Met(sw.pose, sw.hit, sw.hit_kind), sw.index
+    return Drive(spd, poses, res, leg, lost)
+
+
+def way(d: Drive) -> list[tuple[float, float]]:
+    """The centre's way from the start to the last clear pose (for overwatch)."""
+    out: list[tuple[float, float]] = []
+    for p in [*d.poses[: max(1, d.leg)], d.met.pose]:
+        if not out or math.dist(out[-1], p[:2]) > 1e-9:
+            out.append((p[0], p[1]))
+    return out
+
+
+def arrive(state: GameState, ctx: Context, v: Model, d: Drive, why: str) -> None:
+    """Set the vehicle down where its sweep ended, and ram what it met there."""
+    res, spd, lost = d.met, d.spd, d.lost
     v.x, v.y, v.facing = round(res.pose[0], 2), round(res.pose[1], 2), round(res.pose[2], 2)
     ctx.log.emit(
         "move",
@@ -93,6 +144,8 @@ def drive(
     if res.hit_kind == "model" and res.hit is not None:
         ram(state, ctx, v, state.models[res.hit], spd)
     elif res.hit is not None:
+        if res.hit_kind == "terrain":
+            ram_terrain(ctx, v, res.hit, spd)
         v.vars["speed"] = 0.0
         ctx.log.emit(
             "status",
@@ -105,7 +158,6 @@ def drive(
         vehicles.control_test(
             state, ctx, v, f"collision with {res.hit}", core.stat(v, "SR"), shooting.blast
         )
-    return [v]
 
 
 def skid(ctx: Context, v: Model, dist: float) -> Met | None:
@@ -168,6 +220,30 @@ def ram(state: GameState, ctx: Context, v: Model, t: Model, spd: float) -> None:
             core.wound(state, ctx, t, dmg, f"rammed by {v.id}", R_RAM, v.id)
         return
     dive_aside(state, ctx, v, t)
+
+
+def ram_terrain(ctx: Context, v: Model, fid: str, spd: float) -> None:
+    """Ramming a piece of terrain: the vehicle's DR plus its speed bonus against the
+    object's DR (SWOMP "Ramming and Collisions": "the defending model or object uses its
+    DR"); a win does 1 damage per full 5 points. Terrain has no hit points in a scenario
+    and is never removed, so the damage is told, not kept (SWOMP-I-RAM)."""
+    kind = next((f.kind for f in ctx.battlefield.terrain if f.id == fid), "")
+    table_dr: dict[str, int] = TERRAIN["ram_dr"]
+    dr = int(table_dr.get(kind, table_dr["default"]))
+    att = contest.side(("DR", core.stat(v, "DR")), ("speed", contest.ram_speed_bonus(spd)))
+    res = contest.roll(ctx, att, contest.side((f"{kind} DR", dr)), "ramming contest", R_RAM, v.id)
+    dmg = contest.ram_damage(res.margin) if res.won else 0
+    ctx.log.emit(
+        "resolution",
+        f'{v.id} rams {fid} at {spd:g}": {res.text}: '
+        + (f"won by {res.margin}, {dmg} damage to the {kind}" if res.won else "no damage"),
+        actor=v.id,
+        rule=R_RAM,
+        chance=float(res.chance),
+        rolls=res.rolls,
+        outcome="hit" if res.won else "miss",
+        data={"damage": dmg, "terrain": fid},
+    )
 
 
 def dive_aside(state: GameState, ctx: Context, v: Model, t: Model) -> None:

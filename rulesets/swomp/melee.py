@@ -108,15 +108,19 @@ def round_(
     charging: bool,
     outnumbered: bool = False,
     rule: str = R_CC,
+    late: frozenset[str] = frozenset(),
 ) -> contest.Result | None:
     """One close combat contest of one or more attackers against one defender; the loser
-    of a won contest takes 1, 2 or 3 HP (won by 5, by 10) plus any weapon damage above 1."""
+    of a won contest takes 1, 2 or 3 HP (won by 5, by 10) plus any weapon damage above 1.
+    ``late``: attackers already in contact who join a charge's round without its bonus."""
     attackers = [a for a in attackers if not a.removed]
     if not attackers or d.removed:
         return None
     if core.is_vehicle(d):
-        return vehicle_attack(state, ctx, attackers, d, charging, "")
-    values = [(a.id, attack_value(a, charging, outnumbered)) for a in attackers]
+        return vehicle_attack(state, ctx, attackers, d, charging, "", late)
+    values = [
+        (a.id, attack_value(a, charging and a.id not in late, outnumbered)) for a in attackers
+    ]
     att = group_side(values)
     totals = {mid: sum(v for _, v in terms) for mid, terms in values}
     lead = min(attackers, key=lambda a: (-totals[a.id], a.id))
@@ -179,6 +183,7 @@ def vehicle_attack(
     v: Model,
     charging: bool,
     location: str,
+    late: frozenset[str] = frozenset(),
 ) -> contest.Result:
     """Models attack a vehicle: CR against DR plus speed in inches (+5 CR against a
     stopped vehicle); several attackers roll one contest, the highest plus half of each
@@ -188,7 +193,7 @@ def vehicle_attack(
     SWOMP-I-VEH-MULTI)."""
     values = []
     for a in attackers:
-        terms = attack_value(a, charging)
+        terms = attack_value(a, charging and a.id not in late)
         if vehicles.speed(v) == 0:
             terms.append(("vehicle stopped", STOPPED_VEHICLE))
         values.append((a.id, terms))
@@ -354,6 +359,46 @@ def charge_groups(pairs: dict[str, str], location: str = "") -> list[dict]:
     ]
 
 
+def join_charge(state: GameState, groups: list[dict]) -> list[dict]:
+    """Friends already in contact with a charged defender strike in the charge's round
+    with the chargers: one contest, the highest plus half of each other's (SWOMP
+    "Multiple attackers": "only one contest is required"). They join as they would the
+    unit's own fight (``may_join``; never a multiple defender too, unless of the
+    charging unit) and without the charge bonus, which is the chargers' alone
+    (SWOMP-I-MULTI-UNITS)."""
+    for g in groups:
+        d = state.models[g["defender"]]
+        lead = state.models[g["attackers"][0]]
+        if d.removed or lead.removed:
+            continue
+        unit = lead.unit
+        if core.is_vehicle(d):
+            near = [
+                x
+                for x in state.live(lead.side)
+                if not core.is_vehicle(x)
+                and not core.foes(state, x)
+                and table.distance(x, d) <= CONTACT
+            ]
+        else:
+            near = [
+                x
+                for x in core.foes(state, d)
+                if x.side == lead.side and (x.unit == unit or len(core.foes(state, x)) == 1)
+            ]
+        late = [
+            x
+            for x in near
+            if x.id not in g["attackers"] and may_join(state, x, unit) and not core.act(x)["fought"]
+        ]
+        if late:
+            g["attackers"] = g["attackers"] + [x.id for x in late]
+            g["late"] = [x.id for x in late]
+            g["rule"] = R_MULTI
+            joined(state, [x for x in late if x.unit != unit])
+    return groups
+
+
 def strike(state: GameState, ctx: Context, group: dict) -> None:
     """Roll one planned strike group. Attackers whose defender got away (a retreat, or
     death) have lost this attack."""
@@ -361,9 +406,10 @@ def strike(state: GameState, ctx: Context, group: dict) -> None:
     attackers = [state.models[a] for a in group["attackers"] if not state.models[a].removed]
     if d.removed or not attackers:
         return
+    late = frozenset(group.get("late", ()))
     if core.is_vehicle(d):
         loc = str(group.get("location", ""))
-        vehicle_attack(state, ctx, attackers, d, bool(group["charging"]), loc)
+        vehicle_attack(state, ctx, attackers, d, bool(group["charging"]), loc, late)
         return
     held = [a for a in attackers if d.id in a.vars.get("foes", [])]
     for a in attackers:
@@ -386,6 +432,7 @@ def strike(state: GameState, ctx: Context, group: dict) -> None:
             bool(group["charging"]),
             outnumbered=bool(group.get("outnumbered")),
             rule=str(group["rule"]),
+            late=late,
         )
 
 
@@ -459,16 +506,22 @@ def retreat(
     for f in fs:
         core.disengage(m, f)
     if to is not None:
-        sync(state, ctx)
-        r = ctx.physics.move(m.id, [to])
-        put(m, r.end, (2 * r.end[0] - m.x, 2 * r.end[1] - m.y))
-        ctx.log.emit(
-            "move",
-            f'{m.id} falls back {r.travelled:.1f}" to ({r.end[0]:.2f}, {r.end[1]:.2f})',
-            actor=m.id,
-            rule=R_RETREAT,
-        )
+        fall_back(state, ctx, m, to)
     return True
+
+
+def fall_back(state: GameState, ctx: Context, m: Model, to: tuple[float, float]) -> None:
+    """The retreat's move: straight toward ``to``, stopped by the first base or obstacle,
+    facing away from where it came from."""
+    sync(state, ctx)
+    r = ctx.physics.move(m.id, [to])
+    put(m, r.end, (2 * r.end[0] - m.x, 2 * r.end[1] - m.y))
+    ctx.log.emit(
+        "move",
+        f'{m.id} falls back {r.travelled:.1f}" to ({r.end[0]:.2f}, {r.end[1]:.2f})',
+        actor=m.id,
+        rule=R_RETREAT,
+    )
 
 
 # --- odds --------------------------------------------------------------------------------------

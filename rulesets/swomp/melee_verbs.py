@@ -15,12 +15,15 @@ from engine.actions import Charge, Fight
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import charging, core, melee, morale, packing, reach, table, vehicle_cc
+from . import charging, core, melee, morale, packing, reach, table, vehicle_cc, watch
 from .actions import Retreat
+from .catalog import TERRAIN
 from .charging import charge_limit, charge_via, charger_problems
 from .fire_verbs import R_JAM
 from .movement import EPS, R_BROKEN
-from .pending import open_combat, settle, trigger_overwatch
+from .pending import CONTINUATIONS, offer, open_combat, settle, trigger_overwatch
+
+Point = tuple[float, float]
 
 
 def check_charge(state, ctx, action: Charge, ms, unit) -> list[str]:
@@ -53,12 +56,45 @@ def apply_charge(state, ctx, action: Charge, ms, unit) -> None:
     t = state.models[action.target]
     via = charge_via(ms, action.path)
     chargers = [c for c in ms if not charger_problems(state, ctx, c, t, via.get(c.id, []))]
-    follow = {c.id for c in chargers if core.act(c)["follow"] > 0}
-    limits = {c.id: charge_limit(c) for c in chargers}
-    start = {c.id: c.pos for c in chargers}
+    cont = {
+        "kind": "charge_on",
+        "target": t.id,
+        "chargers": [c.id for c in chargers],
+        "follow": [c.id for c in chargers if core.act(c)["follow"] > 0],
+        "limits": {c.id: charge_limit(c) for c in chargers},
+        "via": {cid: [list(p) for p in pts] for cid, pts in via.items()},
+        "start": {c.id: list(c.pos) for c in chargers},
+        "location": str(getattr(action, "options", {}).get("location", "")),
+        "offered": [],
+        "steps": {},
+    }
+    charge_on(state, ctx, cont)
+
+
+def charge_on(state: GameState, ctx: Context, cont: dict[str, Any]) -> None:
+    """Carry a charge into contact. An enemy watcher that may fire at a charger at a point
+    of its way fires there: the chargers stop at that point, the watcher's side decides,
+    and the charge runs on from there with what is left of each allowance (SWOMP
+    "Shooting: Overwatch", "at any time"; SWOMP-I-OVERWATCH-MOMENTS). Then the
+    immediate round of close combat, with the defender's chance to retreat."""
+    t = state.models[cont["target"]]
+    chargers = [state.models[c] for c in cont["chargers"] if not state.models[c].removed]
+    limits = {c.id: float(cont["limits"][c.id]) for c in chargers}
+    via = {c.id: [(p[0], p[1]) for p in cont["via"].get(c.id, [])] for c in chargers}
+    if t.removed or not chargers:
+        if chargers:
+            ctx.log.emit("note", f"{t.id} is gone: the charge stops", rule=charging.R_CHARGE)
+        return
+    if _charge_interrupted(state, ctx, cont, chargers, t, limits, via):
+        return
+    follow = set(cont["follow"])
+    start = {cid: (p[0], p[1]) for cid, p in cont["start"].items()}
     pairs = charging.charge(state, ctx, chargers, t, limits, via)
     for c in chargers:
         a = core.act(c)
+        a["moves"] = int(a["moves"]) - int(cont["steps"].get(c.id, 0))
+        if cont.get("retreat"):
+            continue  # a retreat's charge is not the model's own move (SWOMP-I-RETREAT)
         if c.id in follow:
             a["follow"] = 0.0
             if c.id in pairs:
@@ -67,10 +103,70 @@ def apply_charge(state, ctx, action: Charge, ms, unit) -> None:
             a["moves"] = max(1, int(a["moves"]))
     now = {c: tid for c, tid in pairs.items() if c not in follow}
     moved = [c for c in chargers if c.id in pairs or c.pos != start[c.id]]
-    loc = str(getattr(action, "options", {}).get("location", ""))
-    trigger_overwatch(
-        state, ctx, moved, {"kind": "charge_fight", "pairs": now, "location": loc} if now else None
+    fight: dict[str, Any] = {"kind": "charge_fight", "pairs": now}
+    if not cont.get("retreat"):
+        fight["location"] = str(cont["location"])
+    trigger_overwatch(state, ctx, moved, fight if now else None)
+
+
+def _charge_interrupted(
+    state: GameState,
+    ctx: Context,
+    cont: dict[str, Any],
+    chargers: list[Model],
+    t: Model,
+    limits: dict[str, float],
+    via: dict[str, list[tuple[float, float]]],
+) -> bool:
+    """Stop the charge where an enemy watcher may first fire at a charger on its way
+    (each charger on the way to the spot it is packed into) and owe that side its
+    decision; the rest waits as ``cont``. False (nothing moved) if no watcher may."""
+    offered = list(cont["offered"])
+    if not watch.watchers_of(state, chargers[0].side, offered):
+        return False
+    plan = packing.plan(state, ctx, t, chargers, limits, via)
+    paths = {cid: list(r.path) for cid, r in plan.placed.items() if len(r.path) > 1}
+    fresh = bool(cont.get("fresh"))
+    shot = watch.first_shot(state, ctx, paths, offered, fresh) if paths else None
+    if shot is None:
+        return False
+    at, fire = shot
+    movers = []
+    for cid, pts in paths.items():
+        c = state.models[cid]
+        movers.append(c)
+        if at <= 0:
+            continue  # fired at where it broke away, before it moves
+        now, later = watch.split(pts, at)
+        cost = table.path_cost(ctx, now, TERRAIN["difficult"])
+        melee.put(c, now[-1], t.pos, cost)
+        cont["steps"][cid] = int(cont["steps"].get(cid, 0)) + 1
+        cont["limits"][cid] = round(limits[cid] - cost, 2)
+        cont["via"][cid] = [list(p) for p in later[1:-1]]
+        # it is moving at the rate of its whole charge (SWOMP "Movement bonus")
+        whole = float(core.act(c)["moved"]) + table.path_cost(ctx, later, TERRAIN["difficult"])
+        c.vars["moved"] = round(whole, 2)
+        ctx.log.emit(
+            "move",
+            f'{cid} charges {min(at, _length(pts)):.1f}" toward {t.id}, to ({c.x:.2f}, {c.y:.2f})',
+            actor=cid,
+            target=t.id,
+            rule=charging.R_CHARGE,
+            data={"to": [c.x, c.y]},
+        )
+    cont["offered"] = offered + fire
+    cont["fresh"] = False
+    offer(
+        state, ctx, _by_side(state, fire), movers, cont, f' as it charges, {at:.1f}" along its way'
     )
+    return True
+
+
+CONTINUATIONS["charge_on"] = charge_on
+
+
+def _length(pts: list[tuple[float, float]]) -> float:
+    return sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
 
 
 def check_fight(state, ctx, action: Fight, ms, unit) -> list[str]:
@@ -176,12 +272,71 @@ def retreat_problems(state: GameState, ctx: Context, action: Retreat, m: Model) 
 
 def apply_retreat(state, ctx, action: Retreat, ms, unit) -> None:
     m = ms[0]
-    ok = melee.retreat(state, ctx, m, action.to if not action.target else None)
-    if not ok:
+    if melee.retreat(state, ctx, m, None):
+        away(state, ctx, m, action.to if not action.target else None, action.target)
+
+
+def away(state: GameState, ctx: Context, m: Model, to: Point | None, target: str) -> None:
+    """A model that got away moves at once: half MR back toward ``to``, or a charge at
+    ``target``. Enemy watchers may fire at it from the moment it breaks away, on its way
+    as at its end (SWOMP "Shooting: Overwatch", "at any time"; SWOMP-I-OVERWATCH-MOMENTS)."""
+    if target:
+        cont = {
+            "kind": "charge_on",
+            "target": target,
+            "chargers": [m.id],
+            "follow": [],
+            "limits": {m.id: core.mr(m) / 2},
+            "via": {},
+            "start": {m.id: list(m.pos)},
+            "location": "",
+            "offered": [],
+            "steps": {},
+            "fresh": True,
+            "retreat": True,
+        }
+        charge_on(state, ctx, cont)
+    elif to is not None:
+        retreat_on(state, ctx, {"kind": "retreat_on", "model": m.id, "to": list(to)})
+
+
+def retreat_on(state: GameState, ctx: Context, cont: dict[str, Any]) -> None:
+    """The retreat's move, cut where an enemy watcher may first fire (the model stops
+    there, the watcher's side decides, the rest of the move waits as ``cont``)."""
+    m = state.models[cont["model"]]
+    if m.removed:
         return
-    if action.target:
-        t = state.models[action.target]
-        pairs = charging.charge(state, ctx, [m], t, {m.id: core.mr(m) / 2})
-        trigger_overwatch(state, ctx, [m], {"kind": "charge_fight", "pairs": pairs})
-    else:
-        trigger_overwatch(state, ctx, [m], None)
+    to = (float(cont["to"][0]), float(cont["to"][1]))
+    offered = list(cont.get("offered", []))
+    if watch.watchers_of(state, m.side, offered):
+        melee.sync(state, ctx)
+        end = ctx.physics.move(m.id, [to]).end
+        path = [m.pos, (end[0], end[1])]
+        shot = watch.first_shot(state, ctx, {m.id: path}, offered, "offered" not in cont)
+        if shot is not None:
+            at, fire = shot
+            if at > 0:
+                cut = watch.split(path, at)[0][-1]
+                melee.put(m, cut, (2 * cut[0] - m.x, 2 * cut[1] - m.y))
+                core.act(m)["moves"] = int(core.act(m)["moves"]) - 1
+                ctx.log.emit(
+                    "move",
+                    f'{m.id} falls back {at:.1f}" to ({m.x:.2f}, {m.y:.2f})',
+                    actor=m.id,
+                    rule=melee.R_RETREAT,
+                )
+            after = {**cont, "offered": offered + fire}
+            offer(state, ctx, _by_side(state, fire), [m], after, f' as it falls back, {at:.1f}"')
+            return
+    melee.fall_back(state, ctx, m, to)
+    trigger_overwatch(state, ctx, [m], None)
+
+
+CONTINUATIONS["retreat_on"] = retreat_on
+
+
+def _by_side(state: GameState, fire: list[str]) -> dict[str, list[str]]:
+    sides: dict[str, list[str]] = {}
+    for wid in fire:
+        sides.setdefault(state.models[wid].side, []).append(wid)
+    return sides

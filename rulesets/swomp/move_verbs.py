@@ -35,8 +35,7 @@ def check_move(state, ctx, action: Move, ms, unit) -> list[str]:
 
 def apply_move(state, ctx, action: Move, ms, unit) -> None:
     if len(ms) == 1 and core.is_vehicle(ms[0]):
-        moved = driving.drive(state, ctx, ms[0], list(action.waypoints(ms[0].pos)))
-        trigger_overwatch(state, ctx, moved, None)
+        drive_watched(state, ctx, ms[0], list(action.waypoints(ms[0].pos)))
         return
     if len(ms) == 1:
         paths = {ms[0].id: list(action.waypoints(ms[0].pos))}
@@ -88,6 +87,72 @@ def move_on(state, ctx, cont: dict) -> None:
 
 
 CONTINUATIONS["move_on"] = move_on
+
+
+def drive_watched(state, ctx, v, pts: list[tuple[float, float]], why: str = "moves") -> None:
+    """A vehicle's drive, open to overwatch fire at any point of its way (SWOMP
+    "Shooting: Overwatch"; SWOMP-I-OVERWATCH-MOMENTS), then at its end."""
+    d = driving.start(state, ctx, v, pts)
+    if d is None:
+        trigger_overwatch(state, ctx, [] if v.removed else [v], None)
+        return
+    cont = {"kind": "drive_on", "vehicle": v.id, "spd": d.spd, "why": why, "offered": []}
+    drive_on(state, ctx, cont, d)
+
+
+def drive_on(state, ctx, cont: dict, d: driving.Drive | None = None) -> None:
+    """Drive on to the first point where an enemy watcher that could not fire at the
+    vehicle before may: it stops there, the watcher's side decides, and the rest of the
+    drive (its poses from there, swept again) waits as ``cont``. An out-of-control skid
+    is not cut."""
+    v = state.models[cont["vehicle"]]
+    if v.removed:
+        return
+    spd = float(cont["spd"])
+    if d is None:
+        d = driving.sweep(state, ctx, v, [tuple(p) for p in cont["poses"]], spd)
+        if d is None:
+            trigger_overwatch(state, ctx, [v], None)
+            return
+    offered = list(cont["offered"])
+    path = driving.way(d)
+    shot = None
+    if not d.lost and watch.watchers_of(state, v.side, offered):
+        shot = watch.first_shot(state, ctx, {v.id: path}, offered)
+    if shot is None:
+        driving.arrive(state, ctx, v, d, str(cont["why"]))
+        trigger_overwatch(state, ctx, [v], None)
+        return
+    at, fire = shot
+    cut = watch.split(path, at)[0][-1]
+    v.x, v.y = round(cut[0], 2), round(cut[1], 2)
+    v.facing = round(watch.heading_at(path, at, v.facing), 2)
+    ctx.log.emit(
+        "move",
+        f'{v.id} {cont["why"]} at {spd:g}": {at:.1f}" of its way, to ({v.x:.2f}, {v.y:.2f})',
+        actor=v.id,
+        rule=vehicles.R_MOVE,
+        data={"to": [v.x, v.y], "speed": spd},
+    )
+    rest = [[v.x, v.y, v.facing], *[list(p) for p in _poses_after(d.poses, at)]]
+    after = {**cont, "poses": rest, "offered": offered + fire}
+    sides: dict[str, list[str]] = {}
+    for wid in fire:
+        sides.setdefault(state.models[wid].side, []).append(wid)
+    offer(state, ctx, sides, [v], after, f' as it drives, {at:.1f}" along its way')
+
+
+CONTINUATIONS["drive_on"] = drive_on
+
+
+def _poses_after(poses: list[tuple[float, float, float]], s: float) -> list[tuple]:
+    """The poses of a drive that lie beyond distance ``s`` along its way."""
+    out, walked = [], 0.0
+    for a, b in zip(poses, poses[1:]):
+        walked += math.dist(a[:2], b[:2])
+        if walked > s + 1e-9:
+            out.append(b)
+    return out
 
 
 def check_turn(state, ctx, action: Turn, ms, unit) -> list[str]:

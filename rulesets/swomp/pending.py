@@ -98,7 +98,8 @@ def run_continuation(state: GameState, ctx: Context, cont: dict[str, Any]) -> No
     if cont["kind"] in CONTINUATIONS:
         CONTINUATIONS[cont["kind"]](state, ctx, cont)
     elif cont["kind"] == "charge_fight":
-        open_combat(state, ctx, melee.charge_groups(cont["pairs"], cont.get("location", "")))
+        groups = melee.charge_groups(cont["pairs"], cont.get("location", ""))
+        open_combat(state, ctx, melee.join_charge(state, groups))
     elif cont["kind"] == "strike":
         for group in cont["groups"]:
             if state.over:

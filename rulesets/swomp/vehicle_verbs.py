@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from . import core, hatch, table, vehicles
 from .actions import Man, Ram
-from .driving import R_RAM, drive, ram_path
+from .driving import R_RAM, ram_path
+from .move_verbs import drive_watched
 from .movement import EPS, vehicle_move_problems
-from .pending import trigger_overwatch
 
 
 def check_ram(state, ctx, action: Ram, ms, unit) -> list[str]:
@@ -37,8 +37,7 @@ def apply_ram(state, ctx, action: Ram, ms, unit) -> None:
     t = state.models[action.target]
     _, hi = vehicles.speed_range(v)
     spd = hi if action.speed is None else float(action.speed)
-    moved = drive(state, ctx, v, ram_path(v, t, spd), why=f"drives at {t.id}")
-    trigger_overwatch(state, ctx, moved, None)
+    drive_watched(state, ctx, v, ram_path(v, t, spd), why=f"drives at {t.id}")
 
 
 def check_man(state, ctx, action: Man, ms, unit) -> list[str]:

@@ -61,22 +61,25 @@ def first_shot(
     ctx: Context,
     paths: dict[str, list[Point]],
     skip: Iterable[str] = (),
+    from_start: bool = False,
 ) -> tuple[float, list[str]] | None:
     """The first distance along the moving models' (parallel) paths at which an enemy
     watcher that could not fire at them where they started may fire at one of them, and
     the watchers that may; None if the move passes no such point before its end (the end
-    of a move is offered as before, pending.trigger_overwatch).
+    of a move is offered as before, pending.trigger_overwatch). ``from_start``: the
+    movers were not offered where they start (a model that has just broken away from a
+    close combat), so every watcher counts, from the first step.
 
     The swept path of each base is cut against each watcher's arc out to range
     (``engine.geometry.arc_entry``); only the stretch inside is read for sight and targeting, every
     ``table.SAMPLE`` inches, as fine as a tape measure."""
     movers = [state.models[mid] for mid in paths]
-    if not movers or any(core.is_vehicle(m) for m in movers):
+    if not movers:
         return None
     ws = [
         w
         for w in watchers_of(state, movers[0].side, skip)
-        if not any(in_area(state, ctx, w, m) for m in movers)
+        if from_start or not any(in_area(state, ctx, w, m) for m in movers)
     ]
     length = max(
         (sum(math.dist(p, q) for p, q in zip(pts, pts[1:])) for pts in paths.values()),
@@ -91,7 +94,8 @@ def first_shot(
             s = arc_entry(paths[m.id], reach, footprint(w), arcs(w))
             if s is not None:
                 entry = min(entry, s)
-    return _sample_from(state, ctx, paths, ws, entry, length)
+    first = 0.0 if from_start else table.SAMPLE
+    return _sample_from(state, ctx, paths, ws, entry, length, first)
 
 
 def _sample_from(
@@ -101,16 +105,20 @@ def _sample_from(
     ws: list[Model],
     entry: float,
     length: float,
+    first: float = table.SAMPLE,
 ) -> tuple[float, list[str]] | None:
     """Walk the stretch from ``entry`` to just short of the end, reading sight with the
-    movers set down at each sample (put back where they stood afterwards)."""
+    movers set down at each sample (a vehicle turned along the leg it drives), put back
+    where they stood afterwards."""
     movers = [state.models[mid] for mid in paths]
-    home = {m.id: m.pos for m in movers}
-    s = max(table.SAMPLE, math.floor(entry / table.SAMPLE) * table.SAMPLE)
+    home = {m.id: (m.x, m.y, m.facing) for m in movers}
+    s = max(first, math.floor(entry / table.SAMPLE) * table.SAMPLE)
     try:
         while s < length - 1e-6:
             for m in movers:
                 m.x, m.y = point_along(paths[m.id], s)
+                if core.is_vehicle(m):
+                    m.facing = heading_at(paths[m.id], s, home[m.id][2])
             fire = [w.id for w in ws if any(in_area(state, ctx, w, m) for m in movers)]
             if fire:
                 return round(s, 2), fire
@@ -118,7 +126,22 @@ def _sample_from(
         return None
     finally:
         for m in movers:
-            m.x, m.y = home[m.id]
+            m.x, m.y, m.facing = home[m.id]
+
+
+def heading_at(path: Sequence[Point], s: float, facing: float) -> float:
+    """The heading of the leg of ``path`` that distance ``s`` falls on (a vehicle faces
+    the way it drives); ``facing`` if the path has no length."""
+    walked = 0.0
+    for a, b in zip(path, path[1:]):
+        leg = math.dist(a, b)
+        if leg < 1e-9:
+            continue
+        facing = table.bearing(a, b)
+        if walked + leg >= s:
+            return facing
+        walked += leg
+    return facing
 
 
 def split(path: Sequence[Point], s: float) -> tuple[list[Point], list[Point]]:

@@ -114,3 +114,37 @@ def test_ram_speed_rounds_to_the_nearest_and_damage_needs_five():
     g, ev = _ram([2, 6])
     res = events_of(ev, "resolution")[0]
     assert res.outcome == "hit" and res.data["damage"] == 0 and g.state.models["t"].hp == 3
+
+
+def rhino_at_a_wall():
+    """A rhino at 10" drives 15" east into a wall (the audit's ram_wall)."""
+    g = make(
+        [
+            {"id": "rh", "side": "blue", "profile": "rhino", "x": 10.0, "y": 24.0},
+            {"id": "e", "side": "red", "profile": "space_marine", "x": 60.0, "y": 40.0},
+        ],
+        terrain=(("wall", [[20.0, 18.0], [21.0, 18.0], [21.0, 30.0], [20.0, 30.0]]),),
+    )
+    g.state.models["rh"].vars["speed"] = 10.0
+    return g
+
+
+def test_ramming_a_wall_contests_the_walls_dr():
+    """SWOMP-RAM "the defending model or object uses its DR" (audit defect 11): DR 9 +
+    speed 2 + 9 = 20 against the wall's DR 8 + 2 = 10, won by 10: 2 damage, told (terrain
+    keeps no hit points, SWOMP-I-RAM); the rhino stops and tests for control with the
+    next die. Before, no contest was rolled and the 9 went to the control test."""
+    g = rhino_at_a_wall()
+    ev = apply(g, Move(actor="rh", to=(25.0, 24.0)), [9, 2, 5])
+    res = [e.text for e in events_of(ev, "resolution")]
+    assert res[0] == (
+        'rh rams t0 at 15": DR 9 + speed 2 + 9 = 20 beats wall DR 8 + 2 = 10 (chance 66%): '
+        "won by 10, 2 damage to the wall"
+    )
+    assert "control test (collision with t0): d10 rolled 5" in res[1]
+    assert g.state.models["rh"].vars["speed"] == 0.0
+
+
+def test_a_ram_the_wall_wins_does_no_damage():
+    ev = apply(rhino_at_a_wall(), Move(actor="rh", to=(25.0, 24.0)), [1, 5, 5])
+    assert events_of(ev, "resolution")[0].text.endswith("(chance 66%): no damage")
