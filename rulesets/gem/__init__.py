@@ -23,18 +23,18 @@ from . import build, flow, rules, victory
 from .chapters import blocks
 from .chapters.transport import carried
 from .chapters.transport import check_army as transport_check_army
-from .state import g, is_block, unit_models
+from .state import gs, is_block, mv, svars, unit_models
 
 
 def read_options(state: GameState) -> dict[str, bool]:
-    """Scenario options (GEM-I-OPTIONS): ``state.vars['options']`` when the runner passes
+    """Scenario options (GEM-I-OPTIONS): ``svars(state)["options"]`` when the runner passes
     one, else an objectives entry ``{ kind = "options", cards = true, deployment = true }``
     (the older form, kept for saved scenarios)."""
     opts: dict[str, bool] = {}
-    raw = state.vars.get("options")
+    raw = svars(state).get("options")
     if isinstance(raw, dict):
         opts.update({k: bool(v) for k, v in raw.items()})
-    for o in state.vars.get("objectives", []) or []:
+    for o in svars(state).get("objectives", []) or []:
         if isinstance(o, dict) and o.get("kind") == "options":
             opts.update({k: bool(v) for k, v in o.items() if k != "kind"})
     return opts
@@ -95,14 +95,14 @@ class Gem(Ruleset):
         return out + transport_check_army(models)
 
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
-        gg = g(state)
+        gg = gs(state)
         gg["options"] = read_options(state)
         gg["strength"] = {
             u: sum(m.hp for m in ms if not m.removed or carried(m))
             for u, ms in state.units(live=False).items()
         }
         for m in state.models.values():
-            v = state.models.get(str(m.vars.get("aboard", "")))
+            v = state.models.get(str(mv(m).get("aboard", "")))
             if v is not None:
                 m.x, m.y, m.facing = v.x, v.y, v.facing
         gg["blocks"] = {}
@@ -164,7 +164,7 @@ class Gem(Ruleset):
 
     def placed_terrain(self, battlefield: Battlefield, state: GameState) -> Battlefield:
         """The bunches where the setup put them (GEM-2.0.2, terrain_setup.py)."""
-        gem = state.vars.get("gem")
+        gem = svars(state).get("gem")
         if not gem or "bunches" not in gem:
             return battlefield
         from .chapters.terrain_setup import placed
@@ -220,7 +220,7 @@ class Gem(Ruleset):
         if build.mtype(model) == "vehicle":
             from .chapters.vehicles import turn_radius
 
-            view["speed"] = float(model.vars.get("speed", 0.0))
+            view["speed"] = float(mv(model).get("speed", 0.0))
             view["turn_radius"] = turn_radius(model)
         return view
 

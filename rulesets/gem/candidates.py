@@ -19,7 +19,7 @@ from .actions import Cast, ChangeFrontage, Disembark, Drive, Embark, ReplaceDriv
 from .build import mtype
 from .chapters import blocks, magic, measure, missile, transport, vehicles
 from .rules import cards_current, check
-from .state import foes_in_melee, is_block, unit_models
+from .state import foes_in_melee, is_block, mv, unit_models
 
 CAP = 60
 SHOT_LOOK = 6  # foes looked at, nearest first, for a figure's shots
@@ -115,7 +115,7 @@ def _magic(state: GameState, side: str, ph: str) -> list[Action]:
     for w in state.live(side):
         if mtype(w) != "wizard":
             continue
-        pool = int(w.vars.get("power", {}).get(kind, 0))
+        pool = int(mv(w).get("power", {}).get(kind, 0))
         if pool <= 0:
             continue
         if kind == "offensive":
@@ -244,7 +244,7 @@ def _drives(state: GameState, v: Model) -> list[Action]:
         out.append(Disembark(actor=f.id))
     if inside:
         out.append(Disembark(actor=inside[0].unit))
-    if v.vars.get("driver_out") is not None:
+    if mv(v).get("driver_out") is not None:
         mates = inside + sorted(
             (f for f in state.live(v.side) if mtype(f) != "vehicle"),
             key=lambda f: (math.dist(f.pos, v.pos), f.id),

@@ -17,7 +17,7 @@ from engine.state import GameState
 from engine.turns import Phased, PhasedFlow, roll_off
 
 from . import victory
-from .state import PER_TURN, g, option
+from .state import PER_TURN, gs, mv, option
 
 PHASES = ("magic_offence", "magic_defence", "movement", "missile", "melee", "morale")
 CARD_PHASES = ("magic_offence", "magic_defence", "cards", "melee", "morale")
@@ -49,7 +49,7 @@ class Segments(PhasedFlow):
 
 
 #: the standard turn, and the turn with the card deck (GEM-2.5); both keep their place
-#: in ``state.vars['phased']``, and either ends through ``TURNS``
+#: in the engine's ``phased`` record, and either ends through ``TURNS``
 STANDARD = TURNS = Segments(PHASES)
 CARDS = Phased(CARD_PHASES)
 MAGIC_CARDS = Phased(MAGIC_CARD_PHASES)
@@ -64,7 +64,7 @@ def phased(state: GameState) -> Phased:
 
 def streak_modifiers(state: GameState, side: str) -> list[Modifier]:
     """GEM-2.0.1: -5 for each turn in a row the side has won the initiative."""
-    k = int(g(state).get("streak", {}).get(side, 0))
+    k = int(gs(state).get("streak", {}).get(side, 0))
     if not k:
         return []
     return [
@@ -100,10 +100,10 @@ def roll_initiative(state: GameState, ctx: Context, first: str | None = None) ->
             rule="GEM-2.0.1",
             outcome="first",
         )
-    streak = g(state).setdefault("streak", {})
+    streak = gs(state).setdefault("streak", {})
     for s in state.sides:
         streak[s] = streak.get(s, 0) + 1 if s == order[0] else 0
-    g(state)["order"] = list(order)
+    gs(state)["order"] = list(order)
     return order
 
 
@@ -111,8 +111,8 @@ def reset_turn_flags(state: GameState) -> None:
     for m in state.models.values():
         for k in PER_TURN + ("moved_done",):
             m.vars.pop(k, None)
-        until = m.vars.get("disorganized_until")
+        until = mv(m).get("disorganized_until")
         if until is not None and state.turn > int(until):
             m.set_status("disorganized", False)
-            m.vars.pop("disorganized_until", None)
-    g(state)["missile_lost"] = {}
+            mv(m).pop("disorganized_until", None)
+    gs(state)["missile_lost"] = {}

@@ -29,7 +29,7 @@ from . import flow, victory
 from .actions import field_of
 from .build import mtype
 from .chapters import blocks, formation, magic, melee, missile, movement, room, transport, vehicles
-from .state import foes_in_melee, g, is_block, option, unit_models, unit_of
+from .state import foes_in_melee, gs, is_block, mv, option, unit_models, unit_of
 
 MOVE_VERBS = (
     "move",
@@ -93,8 +93,8 @@ def _timing(state: GameState, kind: str, unit: str, side: str) -> str:
 
 
 def cards_current(state: GameState) -> list[str] | None:
-    deck = g(state).get("deck") or []
-    i = int(g(state).get("card", 0))
+    deck = gs(state).get("deck") or []
+    i = int(gs(state).get("card", 0))
     return deck[i] if 0 <= i < len(deck) else None
 
 
@@ -338,7 +338,7 @@ def enter(state: GameState, ctx: Context, left: str) -> None:
         victory.check(state, ctx)
     if state.phase in ("movement", "cards"):
         for m in state.live():
-            if mtype(m) == "vehicle" and vehicles.forced_move(m) and not m.vars.get("moved_done"):
+            if mtype(m) == "vehicle" and vehicles.forced_move(m) and not mv(m).get("moved_done"):
                 vehicles.auto_drive(state, ctx, m)
     if state.phase == "cards":
         from .chapters import cards
@@ -354,7 +354,7 @@ def enter(state: GameState, ctx: Context, left: str) -> None:
 
 def _show_card(state: GameState, ctx: Context) -> None:
     """Turn up cards until one belongs to a unit still on the table (GEM-2.5)."""
-    deck = g(state).get("deck") or []
+    deck = gs(state).get("deck") or []
     while True:
         card = cards_current(state)
         if card is None:
@@ -367,17 +367,17 @@ def _show_card(state: GameState, ctx: Context) -> None:
             state.active = unit_models(state, card[0])[0].side
             ctx.log.emit(
                 "note",
-                f"card {int(g(state)['card']) + 1} of {len(deck)}: {card[1]} "
+                f"card {int(gs(state)['card']) + 1} of {len(deck)}: {card[1]} "
                 f"for {card[0]} (GEM-2.5)",
                 actor=card[0],
                 rule="GEM-2.5",
             )
             return
-        g(state)["card"] = int(g(state)["card"]) + 1
+        gs(state)["card"] = int(gs(state)["card"]) + 1
 
 
 def _next_card(state: GameState, ctx: Context) -> None:
-    g(state)["card"] = int(g(state).get("card", 0)) + 1
+    gs(state)["card"] = int(gs(state).get("card", 0)) + 1
     _show_card(state, ctx)
     skip_idle(state, ctx)
 
@@ -395,7 +395,7 @@ def idle(state: GameState, side: str) -> bool:
         return not any(foes_in_melee(state, u) for u in state.units(side))
     if ph == "missile":
         return not any(
-            missile.default_weapon(m) is not None and not m.vars.get("fired")
+            missile.default_weapon(m) is not None and not mv(m).get("fired")
             for m in state.live(side)
         )
     return False
@@ -417,7 +417,7 @@ def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None
         # Table 2's moved modifiers apply in turn 1 and wear off with it (GEM-I-STATE)
         for m in state.models.values():
             if "moved_before" in m.vars:
-                m.vars["moved"] = float(m.vars["moved_before"])
+                mv(m)["moved"] = float(mv(m)["moved_before"])
     for m in state.live():
         if mtype(m) == "vehicle":
             vehicles.start_of_turn(state, ctx, m)
@@ -427,7 +427,7 @@ def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None
     order = (
         flow.roll_initiative(state, ctx, first)
         if not option(state, "cards") or state.turn == 1
-        else list(g(state).get("order", state.sides))
+        else list(gs(state).get("order", state.sides))
     )
     if state.turn == 1 and _setup(state, ctx, order):
         return  # GEM-2 "1a. Setup": the segments begin once its decisions are made
@@ -442,7 +442,7 @@ def _setup(state: GameState, ctx: Context, order: list[str]) -> bool:
 
     if terrain_setup.wanted(state) and terrain_setup.start(state, ctx, order):
         return True
-    if option(state, "deployment") and "setup" not in g(state):
+    if option(state, "deployment") and "setup" not in gs(state):
         return deploy.start(state, ctx, order)
     return False
 
@@ -467,7 +467,7 @@ def answer(state: GameState, decision: dict, a: Action, ctx: Context) -> None:
 
     here = placed(ctx.battlefield, state)  # the game follows after this action
     ctx = ctx if here is ctx.battlefield else Context(here, ctx.dice, ctx.log)
-    order = list(g(state)["order"])
+    order = list(gs(state)["order"])
     if setup_step(decision) is not setup_step({}) and _setup(state, ctx, order):
         return
     begin_turn(state, ctx, order)
@@ -475,7 +475,7 @@ def answer(state: GameState, decision: dict, a: Action, ctx: Context) -> None:
 
 def begin_turn(state: GameState, ctx: Context, order: list[str]) -> None:
     """The turn's segments, in initiative order ``order`` (after the setup on turn 1)."""
-    g(state)["order"] = order
+    gs(state)["order"] = order
     flow.phased(state).start_turn(state, order)
     ctx.log.emit(
         "turn", f"turn {state.turn} begins: {', '.join(order)} in that order", rule="GEM-2"

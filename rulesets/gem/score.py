@@ -41,7 +41,7 @@ from .chapters import blocks, measure
 from .chapters.melee import attack_dice, melee_weapon, ranks_of
 from .chapters.points import model_value
 from .chapters.tables import table1, table3
-from .state import disorganized, engagements, is_block, on_hand, unit_models, unit_side
+from .state import disorganized, engagements, is_block, mv, on_hand, svars, unit_models, unit_side
 
 HOLD = 200.0  # holding an objective now: it wins at the end of the turn unless contested
 GUARD = (45.0, 25.0)  # the other side's first and second unit inside the radius (deny it)
@@ -59,7 +59,7 @@ def objectives(state: GameState) -> list[dict[str, Any]]:
     """The scenario's objectives a side must take (entries with a place and a side)."""
     return [
         o
-        for o in state.vars.get("objectives", []) or []
+        for o in svars(state).get("objectives", []) or []
         if isinstance(o, dict) and "x" in o and o.get("side") in state.sides
     ]
 
@@ -154,7 +154,7 @@ def blows(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
     if disorganized(lead):
         off = max(1, off // 2)
     mod = 0
-    if a in e.get("charged", []) and lead.vars.get("charged"):
+    if a in e.get("charged", []) and mv(lead).get("charged"):
         mod += int(t3["charged"])
     deeper = ranks_of(state, a) - ranks_of(state, b)
     if deeper > 0:
@@ -216,7 +216,7 @@ def exposure(state: GameState, side: str) -> float:
     count. An enemy already in a melee is left to ``melee_edge``."""
     charged = int(table3()["charged"])
     engaged = {u for e in engagements(state) for u in e.get("units", [])}
-    ours = [m for m in state.live(side) if m.unit not in engaged and not m.vars.get("aboard")]
+    ours = [m for m in state.live(side) if m.unit not in engaged and not mv(m).get("aboard")]
     value = 0.0
     seen: set[str] = set()
     for e in state.live():
@@ -255,7 +255,7 @@ def close_pull(state: GameState, side: str) -> float:
     foes = [
         e
         for e in state.live()
-        if e.side != side and mtype(e) != "vehicle" and not e.vars.get("aboard")
+        if e.side != side and mtype(e) != "vehicle" and not mv(e).get("aboard")
     ]
     if not foes:
         return 0.0
@@ -264,7 +264,7 @@ def close_pull(state: GameState, side: str) -> float:
         for m in state.live(side)
         if m.unit not in engaged
         and mtype(m) != "vehicle"
-        and not m.vars.get("aboard")
+        and not mv(m).get("aboard")
         and missile_range(m) <= 0
     ]
 

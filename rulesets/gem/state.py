@@ -1,34 +1,129 @@
-"""GEM bookkeeping in ``state.vars['gem']`` and on each model's ``vars``: plain JSON data.
+"""GEM's bookkeeping, typed: every key it keeps in ``state.vars["gem"]`` and on each
+model's ``vars``, with the accessors every rules module reads them through.
 
-Why one place: every rules module reads the same few records (units' starting strength,
-block formations, melees, the per-turn flags on models), and saves, replays and the
-checksum need them to be plain data. Everything a module keeps is listed here.
+Why one place: every chapter reads the same few records (units' starting strength, block
+formations, melees, the per-turn flags on models, a vehicle's damage), and saves, replays
+and the checksum need them to be plain JSON data. A ``TypedDict`` here names each key and
+its type, so a mistyped key is a type error, not a silent rules bug; outside this module
+no code subscripts a ``vars`` dict with a string (tests/test_skeleton.py). The accessors
+only cast (``gs`` creates the "gem" record, as it always did): no key is added by
+reading, so checksums are unchanged.
 
-state.vars["gem"]:
-  order        sides in this turn's initiative order
-  streak       {side: turns in a row it has won the initiative} (GEM-2.0.1)
-  strength     {unit: HIT it started with} (GEM-2.4: losses are a share of this)
-  missile_lost {unit: HIT lost to missile fire this turn} (GEM-2.4.1)
-  blocks       {unit: {"files", "formed", "order": [model ids front rank first]}}
-  melee        [{"units": [u, v], "zone": {u: zone u attacks in}, "charged": [units]}]
-  options      {"cards": bool, "magic_cards": bool, "deployment": bool}
-  setup        {"order": sides, "chooser": side}; the decision owed is state.pending
-  edges        {side: "south" | "north"}; plans {side: {unit: [x, y, facing]}}
-  plans_revealed, setup_done  (GEM-2.0.4; see deploy.py, plans.py)
-  magic, deck, ...  (see magic.py, cards.py)
-model.vars (per model): type, order, fear; per turn: moved, fired, fought, rushed,
-  charged; disorganized_until (turn); obstacle_debt; aboard / driving (the vehicle a
-  figure rides in or drives, GEM-I-EMBARK); vehicles: see chapters/vstate.py.
+Vehicles (GEM-3.1 to GEM-3.3): what a vehicle's damage leaves it able to do is asked here
+without dice. GEM's effects depend on which system was struck (actuator, mobilizer, main
+body, central control) and some last ("stuck at full throttle", "frame broken"), so each
+vehicle keeps ``damage[system] = [effects]``; the rules for driving, firing, arms and
+drivers all read it here, and ``check`` may ask without writing anything (``damage_of``
+never creates the record).
 """
 
 from __future__ import annotations
 
 from operator import is_
-from typing import Any
+from typing import Any, TypedDict, cast
 
+from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from .build import in_block_order, mtype
+
+
+class Setup(TypedDict):
+    """The pre-game setup (GEM-2.0.2 to 2.0.4): sides in order, who chose the edges."""
+
+    order: list[str]
+    chooser: str
+
+
+class GemVars(TypedDict, total=False):
+    """``state.vars["gem"]``."""
+
+    #: sides in this turn's initiative order
+    order: list[str]
+    #: side -> turns in a row it has won the initiative (GEM-2.0.1)
+    streak: dict[str, int]
+    #: unit -> HIT it started with (GEM-2.4: losses are a share of this)
+    strength: dict[str, int]
+    #: unit -> HIT lost to missile fire this turn (GEM-2.4.1)
+    missile_lost: dict[str, int]
+    #: unit -> {"files", "formed", "order": [model ids front rank first]} (blocks.py)
+    blocks: dict[str, dict[str, Any]]
+    #: [{"units": [u, v], "zone": {u: the zone u attacks in}, "charged": [units]}]
+    melee: list[dict[str, Any]]
+    #: scenario switches: cards, magic_cards, deployment, terrain_placement (GEM-I-OPTIONS)
+    options: dict[str, bool]
+    #: GEM-2.0.4 deployment (deploy.py, plans.py); the decision owed is state.pending
+    setup: Setup
+    edges: dict[str, str]
+    plans: dict[str, dict[str, list[float]]]
+    plans_revealed: bool
+    setup_done: bool
+    #: GEM-2.0.2 terrain placement: {"at": {id: [x, y]}, "left": [ids], "order": sides}
+    bunches: dict[str, Any]
+    #: this turn's magic cards and effects (magic.py): {"cards", "effects", "turn", ...}
+    magic: dict[str, Any]
+    #: GEM-2.5 card activation: the deck of [unit, "move" | "fire" | "magic"], the card
+    deck: list[list[str]]
+    card: int
+
+
+class StateVars(TypedDict, total=False):
+    """The keys of ``state.vars`` GEM reads: its own record and the scenario's."""
+
+    gem: GemVars
+    objectives: list[dict[str, Any]]
+    options: dict[str, Any]
+    turn_limit: int
+
+
+class GemModelVars(TypedDict, total=False):
+    """A model's ``vars``: what ``build`` sets, then the flags play keeps."""
+
+    #: skirmisher, block, heavy, peltast, cavalry, vehicle... (build.py)
+    type: str
+    #: "block" or "skirmish" (peltasts switch, GEM-2.3.4)
+    order: str
+    #: causes fear on contact (GEM-2.4)
+    fear: bool
+    #: spell power left this turn: {"offensive": n, "defensive": n} (GEM-3.5)
+    power: dict[str, int]
+    # per turn (PER_TURN): cleared when a turn begins
+    moved: float
+    fired: bool
+    fought: bool
+    rushed: bool
+    charged: bool
+    frontage: bool
+    cast_off: bool
+    cast_def: bool
+    overrun_done: bool
+    acted: bool
+    #: the distance a scenario says it moved before turn 1 (``state.moved``)
+    moved_before: float
+    moved_done: bool
+    #: the turn through which it stays disorganized (GEM-2.4.5)
+    disorganized_until: int
+    #: inches still owed for a line obstacle (GEM-2.1)
+    obstacle_debt: float
+    #: the vehicle a figure rides in or drives (GEM-I-EMBARK)
+    aboard: str
+    driving: str
+    # vehicles (GEM-3.1 to GEM-3.4)
+    mobilizer: str
+    speed: float
+    last_speed: float
+    damage: dict[str, list[str]]
+    last_legs: list[list[Any]]
+    random_next: bool
+    full_throttle: bool
+    #: the central control is a driver (as on a motorcycle)
+    driver: bool
+    #: the turn the driver was lost, and the figure that replaced him
+    driver_out: int
+    driver_figure: str
+    capacity: int
+    crew: dict[str, int]
+
 
 PER_TURN = (
     "moved",
@@ -44,12 +139,23 @@ PER_TURN = (
 )
 
 
-def g(state: GameState) -> dict[str, Any]:
-    return state.vars.setdefault("gem", {})
+def gs(state: GameState) -> GemVars:
+    """GEM's record in ``state.vars`` (created when missing)."""
+    return cast(GemVars, state.vars.setdefault("gem", {}))
+
+
+def svars(state: GameState) -> StateVars:
+    """``state.vars`` as GEM reads it (nothing created)."""
+    return cast(StateVars, state.vars)
+
+
+def mv(m: Model) -> GemModelVars:
+    """A model's ``vars`` as GEM keeps them (nothing created)."""
+    return cast(GemModelVars, m.vars)
 
 
 def option(state: GameState, name: str) -> bool:
-    return bool(g(state).get("options", {}).get(name, False))
+    return bool(gs(state).get("options", {}).get(name, False))
 
 
 _Entry = tuple[
@@ -139,7 +245,7 @@ def is_block(state: GameState, unit: str) -> bool:
     if gem is not None and unit not in gem.get("blocks", {}):
         return False  # the usual answer, without looking the unit up
     ms = _roster(state)[1].get(unit)
-    return ms is not None and unit in g(state).get("blocks", {}) and in_block_order(ms[0])
+    return ms is not None and unit in gs(state).get("blocks", {}) and in_block_order(ms[0])
 
 
 def unit_type(state: GameState, unit: str) -> str:
@@ -154,7 +260,7 @@ def unit_side(state: GameState, unit: str) -> str:
 
 def lost_percent(state: GameState, unit: str) -> float:
     """GEM-2.4: losses as a percentage of what the unit started with (HIT lost)."""
-    start = g(state).get("strength", {}).get(unit, 0)
+    start = gs(state).get("strength", {}).get(unit, 0)
     if start <= 0:
         return 0.0
     now = sum(m.hp for m in unit_models(state, unit, live=False) if on_hand(m))
@@ -179,7 +285,7 @@ def set_disorganized(state: GameState, unit: str) -> None:
 
 
 def engagements(state: GameState) -> list[dict[str, Any]]:
-    return g(state).setdefault("melee", [])
+    return gs(state).setdefault("melee", [])
 
 
 def foes_in_melee(state: GameState, unit: str) -> list[str]:
@@ -215,7 +321,7 @@ def engage(state: GameState, attacker: str, defender: str, zone: str, charged: b
 def prune_engagements(state: GameState) -> None:
     """Melees end when one side is gone (removed or routed)."""
     live = set(state.units())
-    g(state)["melee"] = [e for e in engagements(state) if all(u in live for u in e["units"])]
+    gs(state)["melee"] = [e for e in engagements(state) if all(u in live for u in e["units"])]
 
 
 def remove_model(state: GameState, m: Model, why: str = "") -> None:
@@ -224,3 +330,161 @@ def remove_model(state: GameState, m: Model, why: str = "") -> None:
     if why:
         m.set_status(why)
     prune_engagements(state)
+
+
+# --- vehicles (GEM-3.1 to GEM-3.3): what damage leaves a vehicle able to do -----------
+
+#: effects that put a system out of use (GEM-3.3; torn off mobilizers count as broken,
+#: GEM-I-EXPLODE)
+DISABLED = ("jammed", "broken", "torn_off")
+MOBILIZERS = ("left_mobilizer", "right_mobilizer")
+
+
+def damage(m: Model) -> dict[str, list[str]]:
+    """The damage record, created when missing (only for code that applies effects)."""
+    return m.vars.setdefault("damage", {})
+
+
+def damage_of(m: Model) -> dict[str, list[str]]:
+    """The damage record, read-only: an empty one when the vehicle has none yet."""
+    return m.vars.get("damage") or {}
+
+
+def has(m: Model, system: str, effect: str) -> bool:
+    return effect in damage_of(m).get(system, [])
+
+
+def amok(m: Model) -> bool:
+    """GEM-3.3: central control out of control: every system runs amok for good."""
+    return has(m, "central_control", "out_of_control")
+
+
+def wheels(m: Model) -> bool:
+    return m.vars.get("mobilizer") == "wheels"
+
+
+def mobilizer_hit(m: Model) -> bool:
+    """Is a mobilizer jammed, broken or torn off (GEM-3.3)?"""
+    return any(e in damage_of(m).get(s, []) for s in MOBILIZERS for e in DISABLED)
+
+
+def in_place_only(m: Model) -> bool:
+    """GEM-3.3: a tread or leg jammed or broken leaves only turning in place."""
+    return mobilizer_hit(m) and not wheels(m)
+
+
+def wheel_dragging(m: Model) -> bool:
+    """GEM-3.3: a jammed or broken wheel halves speed and the turning arc."""
+    return mobilizer_hit(m) and wheels(m)
+
+
+def has_driver(m: Model) -> bool:
+    """Is the central control a driver (a rider, as on a motorcycle; GEM-3.3)?"""
+    return bool(m.vars.get("driver"))
+
+
+def driverless(m: Model) -> bool:
+    """The driver was lost (knocked out, killed, torn off) and not yet replaced."""
+    return m.vars.get("driver_out") is not None
+
+
+def no_controls(m: Model) -> bool:
+    """GEM-3.3: controls torn off (or a driver lost): it coasts, unsteered, unarmed."""
+    return has(m, "central_control", "torn_off") or driverless(m)
+
+
+def max_speed(m: Model) -> float:
+    """MOV, cut by damage: a wheel jammed, broken or torn halves it; a tread or leg in the
+    same state, or a broken frame, leaves nothing (GEM-3.3). Lost controls do not lower
+    it: the vehicle coasts to a stop instead (so no sudden deceleration, GEM-3.4)."""
+    top = float(m.stat("MOV", 0))
+    if wheel_dragging(m):
+        top /= 2
+    if in_place_only(m) or has(m, "main_body", "frame_broken"):
+        top = 0.0
+    return top
+
+
+def speed_range(m: Model) -> tuple[float, float]:
+    """GEM-3.1: this turn's speed is last turn's give or take ACC, within the maximum;
+    stuck at full throttle it is the maximum (GEM-3.3)."""
+    top = max_speed(m)
+    if m.vars.get("full_throttle"):
+        return top, top
+    last = float(m.vars.get("speed", 0.0))
+    acc = float(m.stat("ACC", 0))
+    hi = min(top, last + acc)
+    return min(max(0.0, last - acc), hi), hi
+
+
+def turn_radius(m: Model, speed: float | None = None) -> float:
+    """GEM-3.1: a wheel's radius is the current speed in inches; a dragging wheel turns
+    in half the arc, so its radius is twice the speed (GEM-I-HALFARC); a vehicle limited
+    to turning in place pivots (radius 0)."""
+    s = float(m.vars.get("speed", 0.0)) if speed is None else float(speed)
+    if in_place_only(m):
+        return 0.0
+    return 2.0 * s if wheel_dragging(m) else s
+
+
+def actuator_problem(m: Model, side: str) -> str:
+    """GEM-3.3 (GEM-I-ARMS): why the arm (actuator) on ``side`` cannot be used, or ""."""
+    effs = damage_of(m).get(f"{side}_actuator", [])
+    for e in DISABLED + ("out_of_control",):
+        if e in effs:
+            return f"{m.id}'s {side} actuator (arm) is {e.replace('_', ' ')} (GEM-3.3)"
+    return ""
+
+
+def weapon_problem(m: Model, w: dict[str, Any]) -> str:
+    """Why a vehicle may not use weapon ``w``: its arm is out of use, or it has no
+    controls ("without controls, no weapons can be fired", GEM-3.3)."""
+    side = w.get("side")
+    if side:
+        why = actuator_problem(m, str(side))
+        if why:
+            return f"{why}: {w.get('name')} cannot be used"
+    if no_controls(m):
+        return f"{m.id} has lost its controls: no weapons can be used (GEM-3.3)"
+    return ""
+
+
+def forced_move(m: Model) -> str | None:
+    """Why the vehicle drives itself this turn, or None (GEM-3.3)."""
+    if no_controls(m):
+        return "coasting to a stop"
+    if amok(m) or m.vars.get("random_next"):
+        return "out of control"
+    if has(m, "central_control", "jammed") or has(m, "central_control", "broken"):
+        return "repeats last turn (controls jammed)"
+    return None
+
+
+def d6_check(
+    ctx: Context, m: Model, purpose: str, need: int, rule: str, yes: str, no: str, note: str = ""
+) -> bool:
+    """One d6 that succeeds on ``need``+ (the vehicle rolls of GEM-3.3/3.4), logged with
+    its exact chance; True when it succeeds. Why one helper: these rolls all read alike
+    and each must carry the chance before the roll in its event."""
+    from fractions import Fraction
+
+    chance = Fraction(7 - need, 6)
+    r = ctx.dice.roll(
+        6,
+        purpose,
+        need=f"{need}+",
+        chance=chance,
+        actor=m.id,
+        rule=rule,
+        result=lambda t, _f: yes if t >= need else no,
+    )
+    ctx.log.emit(
+        "resolution",
+        r.explain() + note,
+        actor=m.id,
+        rule=rule,
+        rolls=list(r.faces),
+        chance=float(chance),
+        outcome=str(r.result),
+    )
+    return r.result == yes

@@ -15,6 +15,8 @@ from typing import Any
 from engine.ruleset import Context
 from engine.state import GameState
 
+from .state import on_hand, svars
+
 
 def finish(state: GameState, ctx: Context, winner: str | None, reason: str) -> None:
     state.over = {"winner": winner, "reason": reason}
@@ -42,7 +44,7 @@ def check(state: GameState, ctx: Context) -> None:
 
 
 def objectives(state: GameState) -> list[dict[str, Any]]:
-    return list(state.vars.get("objectives", []) or [])
+    return list(svars(state).get("objectives", []) or [])
 
 
 def holds(state: GameState, obj: dict[str, Any], side: str) -> bool:
@@ -83,7 +85,7 @@ def end_of_turn(state: GameState, ctx: Context) -> None:
 def turn_limit(state: GameState, ctx: Context) -> None:
     """The scenario's turn limit is reached: the side keeping the larger share of its
     starting points wins (GEM-I-TURNLIMIT)."""
-    limit = int(state.vars.get("turn_limit", 0) or 0)
+    limit = int(svars(state).get("turn_limit", 0) or 0)
     shares = {s: kept_share(state, s) for s in state.sides}
     best = max(shares.values())
     top = [s for s, v in shares.items() if abs(v - best) < 1e-9]
@@ -98,7 +100,6 @@ def turn_limit(state: GameState, ctx: Context) -> None:
 
 def kept_share(state: GameState, side: str) -> float:
     from .chapters.points import model_value
-    from .state import on_hand
 
     start = sum(model_value(m, full=True) for m in state.models.values() if m.side == side)
     now = sum(

@@ -1,7 +1,7 @@
 """Block infantry formations (GEM-2.1.2, GEM-2.1.3, GEM-2.1.4).
 
 How a block is represented (designer's interpretation GEM-I-BLOCK): one model per figure,
-all sharing a ``unit``; the formation record in ``state.vars['gem']['blocks'][unit]``
+all sharing a ``unit``; the formation record in ``gs(state)["blocks"][unit]``
 holds the number of files, how many figures it had when last formed, and the models in
 slot order (front rank left to right, then the ranks behind). Positions follow from the
 front-centre point, the facing and the files, so a block moves, wheels and changes
@@ -17,14 +17,14 @@ from typing import Any
 from engine.battlefield import base_size_in
 from engine.state import GameState, Model
 
-from ..state import g, roster_memo, unit_models
+from ..state import gs, roster_memo, unit_models
 
 Point = tuple[float, float]
 GAP = 0.02
 
 
 def record(state: GameState, unit: str) -> dict[str, Any]:
-    return g(state)["blocks"][unit]
+    return gs(state)["blocks"][unit]
 
 
 def slot_size(models: list[Model]) -> tuple[float, float]:

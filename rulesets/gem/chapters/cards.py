@@ -14,13 +14,13 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from ..build import mtype
-from ..state import g, option
+from ..state import gs, mv, option
 from .missile import default_weapon
 
 
 def can_cast(m: Model) -> bool:
     """A wizard with power points left of either kind (GEM-3.5.1)."""
-    power = m.vars.get("power", {})
+    power = mv(m).get("power", {})
     return mtype(m) == "wizard" and any(int(power.get(k, 0)) > 0 for k in power)
 
 
@@ -40,8 +40,8 @@ def build_deck(state: GameState, ctx: Context) -> None:
         r = ctx.dice.roll(i + 1, "shuffle the activation deck", rule="GEM-2.5")
         j = r.total - 1
         deck[i], deck[j] = deck[j], deck[i]
-    g(state)["deck"] = deck
-    g(state)["card"] = 0
+    gs(state)["deck"] = deck
+    gs(state)["card"] = 0
     ctx.log.emit(
         "note",
         f"the activation deck is shuffled: {len(deck)} cards (GEM-2.5)",

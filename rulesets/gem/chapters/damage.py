@@ -11,7 +11,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from ..build import mtype
-from ..state import g, is_block, remove_model
+from ..state import gs, is_block, remove_model
 from . import blocks
 
 
@@ -31,7 +31,7 @@ def apply_hits(
         return removed
     unit = target.unit
     if missile:
-        lost = g(state).setdefault("missile_lost", {})
+        lost = gs(state).setdefault("missile_lost", {})
         before = sum(m.hp for m in state.models.values() if m.unit == unit and not m.removed)
     if is_block(state, unit):
         for _ in range(hits):

@@ -21,7 +21,7 @@ from engine.state import GameState
 from engine.turns import roll_off
 
 from ..actions import Deploy, Plan, field_of
-from ..state import g, is_block, unit_models
+from ..state import gs, is_block, unit_models
 from . import blocks, plans
 from .tables import setup as setup_table
 
@@ -58,7 +58,7 @@ def start(state: GameState, ctx: Context, order: list[str]) -> bool:
         ctx.dice, order, die, rule="GEM-2.0.3", log=ctx.log, purpose="choice of table edge"
     )
     chooser = rolled[0]
-    gg = g(state)
+    gg = gs(state)
     gg["setup"] = {"order": list(order), "chooser": chooser}
     gg["edges"] = {}
     gg["plans"] = {}
@@ -76,11 +76,11 @@ def start(state: GameState, ctx: Context, order: list[str]) -> bool:
 
 
 def _edge(state: GameState, side: str) -> str:
-    return str(g(state).get("edges", {}).get(side, ""))
+    return str(gs(state).get("edges", {}).get(side, ""))
 
 
 def _plan(state: GameState, side: str) -> dict | None:
-    p = g(state).get("plans", {}).get(side)
+    p = gs(state).get("plans", {}).get(side)
     return p if isinstance(p, dict) else None
 
 
@@ -93,21 +93,21 @@ def waiting(state: GameState, side: str) -> list[str]:
 
 def _set_edges(state: GameState, ctx: Context, side: str, edge: str, why: str) -> None:
     other = [s for s in state.sides if s != side][0]
-    g(state)["edges"] = {side: edge, other: plans.EDGES[1 - plans.EDGES.index(edge)]}
+    gs(state)["edges"] = {side: edge, other: plans.EDGES[1 - plans.EDGES.index(edge)]}
     ctx.log.emit(
         "note",
         f"{side} {why} the {edge} edge; {other} takes the "
-        f"{g(state)['edges'][other]} edge (GEM-2.0.3)",
+        f"{gs(state)['edges'][other]} edge (GEM-2.0.3)",
         actor=side,
         rule="GEM-2.0.3",
     )
-    _ask(state, g(state)["setup"]["order"][0], "plan")
+    _ask(state, gs(state)["setup"]["order"][0], "plan")
 
 
 def _next_side(state: GameState, ctx: Context, side: str) -> None:
     """``side`` is done with this step: the next side in initiative order, else the next
     step (plans, then placing, each first side first), else the reveal."""
-    order = g(state)["setup"]["order"]
+    order = gs(state)["setup"]["order"]
     k = order.index(side) + 1
     if k < len(order):
         _ask(state, order[k], state.phase)
@@ -138,7 +138,7 @@ def _place(state: GameState, ctx: Context, side: str, unit: str, why: str) -> No
 
 def _finish(state: GameState, ctx: Context) -> None:
     """GEM-2.0.4: every unit is down; the plans are shown and turn 1's segments begin."""
-    gg = g(state)
+    gg = gs(state)
     gg["plans_revealed"] = True
     for side in gg["setup"]["order"]:
         shown = "; ".join(
@@ -213,7 +213,7 @@ def answer(state: GameState, decision: Mapping[str, Any], a: Action, ctx: Contex
     elif isinstance(a, Choose):
         _set_edges(state, ctx, side, a.option, "chooses")
     elif isinstance(a, Plan):
-        g(state)["plans"][side] = {u: list(v) for u, v in a.placements.items()}
+        gs(state)["plans"][side] = {u: list(v) for u, v in a.placements.items()}
         ctx.log.emit(
             "note",
             f"{side} has drawn its deployment plan (hidden until every unit is placed, GEM-2.0.4)",
@@ -241,10 +241,10 @@ def _end_step(state: GameState, ctx: Context, side: str) -> None:
         if _plan(state, side) is None:
             made = plans.ready_made(state, ctx, side, _edge(state, side))
             if made:
-                g(state)["plans"][side] = made[0]
+                gs(state)["plans"][side] = made[0]
                 why = "takes the ready-made plan (GEM-I-DEPLOY)"
             else:
-                g(state)["plans"][side] = {
+                gs(state)["plans"][side] = {
                     u: list(plans.anchor(state, u)) for u in sorted(state.units(side))
                 }
                 why = "finds no plan that fits its zone; its units stay where they are"

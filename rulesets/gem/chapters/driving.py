@@ -15,17 +15,18 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from ..build import mtype
-from . import measure
-from .vstate import (
+from ..state import (
     d6_check,
     forced_move,
     has,
     in_place_only,
     max_speed,
+    mv,
     speed_range,
     turn_radius,
     wheel_dragging,
 )
+from . import measure
 
 Leg = tuple[float, float]
 Pose = tuple[float, float, float]
@@ -110,24 +111,24 @@ def turns(legs: list[Leg]) -> bool:
 def drive_problems(state: GameState, m: Model, speed: float, legs: list[Leg]) -> list[str]:
     """Every reason the vehicle may not drive at ``speed`` with ``legs`` (no dice)."""
     out = []
-    if m.vars.get("moved_done"):
+    if mv(m).get("moved_done"):
         out.append(f"{m.id} has already moved this turn")
     if forced_move(m) is not None:
         out.append(f"{m.id} is not under control this turn: it moves by itself (GEM-3.3)")
         return out
     lo, hi = speed_range(m)
     if not lo - 1e-9 <= speed <= hi + 1e-9:
-        if m.vars.get("full_throttle"):
+        if mv(m).get("full_throttle"):
             out.append(f"{m.id} is stuck at full throttle: speed {hi:g} (GEM-3.3)")
         else:
             out.append(
                 f"speed {speed:g} is outside {lo:g} to {hi:g}: last turn "
-                f"{m.vars.get('speed', 0):g} give or take ACC {m.stat('ACC', 0):g}, at most "
+                f"{mv(m).get('speed', 0):g} give or take ACC {m.stat('ACC', 0):g}, at most "
                 f"{max_speed(m):g} (GEM-3.1)"
             )
     if in_place_only(m) and speed > 0:
         out.append(
-            f"{m.id}'s {m.vars.get('mobilizer')} are damaged: it may only turn in place (GEM-3.3)"
+            f"{m.id}'s {mv(m).get('mobilizer')} are damaged: it may only turn in place (GEM-3.3)"
         )
     for i, (straight, turn) in enumerate(legs):
         if straight < 0 or abs(turn) > 360:
@@ -159,11 +160,11 @@ def drive(
                 glance = f'; glances off {res.hit}, slides {sk.travelled:g}"' + "".join(
                     f", {'glancing off' if g else 'stopped by'} {h}" for h, _k, g in sk.hits[1:]
                 )
-    m.vars["last_speed"] = float(m.vars.get("speed", 0.0))
-    m.vars["speed"] = float(speed)
-    m.vars["moved"] = round(math.dist(ps[0][:2], (m.x, m.y)) if res and res.hit else speed, 3)
-    m.vars["moved_done"] = True
-    m.vars["last_legs"] = [list(leg) for leg in legs]
+    mv(m)["last_speed"] = float(mv(m).get("speed", 0.0))
+    mv(m)["speed"] = float(speed)
+    mv(m)["moved"] = round(math.dist(ps[0][:2], (m.x, m.y)) if res and res.hit else speed, 3)
+    mv(m)["moved_done"] = True
+    mv(m)["last_legs"] = [list(leg) for leg in legs]
     carry(state, m)
     hit = glance or (f"; stopped by {res.hit}" if res and res.hit else "")
     r = turn_radius(m, speed)
@@ -185,7 +186,7 @@ def drive(
 def carry(state: GameState, m: Model) -> None:
     """The troops and driver inside go where the vehicle goes."""
     for f in state.models.values():
-        if f.vars.get("aboard") == m.id or f.vars.get("driving") == m.id:
+        if mv(f).get("aboard") == m.id or mv(f).get("driving") == m.id:
             f.x, f.y, f.facing = m.x, m.y, m.facing
 
 
@@ -217,7 +218,7 @@ def into_contact(state: GameState, ctx: Context, m: Model, start: Model, t: Mode
     if engagement(state, m.unit, t.unit):
         return
     zone = zone_of(unit_models(state, t.unit), [start], t.facing)
-    m.vars["charged"] = True
+    mv(m)["charged"] = True
     engage(state, m.unit, t.unit, zone, True)
     ctx.log.emit(
         "status",
@@ -251,15 +252,15 @@ def auto_drive(state: GameState, ctx: Context, m: Model) -> None:
             outcome=word,
         )
         legs: list[Leg] = [(0.0, turn)] if turn else []
-        m.vars.pop("random_next", None)
+        mv(m).pop("random_next", None)
         drive(state, ctx, m, speed, legs, wild=True)
         return
     elif why == "coasting to a stop":
-        speed = float(int(float(m.vars.get("speed", 0)) / 2))
+        speed = float(int(float(mv(m).get("speed", 0)) / 2))
         legs = []
     else:
-        speed = min(float(m.vars.get("speed", 0)), top)
-        legs = [(float(a), float(b)) for a, b in m.vars.get("last_legs", [])]
+        speed = min(float(mv(m).get("speed", 0)), top)
+        legs = [(float(a), float(b)) for a, b in mv(m).get("last_legs", [])]
     drive(state, ctx, m, speed, legs)
 
 
@@ -269,15 +270,15 @@ def no_order(state: GameState, ctx: Context, side: str) -> None:
     straight on (to last turn's speed less ACC); one that may stop stops, so its speed is
     0 (GEM-I-NOORDER). Never standing still at speed 14."""
     for m in sorted(state.live(side), key=lambda f: f.id):
-        if mtype(m) != "vehicle" or m.vars.get("moved_done") or forced_move(m):
+        if mtype(m) != "vehicle" or mv(m).get("moved_done") or forced_move(m):
             continue
-        if m.vars.get("aboard") or m.removed:
+        if mv(m).get("aboard") or m.removed:
             continue
         lo, _hi = speed_range(m)
         if lo <= 1e-9:
-            if float(m.vars.get("speed", 0.0)) > 0:
-                m.vars["last_speed"] = float(m.vars.get("speed", 0.0))
-                m.vars["speed"] = 0.0
+            if float(mv(m).get("speed", 0.0)) > 0:
+                mv(m)["last_speed"] = float(mv(m).get("speed", 0.0))
+                mv(m)["speed"] = 0.0
             continue
         ctx.log.emit(
             "status",
@@ -292,7 +293,7 @@ def no_order(state: GameState, ctx: Context, side: str) -> None:
 def _random_speed(ctx: Context, m: Model, top: float) -> float:
     """GEM-3.3: top speed / 6 rounded up d6; over the top speed it is stuck at full
     throttle for the rest of the game."""
-    if m.vars.get("full_throttle") or top <= 0:
+    if mv(m).get("full_throttle") or top <= 0:
         return top
     n = math.ceil(top / 6)
     r = ctx.dice.roll(6, f"{m.id} random speed", n=n, actor=m.id, rule="GEM-3.3")
@@ -308,6 +309,6 @@ def _random_speed(ctx: Context, m: Model, top: float) -> float:
         outcome="full throttle" if stuck else str(r.total),
     )
     if stuck:
-        m.vars["full_throttle"] = True
+        mv(m)["full_throttle"] = True
         return top
     return float(r.total)

@@ -12,12 +12,7 @@ from engine.ruleset import Context
 from engine.state import GameState
 
 from ..build import mtype
-from ..state import (
-    g,
-    in_melee,
-    is_block,
-    unit_models,
-)
+from ..state import gs, in_melee, is_block, mv, unit_models
 from . import blocks
 from .movement import can_move_problems
 
@@ -51,8 +46,8 @@ def change_frontage(state: GameState, ctx: Context, unit: str, files: int) -> No
     front = (float(rec["front"][0]), float(rec["front"][1]))
     blocks.apply_place(state, unit, front, rec["facing"], files)
     for m in blocks.live_order(state, unit):
-        m.vars["frontage"] = True
-        m.vars["moved_done"] = True
+        mv(m)["frontage"] = True
+        mv(m)["moved_done"] = True
     ctx.log.emit(
         "status",
         f"{unit} changes frontage from {old} to {files} files instead of moving (GEM-2.1.3)",
@@ -71,7 +66,7 @@ def order_problems(state: GameState, unit: str, order: str) -> list[str]:
         out.append(f"{unit} is in a melee")
     if order not in ("block", "skirmish"):
         out.append("order is 'block' or 'skirmish'")
-    elif all(m.vars.get("order") == order for m in ms):
+    elif all(mv(m).get("order") == order for m in ms):
         out.append(f"{unit} is already in {order} order")
     elif order == "block":
         files = max(2, math.ceil(math.sqrt(len(ms))))
@@ -93,8 +88,8 @@ def form_block(state: GameState, unit: str) -> None:
     depth = (len(ms) // files) * d
     front = (cx + ux * depth / 2, cy + uy * depth / 2)
     for m in ms:
-        m.vars["order"] = "block"
-    g(state).setdefault("blocks", {})[unit] = {
+        mv(m)["order"] = "block"
+    gs(state).setdefault("blocks", {})[unit] = {
         "files": files,
         "formed": len(ms),
         "order": [m.id for m in ms],
@@ -110,11 +105,11 @@ def change_order(state: GameState, ctx: Context, unit: str, order: str) -> None:
         form_block(state, unit)
     else:
         for m in ms:
-            m.vars["order"] = "skirmish"
-        g(state).get("blocks", {}).pop(unit, None)
+            mv(m)["order"] = "skirmish"
+        gs(state).get("blocks", {}).pop(unit, None)
     for m in ms:
-        m.vars["frontage"] = True
-        m.vars["moved_done"] = True
+        mv(m)["frontage"] = True
+        mv(m)["moved_done"] = True
     ctx.log.emit(
         "status",
         f"peltasts {unit} change to {order} order instead of moving (GEM-2.3.4)",

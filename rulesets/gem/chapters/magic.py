@@ -4,7 +4,7 @@ paired defensive spell and then against the target's MAG.
 
 Why the power is kept apart from the card: at the table the spell's card lies face up by
 its target and the power is written on the hidden side until every card is down. The
-state keeps the cards in ``state.vars['gem']['magic']['cards']`` and ``view.redact``
+state keeps the cards in ``gs(state)["magic"]["cards"]`` and ``view.redact``
 blanks the other side's power (and plans) for a hotseat player's view.
 
 The rulebook gives one spell effect (a point of MOV per power level); the others are the
@@ -21,7 +21,7 @@ from engine.ruleset import OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 
 from ..build import mtype
-from ..state import g, unit_models
+from ..state import gs, mv, unit_models
 from . import measure
 from .combat import Attack, roll_attack
 from .damage import apply_hits
@@ -57,7 +57,7 @@ def mag(state: GameState, unit: str) -> int:
 
 
 def data(state: GameState) -> dict[str, Any]:
-    gg = g(state)
+    gg = gs(state)
     mg = gg.setdefault("magic", {"cards": [], "effects": {}, "turn": state.turn})
     if mg.get("turn") != state.turn:
         mg["cards"], mg["effects"], mg["turn"] = [], {}, state.turn
@@ -90,7 +90,7 @@ def cast_problems(
     flag = "cast_off" if kind == "offensive" else "cast_def"
     if w.vars.get(flag):
         out.append(f"{w.id} has already cast an {kind} spell this turn (GEM-3.5.1)")
-    pool = int(w.vars.get("power", {}).get(kind, 0))
+    pool = int(mv(w).get("power", {}).get(kind, 0))
     if not 1 <= power <= 10:
         out.append(f"a spell's power level is 1 to 10, not {power} (GEM-3.5.1)")
     elif power > pool:
@@ -121,8 +121,8 @@ def _spend(w: Model, spell: str, target_unit: str, power: int) -> dict[str, Any]
     """GEM-3.5.1: the wizard's spell of this kind for the turn, paid from its pool."""
     sp = spell_name(spell) or spell
     kind = kind_of(sp)
-    w.vars["cast_off" if kind == "offensive" else "cast_def"] = True
-    w.vars["power"][kind] = int(w.vars["power"][kind]) - power
+    mv(w)["cast_off" if kind == "offensive" else "cast_def"] = True
+    mv(w)["power"][kind] = int(mv(w)["power"][kind]) - power
     return {
         "side": w.side,
         "wizard": w.id,
@@ -197,8 +197,8 @@ def can_cast_more(state: GameState, unit: str) -> bool:
     return any(
         mtype(w) == "wizard"
         and any(
-            int(w.vars.get("power", {}).get(kind, 0)) > 0
-            and not w.vars.get("cast_off" if kind == "offensive" else "cast_def")
+            int(mv(w).get("power", {}).get(kind, 0)) > 0
+            and not mv(w).get("cast_off" if kind == "offensive" else "cast_def")
             for kind in ("offensive", "defensive")
         )
         for w in unit_models(state, unit)
@@ -336,7 +336,7 @@ def has_power(state: GameState, side: str, kind: str) -> bool:
     flag = "cast_off" if kind == "offensive" else "cast_def"
     return any(
         mtype(m) == "wizard"
-        and int(m.vars.get("power", {}).get(kind, 0)) > 0
+        and int(mv(m).get("power", {}).get(kind, 0)) > 0
         and not m.vars.get(flag)
         for m in state.live(side)
     )

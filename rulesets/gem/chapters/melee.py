@@ -17,7 +17,7 @@ from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
 from ..build import def_value, mtype
-from ..state import disorganized, engage, engagement, is_block, unit_models
+from ..state import disorganized, engage, engagement, is_block, mv, unit_models
 from . import blocks, measure
 from .combat import Attack, roll_attack
 from .damage import apply_hits
@@ -135,8 +135,8 @@ def charge(state: GameState, ctx: Context, unit: str, actor: str, t: Model) -> N
         m = state.models[actor]
         m.x, m.y = path[-1]
         m.facing = facing
-        m.vars["moved"] = round(float(m.vars.get("moved", 0) or 0) + measure.path_length(path), 3)
-        m.vars["moved_done"] = True
+        mv(m)["moved"] = round(float(mv(m).get("moved", 0) or 0) + measure.path_length(path), 3)
+        mv(m)["moved_done"] = True
         ctx.log.emit(
             "move",
             f'{m.id} charges {measure.path_length(path):.1f}" into contact '
@@ -148,7 +148,7 @@ def charge(state: GameState, ctx: Context, unit: str, actor: str, t: Model) -> N
             rule="GEM-2.3",
         )
     for m in attackers_of(state, unit, actor):
-        m.vars["charged"] = True
+        mv(m)["charged"] = True
     engage(state, unit, t.unit, zone, True)
     ctx.log.emit(
         "status",
@@ -203,7 +203,7 @@ def table3_mods(
     t3 = table3()
     out: list[Modifier] = []
     e = engagement(state, unit, t.unit) or {"charged": [], "zone": {}}
-    if unit in e["charged"] and attacker.vars.get("charged"):
+    if unit in e["charged"] and mv(attacker).get("charged"):
         out.append(Modifier(t3["charged"], "charged into combat this turn", "GEM-2.3.1"))
     deeper = ranks_of(state, unit) - ranks_of(state, t.unit)
     if deeper > 0:
@@ -271,7 +271,7 @@ def fight_problems(state: GameState, unit: str, actor: str, t: Model) -> list[st
     )
     if fighter is None:
         return out + [f"no figure {actor}"]
-    if fighter.vars.get("fought"):
+    if mv(fighter).get("fought"):
         out.append(f"{unit if is_block(state, unit) else actor} has already fought this turn")
     if mtype(fighter) == "vehicle":
         w = melee_weapon(fighter)
@@ -293,7 +293,7 @@ def fight(state: GameState, ctx: Context, unit: str, actor: str, t: Model) -> No
     a = melee_attack(state, ctx, unit, actor, t)
     fighters = blocks.live_order(state, unit) if is_block(state, unit) else [state.models[actor]]
     for m in fighters:
-        m.vars["fought"] = True
+        mv(m)["fought"] = True
     arm = melee_weapon(fighters[0]).get("side") if mtype(fighters[0]) == "vehicle" else None
     if arm:
         from .vehicles import may_act
@@ -372,5 +372,5 @@ def overrun(state: GameState, ctx: Context, unit: str, o: Model) -> bool:
     if rear is not None:
         apply_hits(state, ctx, rear, h2, off=int(back.off), rule="GEM-2.1.5")
     for m in blocks.live_order(state, unit):
-        m.vars["overrun_done"] = True
+        mv(m)["overrun_done"] = True
     return o.removed

@@ -17,7 +17,7 @@ from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 
 from ..build import def_value, mtype, parse_dice
-from ..state import disorganized, in_melee, is_block, live_models
+from ..state import disorganized, in_melee, is_block, live_models, mv
 from . import blocks, measure
 from .combat import Attack, roll_attack
 from .damage import apply_hits
@@ -59,13 +59,13 @@ def problems(
         return [f"{t.id} is no longer on the table"]
     if t.side == m.side and not float(w.get("radius", 0) or 0):
         out.append(f"{t.id} is on your side")
-    if m.vars.get("fired"):
+    if mv(m).get("fired"):
         out.append(f"{m.id} has already fired this turn")
     if disorganized(m):
         out.append(f"{m.id} is disorganized and cannot fire missiles (GEM-2.4.5)")
-    if m.vars.get("rushed"):
+    if mv(m).get("rushed"):
         out.append(f"{m.id} moved in a rush this turn and cannot fire (GEM-2.2.1)")
-    if w.get("heavy") and float(m.vars.get("moved", 0) or 0) > 0:
+    if w.get("heavy") and float(mv(m).get("moved", 0) or 0) > 0:
         out.append(f"{w.get('name')} is a heavy weapon and {m.id} has moved (GEM-2.2.1)")
     if in_melee(state, m.unit):
         out.append(f"{m.id} is locked in melee (GEM-2.2.1)")
@@ -148,15 +148,15 @@ def modifiers(
                 "GEM-2.2.4",
             )
         )
-    if float(m.vars.get("moved", 0) or 0) > 0:
+    if float(mv(m).get("moved", 0) or 0) > 0:
         out.append(
             Modifier(
                 t2["fired_after_moving"],
-                f'firing after moving {float(m.vars["moved"]):.1f}"',
+                f'firing after moving {float(mv(m)["moved"]):.1f}"',
                 "GEM-2.2.4",
             )
         )
-    if float(t.vars.get("moved", 0) or 0) > 0:
+    if float(mv(t).get("moved", 0) or 0) > 0:
         out.append(Modifier(t2["target_moved"], f"{t.id} has moved", "GEM-2.2.4"))
     dist = measure.distance(m, t)
     half = float(w.get("range", 0)) / 2
@@ -187,7 +187,7 @@ def attack_for(state: GameState, ctx: Context, m: Model, t: Model, w: dict[str, 
 
 def shoot(state: GameState, ctx: Context, m: Model, t: Model, w: dict[str, Any]) -> None:
     """Resolve one figure's shot (the checks have passed)."""
-    m.vars["fired"] = True
+    mv(m)["fired"] = True
     if mtype(m) == "vehicle":
         from .vehicles import may_act
 
@@ -215,7 +215,7 @@ def shoot(state: GameState, ctx: Context, m: Model, t: Model, w: dict[str, Any])
 def deviation_mods(m: Model) -> list[Modifier]:
     """GEM-2.2.6: targeting modifiers on the deviation d6 (the -1 for firing after
     moving; Table 2 does not apply to templates)."""
-    if float(m.vars.get("moved", 0) or 0) > 0:
+    if float(mv(m).get("moved", 0) or 0) > 0:
         return [Modifier(-1, "firing after moving", "GEM-2.2.6")]
     return []
 

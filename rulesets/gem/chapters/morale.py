@@ -3,7 +3,7 @@ triggers, the leader and hero modifiers, disorganization and routing.
 
 Why checks are whole-unit: GEM applies morale to a block as a whole and to skirmishers
 by the losses of the unit they started in, so every check reads the unit's starting
-strength (``state.vars['gem']['strength']``) against what is left.
+strength (``gs(state)["strength"]``) against what is left.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from engine.state import GameState
 from ..build import mtype
 from ..state import (
     foes_in_melee,
-    g,
+    gs,
     lost_percent,
+    mv,
     prune_engagements,
     set_disorganized,
     unit_models,
@@ -129,7 +130,7 @@ def contact_fear(
     dms = unit_models(state, defender)
     if any("crossing" in m.status for m in dms):
         why.append("contacted while crossing an obstacle")
-    if any(m.vars.get("fear") for m in unit_models(state, attacker)):
+    if any(mv(m).get("fear") for m in unit_models(state, attacker)):
         why.append(f"contacted by fear-causing {attacker}")
     if routing:
         why.append(f"contacted by routing {attacker}")
@@ -186,7 +187,7 @@ def segment(state: GameState, ctx: Context) -> None:
     """The morale segment: missile-loss fear checks, then rout checks, side by side in
     the turn's order (GEM-2.4)."""
     mt = morale()
-    gg = g(state)
+    gg = gs(state)
     order = gg.get("order", state.sides)
     lost_now = gg.get("missile_lost", {})
     for side in order:

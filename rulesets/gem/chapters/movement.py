@@ -25,9 +25,10 @@ from ..state import (
     disorganized,
     engage,
     foes_in_melee,
-    g,
+    gs,
     in_melee,
     is_block,
+    mv,
     roster,
     roster_memo,
     unit_models,
@@ -98,11 +99,11 @@ def _move(ctx: Context, state: GameState, mover: str, path: list[Point]) -> Move
 
 def can_move_problems(state: GameState, unit: str, m: Model) -> list[str]:
     out = []
-    if m.vars.get("moved_done"):
+    if mv(m).get("moved_done"):
         out.append(f"{m.id} has already moved this turn")
     if disorganized(m):
         out.append(f"{unit} is disorganized and cannot move this turn (GEM-2.4.5)")
-    if m.vars.get("frontage"):
+    if mv(m).get("frontage"):
         out.append(f"{unit} changed frontage or order instead of moving (GEM-2.1.3)")
     if is_block(state, unit) and in_melee(state, unit):
         out.append(f"block {unit} cannot move out of a melee (GEM-2.1.2)")
@@ -275,14 +276,14 @@ def apply_model_move(
         m.facing = float(facing) % 360.0
     elif len(path) > 1 and math.dist(path[0], path[-1]) > EPS:
         m.facing = measure.bearing(path[-2], path[-1])
-    m.vars["moved"] = round(float(m.vars.get("moved", 0) or 0) + measure.path_length(path), 3)
-    m.vars["moved_done"] = True
-    m.vars.pop("obstacle_debt", None)
+    mv(m)["moved"] = round(float(mv(m).get("moved", 0) or 0) + measure.path_length(path), 3)
+    mv(m)["moved_done"] = True
+    mv(m).pop("obstacle_debt", None)
     m.set_status("crossing", False)
     if rush:
-        m.vars["rushed"] = True
+        mv(m)["rushed"] = True
     if plan.ends_on_obstacle:
-        m.vars["obstacle_debt"] = float(units()["terrain"]["obstacle_cost"])
+        mv(m)["obstacle_debt"] = float(units()["terrain"]["obstacle_cost"])
         m.set_status("crossing")
     _leave_melee(state, m.unit)
     ctx.log.emit(
@@ -306,9 +307,9 @@ def _leave_melee(state: GameState, unit: str) -> None:
             for b in unit_models(state, foe)
         )
         if not touching:
-            g(state)["melee"] = [
+            gs(state)["melee"] = [
                 e
-                for e in g(state).get("melee", [])
+                for e in gs(state).get("melee", [])
                 if not (unit in e["units"] and foe in e["units"])
             ]
 
@@ -479,7 +480,7 @@ def apply_block_move(
             o.removed = True
             o.hp = 0
             o.set_status("overrun")
-            g(state)["strength"][o.unit] = max(0, g(state)["strength"].get(o.unit, 0) - o.max_hp)
+            gs(state)["strength"][o.unit] = max(0, gs(state)["strength"].get(o.unit, 0) - o.max_hp)
             ctx.log.emit(
                 "removed",
                 f"friendly skirmisher {o.id} is overrun by {unit} and "
@@ -497,14 +498,14 @@ def apply_block_move(
     blocks.apply_place(state, unit, end, facing)
     dist = measure.path_length(travelled)
     for m in blocks.live_order(state, unit):
-        m.vars["moved"] = round(float(m.vars.get("moved", 0) or 0) + dist, 3)
-        m.vars["moved_done"] = True
-        m.vars.pop("obstacle_debt", None)
+        mv(m)["moved"] = round(float(mv(m).get("moved", 0) or 0) + dist, 3)
+        mv(m)["moved_done"] = True
+        mv(m).pop("obstacle_debt", None)
         m.set_status("crossing", False)
         if rush:
-            m.vars["rushed"] = True
+            mv(m)["rushed"] = True
         if plan.ends_on_obstacle and stopped_at is None:
-            m.vars["obstacle_debt"] = float(units()["terrain"]["obstacle_cost"])
+            mv(m)["obstacle_debt"] = float(units()["terrain"]["obstacle_cost"])
             m.set_status("crossing")
     ctx.log.emit(
         "move",

@@ -17,6 +17,7 @@ from engine.data import Checker, load_toml
 from engine.state import Model
 
 from ..build import TYPES, check_stats, check_weapon
+from ..state import mv
 from .tables import points as ptable
 from .tables import units
 
@@ -119,12 +120,12 @@ def value(
 
 
 def model_value(m: Model, full: bool = True) -> float:
-    cap = m.vars.get("capacity")
-    crew = int(cap) if cap is not None else int((m.vars.get("crew") or {}).get("count", 0))
+    cap = mv(m).get("capacity")
+    crew = int(cap) if cap is not None else int((mv(m).get("crew") or {}).get("count", 0))
     return value(
         m.stats,
         m.weapons,
-        str(m.vars.get("type", "skirmisher")),
+        str(mv(m).get("type", "skirmisher")),
         list(m.base) if isinstance(m.base, tuple) else m.base,
         crew,
     )

@@ -16,6 +16,7 @@ from engine.battlefield import Battlefield
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..state import mv
 from . import measure
 from .spell_effects import mov_bonus
 from .tables import terrain, units
@@ -46,7 +47,7 @@ def allowance(
     if all(_all_on_road(ctx.battlefield, p) for p in (path, *also)):
         base = float(math.ceil(base * float(units()["terrain"]["road_factor"])))
         lines.append(f'all on a road: x1.5 rounded up = {base:g}" (GEM-2.1.1)')
-    debt = float(m.vars.get("obstacle_debt", 0) or 0)
+    debt = float(mv(m).get("obstacle_debt", 0) or 0)
     if debt:
         base -= debt
         lines.append(f'still crossing an obstacle: -{debt:g}" (GEM-2.1.1)')

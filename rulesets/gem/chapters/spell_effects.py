@@ -12,12 +12,12 @@ from __future__ import annotations
 from engine.dice import Modifier
 from engine.state import GameState, Model
 
-from ..state import g
+from ..state import gs
 
 
 def effects(state: GameState, unit: str) -> dict[str, int]:
     """The effects cast on ``unit`` this turn (none once the turn has moved on)."""
-    mg = g(state).get("magic")
+    mg = gs(state).get("magic")
     if not mg or mg.get("turn") != state.turn:
         return {}
     found: dict[str, int] = mg.get("effects", {}).get(unit, {})

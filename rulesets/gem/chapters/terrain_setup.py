@@ -23,7 +23,7 @@ from engine.ruleset import Context, load
 from engine.state import GameState
 
 from ..actions import PlaceTerrain
-from ..state import g, option
+from ..state import gs, option
 
 STEP = "terrain"
 TEXT = "places a bunch of terrain anywhere on the table (GEM-2.0.2)"
@@ -40,7 +40,7 @@ def centre(f: TerrainFeature) -> tuple[float, float]:
 def placed(bf: Battlefield, state: GameState) -> Battlefield:
     """``bf`` with every bunch moved to the centre the state gives it; ``bf`` itself
     when nothing moves (the measuring memos live on the battlefield object)."""
-    at = g(state).get("bunches", {}).get("at") if "gem" in state.vars else None
+    at = gs(state).get("bunches", {}).get("at") if "gem" in state.vars else None
     if not at:
         return bf
     feats, moved = [], False
@@ -62,7 +62,7 @@ def start(state: GameState, ctx: Context, order: list[str]) -> bool:
     bunches = sorted(f.id for f in ctx.battlefield.terrain)
     if not bunches:
         return False
-    g(state)["bunches"] = {
+    gs(state)["bunches"] = {
         "at": {f.id: list(centre(f)) for f in ctx.battlefield.terrain},
         "left": bunches,
         "order": list(order),
@@ -84,7 +84,7 @@ def _ask(state: GameState, side: str) -> None:
 
 
 def wanted(state: GameState) -> bool:
-    return option(state, "terrain_placement") and "bunches" not in g(state)
+    return option(state, "terrain_placement") and "bunches" not in gs(state)
 
 
 def problems(state: GameState, decision: Mapping[str, Any], a: Action, ctx: Context) -> list[str]:
@@ -92,7 +92,7 @@ def problems(state: GameState, decision: Mapping[str, Any], a: Action, ctx: Cont
     table (no deployment), not on top of one (GEM-I-TERRAIN)."""
     if isinstance(a, EndPhase) or not isinstance(a, PlaceTerrain):
         return []
-    left = g(state)["bunches"]["left"]
+    left = gs(state)["bunches"]["left"]
     if a.feature not in left:
         return [f"no bunch of terrain '{a.feature}' left to place (left: {', '.join(left)})"]
     if a.to is None:
@@ -128,7 +128,7 @@ def answer(state: GameState, decision: Mapping[str, Any], a: Action, ctx: Contex
     """Place the bunch (end phase: the first bunch left stays where the map has it),
     then the other side's turn, until none is left."""
     side = str(decision["side"])
-    rec = g(state)["bunches"]
+    rec = gs(state)["bunches"]
     if isinstance(a, PlaceTerrain) and a.to is not None:
         fid, to = a.feature, (float(a.to[0]), float(a.to[1]))
         why = "places"
@@ -154,7 +154,7 @@ def replies(state: GameState, decision: Mapping[str, Any], ctx: Context) -> list
     the table's centre line at a quarter, half and three quarters of its width."""
     out: list[Action] = [EndPhase()]
     bf = ctx.battlefield
-    for fid in g(state)["bunches"]["left"][:3]:
+    for fid in gs(state)["bunches"]["left"][:3]:
         for k in (1, 2, 3):
             out.append(PlaceTerrain(feature=fid, to=(bf.width * k / 4, bf.depth / 2)))
     return [a for a in out if not problems(state, decision, a, ctx)]

@@ -4,8 +4,8 @@ and the troopers of a wreck (GEM-I-EMBARK, GEM-I-DRIVER, GEM-I-CREW).
 Why troops are figures: the rulebook's vehicles are "for transporting troops", it rolls
 "for each trooper" when the body is torn apart, and a lost driver is replaced by a
 suitable figure in range — so passengers are the army's own figures. A figure inside is
-off the table (``removed`` with ``vars['aboard'] = vehicle id`` and the status
-"aboard", its HIT kept); a replacement driver likewise with ``vars['driving']``. A
+off the table (``removed`` with ``aboard`` = the vehicle's id in its vars and the status
+"aboard", its HIT kept); a replacement driver likewise with ``driving``. A
 vehicle's ``crew = { count, DEF, HIT }`` is the older form: troops that ride in it from
 the start and are never fielded, counted against its ``capacity``.
 """
@@ -22,11 +22,10 @@ from engine.state import GameState, Model
 
 from ..actions import field_of
 from ..build import in_block_order, mtype
-from ..state import in_melee, remove_model, unit_models
+from ..state import driverless, has_driver, in_melee, mv, remove_model, unit_models
 from . import measure
 from .combat import Attack, roll_attack
 from .tables import terrain
-from .vstate import driverless, has_driver
 
 VERBS = ("embark", "disembark", "replace_driver")
 Timing = Callable[[GameState, str, str, str], str]
@@ -35,20 +34,20 @@ Pose = tuple[float, float, float]
 
 # ------------------------------------------------------------------ who is inside
 def crew_count(v: Model) -> int:
-    crew = v.vars.get("crew") or {}
+    crew = mv(v).get("crew") or {}
     return max(0, int(crew.get("count", 0)) - int(crew.get("lost", 0)))
 
 
 def capacity(v: Model) -> int:
     """Figures the vehicle carries (its carrying capacity; the crew record's count when
     no capacity is given)."""
-    cap = v.vars.get("capacity")
-    return int(cap) if cap is not None else int((v.vars.get("crew") or {}).get("count", 0))
+    cap = mv(v).get("capacity")
+    return int(cap) if cap is not None else int((mv(v).get("crew") or {}).get("count", 0))
 
 
 def aboard(state: GameState, v: Model) -> list[Model]:
     """The figures riding in ``v``, in id order."""
-    return [m for _, m in sorted(state.models.items()) if m.vars.get("aboard") == v.id and m.hp > 0]
+    return [m for _, m in sorted(state.models.items()) if mv(m).get("aboard") == v.id and m.hp > 0]
 
 
 def room(state: GameState, v: Model) -> int:
@@ -57,7 +56,7 @@ def room(state: GameState, v: Model) -> int:
 
 def carried(m: Model) -> bool:
     """Is the figure inside a vehicle (a passenger or its driver), alive?"""
-    return bool(m.vars.get("aboard") or m.vars.get("driving")) and m.hp > 0
+    return bool(mv(m).get("aboard") or mv(m).get("driving")) and m.hp > 0
 
 
 # ------------------------------------------------------------------ checks
@@ -98,7 +97,7 @@ def _on_table(state: GameState, actor: str) -> list[Model]:
 
 def _any_figure(state: GameState, actor: str) -> list[Model]:
     m = state.models.get(actor)
-    return [m] if m is not None and (not m.removed or m.vars.get("aboard")) else []
+    return [m] if m is not None and (not m.removed or mv(m).get("aboard")) else []
 
 
 def _fit_problems(state: GameState, ctx: Context, f: Model, v: Model) -> list[str]:
@@ -144,7 +143,7 @@ def _disembark_problems(state: GameState, a: Action, ctx: Context, timing: Timin
     figs = riders(state, a.actor)
     if not figs:
         return [f"'{a.actor}' is not riding in a vehicle"]
-    v = state.models[str(figs[0].vars["aboard"])]
+    v = state.models[str(mv(figs[0])["aboard"])]
     tgt = field_of(a, "target", "")
     if tgt and tgt != v.id:
         return [f"{a.actor} is riding in {v.id}, not {tgt}"]
@@ -153,7 +152,7 @@ def _disembark_problems(state: GameState, a: Action, ctx: Context, timing: Timin
         return [why]
     out = []
     for f in figs:
-        if f.vars.get("moved_done"):
+        if mv(f).get("moved_done"):
             out.append(f"{f.id} got in this turn: it has made its move (GEM-I-EMBARK)")
         if "disorganized" in f.status:
             out.append(f"{f.id} is disorganized and cannot move this turn (GEM-2.4.5)")
@@ -168,13 +167,13 @@ def riders(state: GameState, actor: str) -> list[Model]:
     """The figures ``actor`` names that ride in one vehicle (a figure, or a unit's)."""
     if actor in state.models:
         m = state.models[actor]
-        return [m] if m.vars.get("aboard") and m.hp > 0 else []
+        return [m] if mv(m).get("aboard") and m.hp > 0 else []
     figs = [
         m
         for _, m in sorted(state.models.items())
-        if m.unit == actor and m.vars.get("aboard") and m.hp > 0
+        if m.unit == actor and mv(m).get("aboard") and m.hp > 0
     ]
-    return figs if len({m.vars["aboard"] for m in figs}) == 1 else []
+    return figs if len({mv(m)["aboard"] for m in figs}) == 1 else []
 
 
 def _to(a: Action) -> tuple[float, float] | None:
@@ -190,17 +189,17 @@ def _replace_problems(state: GameState, ctx: Context, figs: list[Model], v: Mode
         return [f"{v.id}'s central control is not a driver (GEM-3.3)"]
     if not driverless(v):
         return [f"{v.id} has its driver"]
-    if state.turn <= int(v.vars["driver_out"]):
+    if state.turn <= int(mv(v)["driver_out"]):
         return [f"{v.id}'s driver was lost this turn: he can be replaced from next turn (GEM-3.3)"]
     if mtype(f) == "vehicle" or in_block_order(f):
         return [f"{f.id} cannot drive {v.id}: only single figures do (GEM-I-DRIVER)"]
     busy = [k for k in ("moved_done", "fired", "fought") if f.vars.get(k)]
     if busy:
         return [f"{f.id} has already acted this turn: replacing a driver takes a full turn"]
-    if f.vars.get("aboard") == v.id:
+    if mv(f).get("aboard") == v.id:
         return []
-    if f.vars.get("aboard"):
-        return [f"{f.id} is riding in {f.vars['aboard']}"]
+    if mv(f).get("aboard"):
+        return [f"{f.id} is riding in {mv(f)['aboard']}"]
     return _fit_problems(state, ctx, f, v)
 
 
@@ -213,7 +212,7 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
             embark(state, ctx, f, v)
     elif kind == "disembark":
         figs = riders(state, a.actor)
-        v = state.models[str(figs[0].vars["aboard"])]
+        v = state.models[str(mv(figs[0])["aboard"])]
         spots = exit_spots(state, ctx, v, figs, _to(a))
         for f in figs:
             _set_down(state, ctx, f, v, spots[f.id])
@@ -227,9 +226,9 @@ def embark(state: GameState, ctx: Context, f: Model, v: Model) -> None:
     gap = measure.distance(f, v)
     f.removed = True
     f.set_status("aboard")
-    f.vars["aboard"] = v.id
-    f.vars["moved_done"] = True
-    f.vars["moved"] = round(gap, 3)
+    mv(f)["aboard"] = v.id
+    mv(f)["moved_done"] = True
+    mv(f)["moved"] = round(gap, 3)
     f.x, f.y, f.facing = v.x, v.y, v.facing
     ctx.log.emit(
         "move",
@@ -244,10 +243,10 @@ def embark(state: GameState, ctx: Context, f: Model, v: Model) -> None:
 def _set_down(state: GameState, ctx: Context, f: Model, v: Model, pose: Pose) -> None:
     f.removed = False
     f.set_status("aboard", False)
-    f.vars.pop("aboard", None)
+    mv(f).pop("aboard", None)
     f.x, f.y, f.facing = float(pose[0]), float(pose[1]), float(pose[2]) % 360.0
-    f.vars["moved_done"] = True
-    f.vars["moved"] = round(math.dist(f.pos, v.pos), 3)
+    mv(f)["moved_done"] = True
+    mv(f)["moved"] = round(math.dist(f.pos, v.pos), 3)
     ctx.log.emit(
         "move",
         f"{f.id} gets out of {v.id} to ({f.x:.2f}, {f.y:.2f}), in base contact: its move "
@@ -286,17 +285,17 @@ def exit_spots(
 def replace_driver(state: GameState, ctx: Context, f: Model, v: Model) -> None:
     """GEM-3.3: the figure takes the controls; it takes the full turn, and the vehicle is
     under control again from the next turn (GEM-I-DRIVER)."""
-    f.vars.pop("aboard", None)
+    mv(f).pop("aboard", None)
     f.set_status("aboard", False)
     f.removed = True
     f.set_status("driving")
-    f.vars["driving"] = v.id
+    mv(f)["driving"] = v.id
     for k in ("moved_done", "fired", "fought"):
         f.vars[k] = True
     f.x, f.y, f.facing = v.x, v.y, v.facing
-    v.vars.pop("driver_out", None)
-    v.vars["driver_figure"] = f.id
-    v.vars.setdefault("damage", {})["central_control"] = []
+    mv(v).pop("driver_out", None)
+    mv(v)["driver_figure"] = f.id
+    mv(v).setdefault("damage", {})["central_control"] = []
     for s in ("no_driver", "seizures", "stunned_driver"):
         v.set_status(s, False)
     for k in ("moved_done", "fired", "fought"):
@@ -318,10 +317,10 @@ def wreck(state: GameState, ctx: Context, v: Model, off: int) -> None:
     figures that live climb out where the wreck lies."""
     from ..build import def_value
 
-    fig = v.vars.pop("driver_figure", None)
+    fig = mv(v).pop("driver_figure", None)
     if fig and fig in state.models:
         d = state.models[fig]
-        d.vars.pop("driving", None)
+        mv(d).pop("driving", None)
         d.set_status("driving", False)
         remove_model(state, d, "unconscious")
         ctx.log.emit(
@@ -330,7 +329,7 @@ def wreck(state: GameState, ctx: Context, v: Model, off: int) -> None:
             actor=d.id,
             rule="GEM-3.3",
         )
-    crew = v.vars.get("crew")
+    crew = mv(v).get("crew")
     if crew and crew.get("count"):
         a = Attack(off, int(crew.get("DEF", 3)), int(crew["count"]), (), f"troops inside {v.id}")
         hits, faces, txt, chance = roll_attack(ctx, a, actor=v.id, target=v.id, rule="GEM-3.3")
@@ -359,7 +358,7 @@ def wreck(state: GameState, ctx: Context, v: Model, off: int) -> None:
             outcome="hit" if hits else "miss",
         )
         f.hp -= hits
-        f.vars.pop("aboard", None)
+        mv(f).pop("aboard", None)
         f.set_status("aboard", False)
         if f.hp <= 0:
             remove_model(state, f, "slain")
@@ -422,7 +421,7 @@ def check_army(models: list[Model]) -> list[tuple[str, str]]:
     by_id = {m.id: m for m in models}
     load: dict[str, int] = {}
     for m in models:
-        vid = m.vars.get("aboard")
+        vid = mv(m).get("aboard")
         if not vid:
             continue
         v = by_id.get(str(vid))

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..state import d6_check, damage, has, has_driver, max_speed, mv
 from . import measure, transport
 from .tables import vehicle as vtable
-from .vstate import d6_check, damage, has, has_driver, max_speed
 
 
 def _frees(word: str) -> Callable[[int, tuple[int, ...]], str]:
@@ -76,7 +76,7 @@ def apply_effect(
     elif effect == "broken" and system == "main_body":
         frame_roll(state, ctx, m)
     elif effect == "out_of_control" and system in ("left_mobilizer", "right_mobilizer"):
-        m.vars["random_next"] = True
+        mv(m)["random_next"] = True
         _status(ctx, m, f"{m.id} will move at a random speed and turn next turn (GEM-3.3)")
     elif effect == "out_of_control" and system == "main_body":
         _status(ctx, m, f"{m.id}'s main body needs no control: the crew is acting funny (GEM-3.3)")
@@ -121,11 +121,11 @@ def lose_driver(state: GameState, ctx: Context, m: Model, how: str) -> None:
     m.set_status("seizures", False)
     m.set_status("stunned_driver", False)
     m.set_status("no_driver")
-    m.vars["driver_out"] = state.turn
-    fig = m.vars.pop("driver_figure", None)
+    mv(m)["driver_out"] = state.turn
+    fig = mv(m).pop("driver_figure", None)
     if fig and fig in state.models:
         d = state.models[fig]
-        d.vars.pop("driving", None)
+        mv(d).pop("driving", None)
         d.hp = 0
         d.set_status("driving", False)
         d.set_status("unconscious")
@@ -163,7 +163,7 @@ def sudden_deceleration(
     The skid is the physics service's: it stops at the first base or terrain it meets
     head on, or glances off it (the text leaves the motion to the table, never a
     teleport through other figures)."""
-    last = float(m.vars.get("speed", 0))
+    last = float(mv(m).get("speed", 0))
     if new_max >= last:
         return
     excess = last - float(m.stat("ACC", 0))
@@ -175,7 +175,7 @@ def sudden_deceleration(
     )
     hit = _skid(state, ctx, m, dist)
     m.facing = (m.facing - (clock.total % 12) * 30.0) % 360.0
-    m.vars["speed"] = new_max
+    mv(m)["speed"] = new_max
     from .driving import carry
 
     carry(state, m)

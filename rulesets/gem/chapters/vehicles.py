@@ -8,6 +8,18 @@ missile fire, melee, the dispatcher and the tests keep asking ``vehicles.<rule>`
 
 from __future__ import annotations
 
+from ..state import (
+    actuator_problem,
+    amok,
+    damage,
+    damage_of,
+    forced_move,
+    has,
+    max_speed,
+    speed_range,
+    turn_radius,
+    weapon_problem,
+)
 from .driving import (
     auto_drive,
     drive,
@@ -25,18 +37,6 @@ from .vdamage import (
     start_of_turn,
     sudden_deceleration,
     vehicle_hit,
-)
-from .vstate import (
-    actuator_problem,
-    amok,
-    damage,
-    damage_of,
-    forced_move,
-    has,
-    max_speed,
-    speed_range,
-    turn_radius,
-    weapon_problem,
 )
 
 __all__ = [

@@ -271,7 +271,7 @@ def test_vehicle_d6_checks_carry_their_exact_chance():
     from engine.events import EventLog
     from engine.ruleset import Context
     from engine.state import Model
-    from rulesets.gem.chapters.vstate import d6_check
+    from rulesets.gem.state import d6_check
 
     ctx = Context(Battlefield(), Dice(1), EventLog())
     m = Model(id="tank", side="a", unit="tank", x=1.0, y=1.0)
