@@ -166,9 +166,10 @@ _Entry = tuple[
     dict[str, list[Model]],
     dict[Any, Any],
 ]
-#: models dict id -> (the dict, its ids, its models, the models in id order, unit -> its
-#: models in id order, memo of facts about the roster). See ``_roster``.
-_ROSTERS: dict[int, _Entry] = {}
+#: where a state keeps its roster entry: (its models dict, the dict's ids, its models,
+#: the models in id order, unit -> its models in id order, memo of facts about the
+#: roster). See ``_roster_entry``.
+ROSTER_KEY = "_gem_roster"
 
 
 def roster_memo(state: GameState) -> dict[Any, Any]:
@@ -191,12 +192,17 @@ def _roster_entry(state: GameState) -> _Entry:
     candidate list, and sorting the whole roster each time was a good share of its cost.
     Which models exist and which unit each belongs to never change during a game (only
     positions and ``removed`` do, and callers filter those on every call), so the grouping
-    is kept per models dict and rebuilt whenever its keys or model objects differ (the
-    entry holds the dict itself, so its id cannot be reused meanwhile).
+    is kept and rebuilt whenever the models dict, its keys or its model objects differ.
+
+    Why on the state: the entry lives exactly as long as the state that owns it, so a
+    freed state's roster can never answer for another (no table keyed by ``id()``). It is
+    kept in the instance's ``__dict__``, not a field, like ``GameState.ids``'s order:
+    ``to_dict``, saves and the checksum never see it; a copy (a pickle) carries it with
+    its own copied models, so it stays consistent there too.
     """
     models = state.models
     keys = tuple(models)
-    hit = _ROSTERS.get(id(models))
+    hit: _Entry | None = state.__dict__.get(ROSTER_KEY)
     if (
         hit is not None
         and hit[0] is models
@@ -208,10 +214,8 @@ def _roster_entry(state: GameState) -> _Entry:
     by_unit: dict[str, list[Model]] = {}
     for m in ordered:
         by_unit.setdefault(m.unit, []).append(m)
-    if len(_ROSTERS) > 64:
-        _ROSTERS.clear()
     entry: _Entry = (models, keys, tuple(models.values()), ordered, by_unit, {})
-    _ROSTERS[id(models)] = entry
+    state.__dict__[ROSTER_KEY] = entry
     return entry
 
 

@@ -16,7 +16,7 @@ import random
 from engine import geometry
 from engine.battlefield import Battlefield, Footprint, base_radius_in
 from engine.polygons import point_segment_distance
-from engine.state import Model
+from engine.state import GameState, Model
 from rulesets.gem import state as gstate  # the bookkeeping module
 from rulesets.gem.chapters import blocks, measure, movement
 
@@ -168,6 +168,45 @@ def test_roster_follows_the_models_dict():
     assert [m.id for m in gstate.live_models(st)] == [m.id for m in st.live()]
     assert gstate.unit_of(st, "b") == "b" and gstate.unit_of(st, "zz") is None
     assert not gstate.is_block(st, "a")
+
+
+def test_a_freed_states_roster_never_answers_for_a_new_one():
+    """The roster lives on its state, not in a table keyed by ``id()`` (issue 17): states
+    freed one after another, each new models dict at an address a freed one had, each
+    answer with their own models. The loop must see an address come back, or it proved
+    nothing."""
+    seen: set[int] = set()
+    reused = 0
+    for i in range(300):
+        # the same ids every time: only the models' identity tells the states apart
+        models = {"x": Model(id="x", side="blue", unit="u", x=float(i), y=1.0)}
+        st = GameState(ruleset="gem", sides=["blue", "red"], models=models)
+        reused += id(st.models) in seen
+        seen.add(id(st.models))
+        assert gstate.unit_models(st, "u")[0] is models["x"]
+        assert gstate.roster(st)[0].x == float(i)
+        del st, models
+    assert reused > 0
+
+
+def test_the_roster_stays_out_of_saves_and_follows_copies():
+    """The roster entry is no part of the game: ``to_dict`` and the checksum are the same
+    before and after it is built, and a copy answers with the copy's own models."""
+    game = make(
+        [
+            model("a1", "blue", 10, 10, unit="a", profile="archer"),
+            model("b1", "red", 20, 10, unit="b", profile="archer"),
+        ]
+    )
+    st = game.state
+    st.__dict__.pop(gstate.ROSTER_KEY, None)
+    before, saved = st.checksum(), st.to_dict()
+    assert gstate.unit_models(st, "a")[0] is st.models["a1"]
+    assert gstate.ROSTER_KEY in st.__dict__
+    assert st.checksum() == before and st.to_dict() == saved
+    twin = st.copy()
+    assert gstate.unit_models(twin, "a")[0] is twin.models["a1"]
+    assert twin.models["a1"] is not st.models["a1"]
 
 
 def test_a_blocks_slot_size_is_its_models():
