@@ -158,3 +158,53 @@ def test_a_block_pays_for_terrain_under_its_whole_footprint():
         assert leg.ok is ok, leg.reason
         if not ok:
             assert 'its slowest figure pays 6.0"' in leg.reason or "costs 6.0" in leg.reason
+
+
+def test_a_block_has_the_road_bonus_only_all_on_the_road():
+    """GEM-2.1.1 "if the entire move is on a road" x1.5 rounded up, GEM-I-BLOCK (issue
+    26): a 4 x 2 hoplite block (MOV 4) moving 6" north along a road that carries all
+    four files has ceil(4 x 1.5) = 6"; when the road carries only its two right files
+    (x 20.5 and 21.5, the road from x 19.9), the block has its plain 4" and the 6" move
+    is refused, while 4" is allowed."""
+    from engine.actions import Move
+    from rulesets.gem.chapters import blocks
+
+    from .helpers import block_specs
+
+    wide = terrain("road", [(16.0, 0.0), (24.0, 0.0), (24.0, 40.0), (16.0, 40.0)], "r1")
+    half = terrain("road", [(19.9, 0.0), (24.0, 0.0), (24.0, 40.0), (19.9, 40.0)], "r1")
+    specs = block_specs("h", "blue", (20.0, 10.0), 90.0, 8, 4)
+    foe = model("foe", "red", 60.0, 40.0, 270.0, profile="archer")
+    for road, six_ok in ((wide, True), (half, False)):
+        g = make([*specs, foe], terrain_=(road,))
+        to_phase(g, "movement", "blue")
+        fx, fy = blocks.record(g.state, "h")["front"]
+        six = g.check(Move(actor="h", to=(fx, fy + 6.0)))
+        assert six.ok is six_ok, six.reason
+        assert g.check(Move(actor="h", to=(fx, fy + 4.0))).ok
+        assert not g.check(Move(actor="h", to=(fx, fy + 6.5))).ok
+
+
+def test_an_out_of_control_vehicle_glances_off_another_vehicle():
+    """GEM-3.3 out of control, GEM-I-SKID (issue 26): the same 6" at heading 70 as against
+    the wall, but the face at x 22 is the side of another vehicle (a 1" x 40" base at
+    x 22.5): the skimmer glances off it as off the wall, its centre at x 21 (less the
+    contact tolerance, kept to the hundredth: 20.99) and y 15.638, and the other
+    vehicle is not moved."""
+    g = make(
+        [
+            model("v", "blue", 20.0, 10.0, 70.0, profile="skimmer", base=50.8),
+            model("w", "red", 22.5, 20.0, 90.0, profile="skimmer", base=(25.4, 1016.0)),
+            model("x", "red", 60.0, 45.0, 270.0, profile="marauder"),
+        ]
+    )
+    v, w = g.state.models["v"], g.state.models["w"]
+    v.vars["random_next"] = True
+    g.dice.force([2, 2, 2, 3])
+    auto_drive(g.state, g.ctx, v)
+    s = 1 / math.cos(math.radians(70))
+    y = 10 + s * math.sin(math.radians(70)) + (6 - s) * math.sin(math.radians(70))
+    assert (v.x, v.y) == pytest.approx((20.995, y), abs=0.01)
+    assert (w.x, w.y, w.facing) == (22.5, 20.0, 90.0)
+    moved = [e for e in logged(g, "move") if e.actor == "v"][-1].text
+    assert "glances off w" in moved
