@@ -224,3 +224,15 @@ def test_a_model_that_climbs_a_wall_in_play_shoots_from_the_top():
     apply(g, Climb(actor="c", feature="w", count=1), [6])
     ev = apply(g, Shoot(actor="c", target="t"), [5, 1, 1])
     assert events_of(ev, "resolution")[0].outcome == "hit" and hp(g, "t") == 14
+
+
+def test_damage_beyond_the_targets_health_does_not_carry_over():
+    """UMR-SIX-DAMAGE "damage does not carry over to the next attack": sixes on damage
+    keep rolling (6 + 6 + 5 = 17 on a 15-health target), and the 2 beyond its health are
+    lost; the next shot deals only its own damage die (2: 15 -> 13)."""
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10), spec("y", "red", 20, 14))
+    ev = apply(g, Shoot(actor="a", target="x"), [4, 2, 6, 6, 5])
+    assert g.state.models["x"].removed and hp(g, "x") == 0
+    assert events_of(ev, "resolution")[0].outcome == "hit"
+    apply(g, Shoot(actor="a", target="y"), [4, 2, 2])
+    assert hp(g, "y") == 13
