@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from engine.actions import Action, Choose
 from engine.battlefield import Battlefield
+from engine.building import Builder
 from engine.dice import Dice
 from engine.events import EventLog
 from engine.state import GameState, Model
@@ -305,6 +306,9 @@ class Ruleset:
     stat_defaults: ClassVar[Mapping[str, Any]] = {}
     #: the stat that gives a model its hit points (``build_model``)
     hp_stat: ClassVar[str] = "HP"
+    #: how model entries are built (``engine.building.Builder``: subclass it for a
+    #: ruleset's own keys, refusal texts and vars)
+    builder: ClassVar[type[Builder]] = Builder
 
     def __init__(self) -> None:
         self.folder = Path(importlib.import_module(type(self).__module__).__file__ or "").parent
@@ -312,6 +316,7 @@ class Ruleset:
         self.reference = Reference.load(ref) if ref.exists() else Reference({})
         units = self.folder / "units.toml"
         self.catalog: dict[str, Any] = {}
+        self._builder: Builder | None = None
         if units.exists():
             with units.open("rb") as fh:
                 self.catalog = tomllib.load(fh)
@@ -322,50 +327,14 @@ class Ruleset:
         return dict(self.catalog.get("profiles", {}))
 
     def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
-        """Make a state Model from a validated scenario model spec.
-
-        Returns the model and a list of (where, problem) pairs; ``where`` is relative to
-        the model entry (e.g. "stats.MOVE"). A model with problems is None.
-
-        Default: the common keys (id, side, unit, x, y, facing, base), the profile's
-        stats and weapons under the entry's own, ``stat_defaults`` under both; a stat
-        not in ``stat_keys`` is a problem, and so is whatever ``stat_problems`` finds;
-        hit points from ``hp_stat`` (1 without it), lowered by ``state.hp``."""
-        probs: list[tuple[str, str]] = []
-        prof: Mapping[str, Any] = {}
-        name = spec.get("profile")
-        if name:
-            prof = self.profiles().get(str(name)) or {}
-            if not prof:
-                probs.append(("profile", f"unknown {self.key} profile '{name}'"))
-        stats = {**self.stat_defaults, **prof.get("stats", {}), **spec.get("stats", {})}
-        for k in spec.get("stats", {}):
-            if k not in self.stat_keys:
-                probs.append(
-                    (f"stats.{k}", f"unknown stat ({self.key} stats: {', '.join(self.stat_keys)})")
-                )
-        probs += self.stat_problems(stats)
-        if probs:
-            return None, probs
-        state = dict(spec.get("state", {}) or {})
-        hp = int(stats.get(self.hp_stat, 1))
-        m = Model(
-            id=spec["id"],
-            side=spec["side"],
-            unit=spec.get("unit", spec["id"]),
-            x=float(spec["x"]),
-            y=float(spec["y"]),
-            facing=float(spec.get("facing", 0.0)),
-            base=spec.get("base", prof.get("base", 25.0)),
-            profile=str(name or ""),
-            stats=stats,
-            weapons=[dict(w) for w in spec.get("weapons", prof.get("weapons", []))],
-            hp=min(hp, int(state.pop("hp", hp))),
-            max_hp=hp,
-            status=list(state.pop("status", [])),
-            vars=state,
-        )
-        return m, []
+        """Make a state Model from a validated scenario model spec: the model and []
+        or None and every (where, problem), ``where`` relative to the entry
+        ("stats.MOVE"). The ``builder`` does it (``engine.building``: the common keys,
+        the profile's stats under the entry's own, ``stat_defaults`` under both,
+        unknown stats refused, ``stat_problems``, hit points from ``hp_stat``)."""
+        if self._builder is None:
+            self._builder = self.builder(self)
+        return self._builder.build(spec)
 
     def stat_problems(self, stats: Mapping[str, Any]) -> list[tuple[str, str]]:
         """The stat schema: (where, problem) for values the rulebook does not allow

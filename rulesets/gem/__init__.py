@@ -47,7 +47,10 @@ class Gem(Ruleset):
     rulebook = "GEM — Generic Miniature game (Shawn P. Garbett, 1993)"
     max_die = 20
     stat_keys = build.STAT_KEYS
+    stat_defaults = build.DEFAULTS
+    hp_stat = "HIT"
     model_keys = build.MODEL_KEYS
+    builder = build.GemBuilder
     verbs = (
         "cast",
         "change_frontage",
@@ -69,9 +72,6 @@ class Gem(Ruleset):
         return GameState.from_dict(view.redact(state, viewer))
 
     # --- building ---------------------------------------------------------------
-    def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
-        return build.build(spec, self.profiles())
-
     def check_army(self, models: list[Model]) -> list[tuple[str, str]]:
         """Blocks must be legal formations (GEM-2.1.2) of one figure type and side."""
         out: list[tuple[str, str]] = []

@@ -19,7 +19,6 @@ from engine.state import GameState, Model
 
 from . import actions as _actions  # noqa: F401  (registers SWOMP's verbs)
 from . import answers, build, choices, core, flow, preview, rules, scoring, vehicles
-from .catalog import CATALOG
 
 
 @register
@@ -30,15 +29,9 @@ class Swomp(Ruleset):
     max_die = 10
     stat_keys = build.STAT_KEYS
     model_keys = build.MODEL_KEYS
+    builder = build.Builder
     verbs = ("overwatch", "wait", "retreat", "rally", "clear_jam", "ram", "man", "deploy")
     unit_name = "in"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.builder = build.Builder(CATALOG)
-
-    def build_model(self, spec: Any) -> tuple[Model | None, list[tuple[str, str]]]:
-        return self.builder.build(spec)
 
     def check_army(self, models: list[Model]) -> list[tuple[str, str]]:
         return build.army_problems(models)

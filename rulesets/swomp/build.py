@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from engine.state import Model
+from engine import building
+from engine.building import Build
+from engine.state import Base, Model
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.ruleset import Ruleset
 
 STAT_KEYS = ("MR", "SR", "DR", "CR", "PR", "HP", "AR", "FR")
 REQUIRED = ("MR", "SR", "DR", "CR", "PR", "HP")
@@ -103,15 +108,25 @@ def points_of(stats: Mapping[str, Any], weapons: list[dict], vehicle: Mapping | 
     )
 
 
-class Builder:
-    """Turns scenario model entries into Models using the catalog (units.toml)."""
+class Builder(building.Builder):
+    """SWOMP's model entries on the engine's build: weapons from the catalog's table,
+    ``size``, ``type``, ``points``, ``army``, ``arms`` and a ``vehicle`` data card;
+    an unknown profile stops it."""
 
-    def __init__(self, catalog: Mapping[str, Any]) -> None:
-        self.catalog = catalog
+    texts = {
+        "unknown_profile": "unknown profile '{name}' (known: {known})",
+        "unknown_stat": "unknown stat (SWOMP stats: {words})",
+        "unknown_state": "unknown state key (SWOMP: {state_keys})",
+    }
+    profile_stops = True
+    state_keys = STATE_KEYS
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(ruleset)
+        self.catalog = ruleset.catalog
         self.weapons: dict[str, dict] = {
-            k.lower(): dict(v, name=k) for k, v in catalog.get("weapons", {}).items()
+            k.lower(): dict(v, name=k) for k, v in self.catalog.get("weapons", {}).items()
         }
-        self.profiles: dict[str, dict] = dict(catalog.get("profiles", {}))
 
     def weapon(
         self, spec: Mapping[str, Any] | str, where: str, probs: list[tuple[str, str]]
@@ -156,107 +171,86 @@ class Builder:
             probs.append((f"{where}.shots", "a weapon fires at least 1 shot"))
         return w
 
-    def build(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
-        probs: list[tuple[str, str]] = []
-        mid = str(spec["id"])
-        prof_name = spec.get("profile")
-        prof: dict[str, Any] = {}
-        if prof_name is not None:
-            if prof_name not in self.profiles:
-                known = ", ".join(sorted(self.profiles))
-                return None, [("profile", f"unknown profile '{prof_name}' (known: {known})")]
-            prof = self.profiles[prof_name]
-        stats: dict[str, Any] = dict(prof.get("stats", {}))
-        for k, v in dict(spec.get("stats", {}) or {}).items():
-            if k not in STAT_KEYS:
-                probs.append((f"stats.{k}", f"unknown stat (SWOMP stats: {' '.join(STAT_KEYS)})"))
-                continue
-            if k == "FR" and isinstance(v, list):
-                # one field at a time: a model that owns several uses its best (SWOMP "Energy fields")
-                v = max((x for x in v if isinstance(x, int)), default=0)
-            if isinstance(v, bool) or not isinstance(v, int):
-                probs.append((f"stats.{k}", f"expected an integer rating, got {v!r}"))
-                continue
-            if v < 0:
-                probs.append((f"stats.{k}", f"a rating cannot be negative, got {v}"))
-                continue
-            stats[k] = v
+    def stat_value(self, b: Build, key: str, value: Any) -> Any:
+        if key == "FR" and isinstance(value, list):
+            # one field at a time: a model that owns several uses its best (SWOMP "Energy fields")
+            value = max((x for x in value if isinstance(x, int)), default=0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            b.refuse(f"stats.{key}", f"expected an integer rating, got {value!r}")
+            return building.DROP
+        if value < 0:
+            b.refuse(f"stats.{key}", f"a rating cannot be negative, got {value}")
+            return building.DROP
+        return value
+
+    def own_keys(self, b: Build) -> None:
+        spec, prof, stats = b.spec, b.prof, b.stats
         stats.setdefault("AR", 0)
         stats.setdefault("FR", 0)
         for k in REQUIRED:
             if k not in stats:
-                probs.append(
-                    (
-                        f"stats.{k}",
-                        f"missing: model '{mid}' needs {k} (give it in stats or use a profile)",
-                    )
+                b.refuse(
+                    f"stats.{k}",
+                    f"missing: model '{b.mid}' needs {k} (give it in stats or use a profile)",
                 )
-        size = spec.get("size", prof.get("size", "medium"))
+        size = b.own["size"] = b.take("size", "medium")
         if size not in SIZES:
-            probs.append(("size", f"unknown size '{size}' (expected one of: {', '.join(SIZES)})"))
-        mtype = spec.get("type", prof.get("type", "troop"))
+            b.refuse("size", f"unknown size '{size}' (expected one of: {', '.join(SIZES)})")
+        mtype = b.own["type"] = b.take("type", "troop")
         if mtype not in TYPES:
-            probs.append(("type", f"unknown type '{mtype}' (expected one of: {', '.join(TYPES)})"))
-        weapons: list[dict] = []
+            b.refuse("type", f"unknown type '{mtype}' (expected one of: {', '.join(TYPES)})")
+        b.weapons = []
         wspecs = spec.get("weapons")
         if wspecs is None:
             wspecs = prof.get("weapons", [])
         for j, ws in enumerate(wspecs):
-            w = self.weapon(ws, f"weapons[{j}]", probs)
+            w = self.weapon(ws, f"weapons[{j}]", b.problems)
             if w is not None:
-                weapons.append(w)
+                b.weapons.append(w)
         vehicle = None
         if mtype == "vehicle" or "vehicle" in spec or "vehicle" in prof:
-            vehicle = self._vehicle(dict(prof.get("vehicle", {})), spec.get("vehicle", {}), probs)
-        arms = spec.get("arms", 2)
+            vehicle = self._vehicle(
+                dict(prof.get("vehicle", {})), spec.get("vehicle", {}), b.problems
+            )
+        b.own["vehicle"] = vehicle
+        arms = b.own["arms"] = spec.get("arms", 2)
         if isinstance(arms, bool) or not isinstance(arms, int) or arms < 0:
-            probs.append(("arms", f"expected a number of arms, got {arms!r}"))
-        state = dict(spec.get("state", {}) or {})
-        for k in state:
-            if k not in STATE_KEYS:
-                probs.append((f"state.{k}", f"unknown state key (SWOMP: {', '.join(STATE_KEYS)})"))
-        if probs:
-            return None, probs
-        base = spec.get("base", 25.0)
-        if "base" in prof and base == 25.0:
-            b = prof["base"]
-            base = (float(b[0]), float(b[1])) if isinstance(b, list) else float(b)
+            b.refuse("arms", f"expected a number of arms, got {arms!r}")
+
+    def read_state(self, b: Build) -> None:
+        """The state's values are read once the model is made (``finish``)."""
+
+    def base(self, b: Build) -> Base:
+        base = b.spec.get("base", 25.0)
+        if "base" in b.prof and base == 25.0:
+            base = building.as_base(b.prof["base"])
+        return cast(Base, base)
+
+    def model_vars(self, b: Build) -> dict[str, Any]:
+        spec, prof, own, vehicle = b.spec, b.prof, b.own, b.own["vehicle"]
         points = spec.get("points")
         if points is None:
-            points = prof.get("points") or points_of(stats, weapons, vehicle)
+            points = prof.get("points") or points_of(b.stats, b.weapons, vehicle)
         mvars: dict[str, Any] = {
-            "size": size,
-            "type": "vehicle" if vehicle else mtype,
+            "size": own["size"],
+            "type": "vehicle" if vehicle else own["type"],
             "points": int(points),
-            "arms": arms,
+            "arms": own["arms"],
             "moved": 0.0,
         }
         if "army" in spec:
             mvars["army"] = str(spec["army"])
-        hp = int(stats["HP"])
+        hp = int(b.stats["HP"])
         if vehicle:
             mvars["veh"] = vehicle
             mvars["loc"] = dict(vehicle["locations"])
             mvars["speed"] = 0.0
             hp = sum(vehicle["locations"].values())
-        max_hp = hp
-        model = Model(
-            id=mid,
-            side=str(spec["side"]),
-            unit=str(spec.get("unit", mid)),
-            x=float(spec["x"]),
-            y=float(spec["y"]),
-            facing=float(spec.get("facing", 0.0)),
-            base=base,
-            profile=str(prof_name or ""),
-            stats=stats,
-            weapons=weapons,
-            hp=hp,
-            max_hp=max_hp,
-            vars=mvars,
-        )
-        probs += self._state(model, state)
-        return (None, probs) if probs else (model, [])
+        b.hp = b.max_hp = hp
+        return mvars
+
+    def finish(self, b: Build, model: Model) -> None:
+        b.problems += self._state(model, b.state)
 
     def _vehicle(self, card: dict, over: Any, probs: list) -> dict | None:
         if not isinstance(over, dict):

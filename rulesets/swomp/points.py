@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.data import Checker, DataError, load_toml
+from engine.ruleset import load
 
 from . import build
-from .catalog import CATALOG
 
 
 def points_report(path: str | Path) -> str:
@@ -23,7 +23,7 @@ def points_report(path: str | Path) -> str:
     name = str(path)
     data = load_toml(path, display=name)
     chk = Checker(name)
-    builder = build.Builder(CATALOG)
+    builder = build.Builder(load("swomp"))
     army = str(data.get("army", Path(name).stem))
     lines = [str(data.get("name", army))]
     models = []

@@ -12,7 +12,6 @@ is kept in ``vars``); the rulebook's chapters are in ``chapters/``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from engine.actions import Action
@@ -32,12 +31,10 @@ class UMR(Ruleset):
     rulebook = "Universal Miniatures Rules"
     max_die = 6
     stat_keys = build.STAT_KEYS
+    builder = build.UmrBuilder
     model_keys = ()
     verbs = ("jump", "climb", "lead", "rpg_test")
     unit_name = "in"
-
-    def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
-        return build.build_model(spec, self.profiles())
 
     def check_army(self, models: list[Model]) -> list[tuple[str, str]]:
         return build.check_army(models)

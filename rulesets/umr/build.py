@@ -21,6 +21,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from engine.building import Build, Builder
+from engine.ruleset import load
 from engine.state import Model
 from rulesets.umr.chapters.abilities import ABILITIES, DRONE, ability_of, known_names, normalise
 
@@ -67,218 +69,167 @@ def point_budget(ability: str) -> int:
     return POINTS + (INFANTRY_POINTS if ability == "infantry" else 0)
 
 
-def build_model(
-    spec: Mapping[str, Any], profiles: Mapping[str, Mapping[str, Any]]
-) -> tuple[Model | None, list[tuple[str, str]]]:
-    """Build a UMR character (or drone) from a validated scenario entry.
+class UmrBuilder(Builder):
+    """UMR characters and drones on the engine's build: the personality points, the
+    special ability and the drone's operator (see the module's docstring)."""
 
-    Returns the model and (where, problem) pairs; any problem means no model.
-    """
-    mid = str(spec.get("id"))
-    probs: list[tuple[str, str]] = []
-    stats: dict[str, Any] = {}
-    prof_name = spec.get("profile") or ""
-    if prof_name:
-        prof = profiles.get(prof_name)
-        if prof is None:
-            probs.append(
-                (
-                    "profile",
-                    f"model '{mid}': unknown profile '{prof_name}' "
-                    f"(known: {', '.join(sorted(profiles))})",
-                )
-            )
-        else:
-            stats.update(prof.get("stats", {}))
-    given = spec.get("stats") or {}
-    stats.update(given)
+    texts = {
+        "unknown_profile": "model '{mid}': unknown profile '{name}' (known: {known})",
+        "unknown_stat": "model '{mid}': unknown stat for umr (stats: {keys})",
+        "unknown_state": "model '{mid}': unknown state key for umr (state: {state_keys})",
+    }
+    state_keys = STATE_KEYS
 
-    for k in list(stats):
-        if k not in STAT_KEYS:
-            probs.append(
-                (
-                    f"stats.{k}",
-                    f"model '{mid}': unknown stat for umr (stats: {', '.join(STAT_KEYS)})",
-                )
+    def own_keys(self, b: Build) -> None:
+        """The ability and the personality points; the model's stats become the points
+        spent, its action dice and its ability (UMR Step 1-3)."""
+        mid, stats = b.mid, b.stats
+        ability = self._ability(b)
+        is_drone = ability == DRONE
+        for k in (*STATS, *RPG_STATS, "AD"):
+            if k in stats:
+                bad = _int_problem(stats[k])
+                if bad:
+                    b.refuse(f"stats.{k}", f"model '{mid}': {bad}")
+                    stats[k] = 0
+        dice = int(stats.get("AD", DRONE_DICE if is_drone else ACTION_DICE))
+        want = DRONE_DICE if is_drone else ACTION_DICE
+        if dice != want:
+            who = (
+                "a drone has one action die" if is_drone else "every character has two action dice"
             )
-            del stats[k]
-
-    raw_ability = stats.get("ability", "")
-    ability = ""
-    if isinstance(raw_ability, list):
-        probs.append(
-            (
-                "stats.ability",
-                f"model '{mid}': a character has one special ability, "
-                f"not {len(raw_ability)} (UMR-ABILITIES)",
-            )
-        )
-    elif not isinstance(raw_ability, str):
-        probs.append(
-            (
-                "stats.ability",
-                f"model '{mid}': expected the name of a special "
-                f"ability, got {type(raw_ability).__name__}",
-            )
-        )
-    else:
-        key = normalise(raw_ability)
-        if key is None:
-            probs.append(
-                (
-                    "stats.ability",
-                    f"model '{mid}': unknown special ability "
-                    f"'{raw_ability}' (known: {known_names()})",
-                )
-            )
-        else:
-            ability = key
-    is_drone = ability == DRONE
-
-    for k in (*STATS, *RPG_STATS, "AD"):
-        if k in stats:
-            bad = _int_problem(stats[k])
-            if bad:
-                probs.append((f"stats.{k}", f"model '{mid}': {bad}"))
-                stats[k] = 0
-
-    dice = int(stats.get("AD", DRONE_DICE if is_drone else ACTION_DICE))
-    want = DRONE_DICE if is_drone else ACTION_DICE
-    if dice != want:
-        who = "a drone has one action die" if is_drone else "every character has two action dice"
-        probs.append(
-            (
+            b.refuse(
                 "stats.AD",
                 f"model '{mid}': AD {dice} breaks the action dice limit: "
                 f"{who}; extra dice come only from special abilities "
                 f"(UMR-ACTION-DICE)",
             )
-        )
-
-    points = {k: int(stats.get(k, 0)) for k in STATS}
-    rpg = {k: int(stats.get(k, 0)) for k in RPG_STATS}
-    if is_drone:
-        spent = [k for k, v in (points | rpg).items() if v]
-        if spent:
-            probs.append(
-                (
+        points = {k: int(stats.get(k, 0)) for k in STATS}
+        rpg = {k: int(stats.get(k, 0)) for k in RPG_STATS}
+        if is_drone:
+            spent = [k for k, v in (points | rpg).items() if v]
+            if spent:
+                b.refuse(
                     f"stats.{spent[0]}",
                     f"model '{mid}': a drone has no personality "
                     f"points ({', '.join(spent)} given) (UMR-DRONE)",
                 )
+        else:
+            self._budget(b, ability, points, rpg)
+        full: dict[str, Any] = {**{k: v for k, v in points.items() if not is_drone}, "AD": want}
+        full["ability"] = ability
+        if any(rpg.values()):
+            full.update({k: v for k, v in rpg.items() if v})
+        b.stats = full
+        b.max_hp = max_health(full)
+
+    def _ability(self, b: Build) -> str:
+        """The one special ability (UMR-ABILITIES), as its key ("" when refused)."""
+        raw_ability = b.stats.get("ability", "")
+        if isinstance(raw_ability, list):
+            b.refuse(
+                "stats.ability",
+                f"model '{b.mid}': a character has one special ability, "
+                f"not {len(raw_ability)} (UMR-ABILITIES)",
             )
-    else:
+        elif not isinstance(raw_ability, str):
+            b.refuse(
+                "stats.ability",
+                f"model '{b.mid}': expected the name of a special "
+                f"ability, got {type(raw_ability).__name__}",
+            )
+        else:
+            key = normalise(raw_ability)
+            if key is not None:
+                return key
+            b.refuse(
+                "stats.ability",
+                f"model '{b.mid}': unknown special ability "
+                f"'{raw_ability}' (known: {known_names()})",
+            )
+        return ""
+
+    def _budget(self, b: Build, ability: str, points: dict[str, int], rpg: dict[str, int]) -> None:
+        """UMR-PERSONALITY and UMR-RPG-STATS: the points a character may spend."""
+        mid = b.mid
         budget = point_budget(ability)
         total = sum(points.values())
         if total > budget:
             who = "an infantry character" if ability == "infantry" else "a character"
-            probs.append(
-                (
-                    "stats",
-                    f"model '{mid}': {total} personality points spent; "
-                    f"{who} has {budget} (UMR-PERSONALITY)",
-                )
+            b.refuse(
+                "stats",
+                f"model '{mid}': {total} personality points spent; "
+                f"{who} has {budget} (UMR-PERSONALITY)",
             )
         abil = ABILITIES.get(ability)
         bonus = dict(abil.bonus) if abil else {}
         for k in STATS:
             if points[k] > MAX_ON_ONE_STAT:
-                probs.append(
-                    (
-                        f"stats.{k}",
-                        f"model '{mid}': {points[k]} personality points "
-                        f"on {k}; at most {MAX_ON_ONE_STAT} may go on one "
-                        f"stat (UMR-PERSONALITY)",
-                    )
+                b.refuse(
+                    f"stats.{k}",
+                    f"model '{mid}': {points[k]} personality points "
+                    f"on {k}; at most {MAX_ON_ONE_STAT} may go on one "
+                    f"stat (UMR-PERSONALITY)",
                 )
             elif points[k] + bonus.get(k, 0) > MAX_COMBINED:
-                probs.append(
-                    (
-                        f"stats.{k}",
-                        f"model '{mid}': {k} would be "
-                        f"+{points[k] + bonus.get(k, 0)}; no stat may "
-                        f"exceed +{MAX_COMBINED} of combined bonuses "
-                        f"(UMR-PERSONALITY)",
-                    )
+                b.refuse(
+                    f"stats.{k}",
+                    f"model '{mid}': {k} would be "
+                    f"+{points[k] + bonus.get(k, 0)}; no stat may "
+                    f"exceed +{MAX_COMBINED} of combined bonuses "
+                    f"(UMR-PERSONALITY)",
                 )
         rpg_total = sum(rpg.values())
         if rpg_total > RPG_POINTS:
-            probs.append(
-                (
-                    "stats",
-                    f"model '{mid}': {rpg_total} points on the RPG stats "
-                    f"(DIPLOMACY, PERCEPTION, MECHANICS); the RPG rules give "
-                    f"{RPG_POINTS} (UMR-RPG-STATS)",
-                )
+            b.refuse(
+                "stats",
+                f"model '{mid}': {rpg_total} points on the RPG stats "
+                f"(DIPLOMACY, PERCEPTION, MECHANICS); the RPG rules give "
+                f"{RPG_POINTS} (UMR-RPG-STATS)",
             )
 
-    state = spec.get("state") or {}
-    mvars: dict[str, Any] = {}
-    for k in state:
-        if k not in STATE_KEYS:
-            probs.append(
-                (
-                    f"state.{k}",
-                    f"model '{mid}': unknown state key for umr (state: {', '.join(STATE_KEYS)})",
-                )
-            )
-    full: dict[str, Any] = {**{k: v for k, v in points.items() if not is_drone}, "AD": want}
-    full["ability"] = ability
-    if any(rpg.values()):
-        full.update({k: v for k, v in rpg.items() if v})
-    hp_max = max_health(full)
-    hp = state.get("hp", hp_max)
-    if isinstance(hp, bool) or not isinstance(hp, int) or not 1 <= hp <= hp_max:
-        probs.append(
-            (
+    def read_state(self, b: Build) -> None:
+        """Health (UMR-HEALTH), inches moved and climbed, a drone's operator."""
+        mid, state, hp_max = b.mid, b.state, b.max_hp
+        is_drone = b.stats["ability"] == DRONE
+        hp = state.get("hp", hp_max)
+        if isinstance(hp, bool) or not isinstance(hp, int) or not 1 <= hp <= (hp_max or 0):
+            b.refuse(
                 "state.hp",
                 f"model '{mid}': health must be a whole number from 1 to "
                 f"{hp_max}, got {hp!r} (UMR-HEALTH)",
             )
-        )
-    for k in ("moved", "elev"):
-        if k in state:
-            v = state[k]
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                probs.append(
-                    (f"state.{k}", f"model '{mid}': expected a number of inches (0 or more)")
-                )
-            else:
-                mvars[k] = float(v)
-    for k in ("operator", "on"):
-        if k in state:
-            if not isinstance(state[k], str):
-                probs.append((f"state.{k}", f"model '{mid}': expected a model or terrain id"))
-            else:
-                mvars[k] = state[k]
-    if is_drone and "operator" not in state:
-        probs.append(
-            (
+        for k in ("moved", "elev"):
+            if k in state:
+                v = state[k]
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                    b.refuse(
+                        f"state.{k}", f"model '{mid}': expected a number of inches (0 or more)"
+                    )
+                else:
+                    b.vars[k] = float(v)
+        for k in ("operator", "on"):
+            if k in state:
+                if not isinstance(state[k], str):
+                    b.refuse(f"state.{k}", f"model '{mid}': expected a model or terrain id")
+                else:
+                    b.vars[k] = state[k]
+        if is_drone and "operator" not in state:
+            b.refuse(
                 "state.operator",
                 f"model '{mid}': a drone needs its operator: "
                 f'state = {{ operator = "<model id>" }} (UMR-DRONE)',
             )
-        )
-    if not is_drone and "operator" in state:
-        probs.append(("state.operator", f"model '{mid}': only a drone has an operator"))
-    if probs:
-        return None, probs
-    model = Model(
-        id=mid,
-        side=str(spec["side"]),
-        unit=str(spec.get("unit") or mid),
-        x=float(spec["x"]),
-        y=float(spec["y"]),
-        facing=float(spec.get("facing", 0.0)),
-        base=spec.get("base", 25.0),
-        profile=str(prof_name),
-        stats=full,
-        weapons=[dict(w) for w in spec.get("weapons", [])],
-        hp=int(hp),
-        max_hp=hp_max,
-        vars=mvars,
-    )
-    return model, []
+        if not is_drone and "operator" in state:
+            b.refuse("state.operator", f"model '{mid}': only a drone has an operator")
+
+
+def build_model(
+    spec: Mapping[str, Any], profiles: Mapping[str, Mapping[str, Any]]
+) -> tuple[Model | None, list[tuple[str, str]]]:
+    """Build a UMR character (or drone) from an entry with these ``profiles`` (an army
+    list's): the model and (where, problem) pairs; any problem means no model."""
+    return UmrBuilder(load("umr"), profiles).build(spec)
 
 
 def complete_problems(m: Model) -> list[tuple[str, str]]:

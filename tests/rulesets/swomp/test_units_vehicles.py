@@ -1,11 +1,11 @@
 """Units and morale, army selection, vehicles and ramming, with forced dice."""
 
 from engine.actions import EndActivation, Move, Shoot
+from engine.ruleset import load
 from engine.scenario import load_scenario
 from engine.testing import apply, events_of
 from rulesets.swomp import build, core, morale, vehicles
 from rulesets.swomp.actions import Rally, Ram
-from rulesets.swomp.catalog import CATALOG
 
 from .helpers import attack, make
 
@@ -74,7 +74,7 @@ def test_broken_units_do_not_shoot_or_close_in_and_rally_later():
 
 def test_army_selection_limits():
     """SWOMP "Army Selection": commander with more than 1 HP; character and support caps."""
-    b = build.Builder(CATALOG)
+    b = build.Builder(load("swomp"))
 
     def mk(mid, profile, unit):
         m, _ = b.build(
