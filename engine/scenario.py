@@ -90,6 +90,10 @@ def scenario_from_data(data: dict[str, Any], name: str) -> Scenario:
     if ruleset is not None and isinstance(opts, dict):
         for where, what in ruleset.option_problems(opts):
             chk.add(f"options.{where}" if where else "options", what)
+    places = top.get("objectives")
+    if ruleset is not None and isinstance(places, list):
+        for where, what in ruleset.place_problems(places, opts if isinstance(opts, dict) else {}):
+            chk.add(where, what)
     conditions = top.get("conditions", "")
     if isinstance(conditions, str) and conditions and conditions not in CONDITIONS:
         chk.add("conditions", f"'{conditions}' is not one of {', '.join(CONDITIONS)}")

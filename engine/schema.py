@@ -321,6 +321,11 @@ PLACE = Table(
         "radius": Num(lo=0, hi=MAX_COORD, positive=True),
         "side": Str(empty=False),
         "by_turn": Num(lo=0, hi=10_000, integer=True),
+        # a place's task, where the ruleset has them (gemini: a skill test, a hidden thing)
+        "skill": Str(empty=False),
+        "difficulty": Str(empty=False),
+        "modifier": Num(lo=-20, hi=20, integer=True),
+        "skilled_only": Bool(),
     },
     required=("x", "y"),
 )

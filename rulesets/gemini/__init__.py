@@ -15,7 +15,7 @@ shooting, melee, wounds, morale, measure (cover, contact) and ai (options, score
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import actions as act
@@ -34,7 +34,7 @@ from rulesets.gemini import (
     tables,
     view,
 )
-from rulesets.gemini.options import phase_hooks
+from rulesets.gemini.options import phase_hooks, tasks
 
 
 @register
@@ -46,7 +46,7 @@ class Gemini(Ruleset):
     stat_keys = build.STAT_KEYS
     stat_defaults = dict(tables.DEFAULTS)  # the core figures (GM-I-CORE)
     hp_stat = "W"
-    verbs = ("move", "charge", "shoot", "fight")
+    verbs = ("move", "charge", "shoot", "fight", "search", "attempt")
 
     # --- building ---------------------------------------------------------------------
     def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
@@ -64,6 +64,13 @@ class Gemini(Ruleset):
 
     def option_problems(self, options: Mapping[str, Any]) -> list[tuple[str, str]]:
         return switches.problems(options)
+
+    def place_problems(
+        self, places: Sequence[Mapping[str, Any]], options: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        """GM-I-TASKS: the hidden things and tasks the skills and observation switches
+        play (``options.tasks``)."""
+        return tasks.place_problems(places, options)
 
     # --- the turn: the flow the ``turns`` switch picks ---------------------------------
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:

@@ -15,6 +15,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.gemini import build, measure, movement
 from rulesets.gemini import tables as T
+from rulesets.gemini.options import tasks
 
 
 def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
@@ -113,6 +114,7 @@ def options(state: GameState, unit: str, ctx: Context) -> list[act.Action]:
     for m in state.units().get(unit, []):
         if phase in ("movement", "activation"):
             out += _moves(state, ctx, m)
+            out += tasks.options(state, ctx, m)
         if phase in ("shooting", "activation"):
             for w in build.ranged(m):
                 for e in nearest(state, m, 3):

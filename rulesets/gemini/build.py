@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.state import Model
 from rulesets.gemini import tables as T
+from rulesets.gemini.options import tasks
 
 #: the figures and flags a model's ``stats`` may give: the profile, the activation
 #: number Act and Cool Cl (GM-PROFILE), and what the switches read of a model (leader,
@@ -60,6 +61,8 @@ def stat_problems(stats: Mapping[str, Any]) -> list[tuple[str, str]]:
     sv = stats.get("Sv", 0)
     if isinstance(sv, int) and not isinstance(sv, bool) and sv not in (0, 2, 3, 4, 5, 6):
         out.append(("stats.Sv", f"Sv is a save of 2 to 6 (0 for none), got {sv} (GM-SAVE)"))
+    if "skills" in stats:
+        out += tasks.skill_problems(stats["skills"])
     t = stats.get("type", "infantry")
     if t not in TYPES:
         out.append(("stats.type", f"type '{t}' is not one of {', '.join(TYPES)}"))

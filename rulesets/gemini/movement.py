@@ -18,7 +18,7 @@ from engine.state import GameState, Model
 from engine.table import footprint
 from rulesets.gemini import build, measure, switches, wounds
 from rulesets.gemini import tables as T
-from rulesets.gemini.options import fight_hooks, move_hooks, react_hooks
+from rulesets.gemini.options import fight_hooks, move_hooks, react_hooks, tasks
 from rulesets.gemini.options.moving import move_toward, offer_pursuit
 
 #: statuses that keep a model where it is (the switches set them)
@@ -124,6 +124,7 @@ def resolve_move(state: GameState, ctx: Context, a: Move) -> None:
     ctx.log.emit("move", f'{m.id} moves {gone:.1f}"{stop} (GM-MOVE)', actor=m.id,
                  rule="GM-MOVE", data={"inches": round(gone, 2)})  # fmt: skip
     offer_pursuit(state, m, held)  # GM-PURSUIT: a rout out of combat may be pursued
+    tasks.observe_after_move(state, ctx, m)  # GM-OBSERVATION: entering a hidden thing's area
     react_hooks.after_move(state, ctx, m, path)
 
 
@@ -200,4 +201,5 @@ def complete_charge(state: GameState, ctx: Context, m: Model, t: Model) -> None:
     m.vars["charged"] = state.turn
     ctx.log.emit("move", f'{m.id} charges {t.id} ({gone:.1f}") (GM-CHARGE)', actor=m.id,
                  target=t.id, rule="GM-CHARGE", outcome="charge")  # fmt: skip
+    tasks.observe_after_move(state, ctx, m)
     react_hooks.after_move(state, ctx, m, [])

@@ -19,7 +19,7 @@ from engine.turn_orders import InitiativeFlow, PlayerTurnFlow
 from engine.turns import RollOff
 from rulesets.gemini import melee, morale, movement, shooting, switches
 from rulesets.gemini.arap import Activate, ArapFlow
-from rulesets.gemini.options import draw_hooks, move_hooks, phase_hooks
+from rulesets.gemini.options import draw_hooks, move_hooks, phase_hooks, tasks
 
 PHASES = ("movement", "shooting", "close_combat", "recovery")
 #: the phase each verb belongs to in a turn of phases (GM-TURN)
@@ -28,6 +28,8 @@ PHASE_OF: dict[type[act.Action], str] = {
     act.Charge: "movement",
     act.Shoot: "shooting",
     act.Fight: "close_combat",
+    tasks.Search: "movement",
+    tasks.Attempt: "movement",
 }
 FLOWS: dict[str, Any] = {
     "phases": PlayerTurnFlow(PHASES, RollOff(6, rule="GM-TURN")),
@@ -35,6 +37,7 @@ FLOWS: dict[str, Any] = {
     "arap": ArapFlow(RollOff(6, rule="GM-TURN")),
 }
 KEY = "gm"
+VERBS = ("move", "charge", "shoot", "fight", "search", "attempt")
 
 
 def flow(state: GameState) -> Any:
@@ -66,7 +69,7 @@ def problems(state: GameState, action: act.Action, ctx: Context) -> list[str]:
         return []  # the flow has checked it (GM-ARAP)
     phase = PHASE_OF.get(type(action))
     if phase is None:
-        return [f"gemini has no '{action.KIND}' here (verbs: move, charge, shoot, fight)"]
+        return [f"gemini has no '{action.KIND}' here (verbs: {', '.join(VERBS)})"]
     m = state.models[action.actor]
     bonus = isinstance(action, act.Move) and move_hooks.bonus_move(state, m)
     if state.phase in PHASES and state.phase != phase and not bonus:
@@ -75,8 +78,12 @@ def problems(state: GameState, action: act.Action, ctx: Context) -> list[str]:
             f"not the {state.phase.replace('_', ' ')} phase (GM-TURN)"
         ]
     arap = switches.of(state).turns == "arap"  # each action die is one more act (GM-ARAP)
-    if not arap and isinstance(action, (act.Move, act.Charge)) and m.vars.get("shot") == state.turn:
+    moving = (act.Move, act.Charge, tasks.Search, tasks.Attempt)
+    if not arap and isinstance(action, moving) and m.vars.get("shot") == state.turn:
         return [f"{m.id} has shot this turn: it moves before it shoots (GM-TURN)"]
+    if isinstance(action, (tasks.Search, tasks.Attempt)):  # in place of its move (GM-I-TASKS)
+        why = movement.stuck(state, m)
+        return [why] if why else tasks.problems(state, ctx, action)
     if isinstance(action, act.Move):
         return movement.move_problems(state, ctx, action)
     if isinstance(action, act.Charge):
@@ -99,11 +106,24 @@ def resolve(state: GameState, action: act.Action, ctx: Context) -> None:
             shooting.resolve(state, ctx, action)
     elif isinstance(action, act.Fight):
         melee.resolve(state, ctx, action)
+    elif isinstance(action, tasks.Search):
+        tasks.search(state, ctx, action)
+    elif isinstance(action, tasks.Attempt):
+        tasks.attempt(state, ctx, action)
 
 
 def at_turn_limit(state: GameState) -> None:
     """GM-I-END: at the turn limit the side with the larger share of its starting
-    wounds still standing wins; equal shares are a draw."""
+    wounds still standing wins; equal shares are a draw. A scenario with hidden things
+    and tasks (GM-I-TASKS) first counts the places each side found or did."""
+    places = tasks.tally(state)
+    if places and len(set(places.values())) > 1:
+        most = max(places.values())
+        ahead = [s for s, v in places.items() if v == most]
+        if len(ahead) == 1:
+            text = ", ".join(f"{s} {v}" for s, v in places.items())
+            state.over = {"winner": ahead[0], "reason": f"turn limit: places found or done {text} (GM-I-TASKS)"}  # fmt: skip
+            return
     share = {}
     for s in state.sides:
         mine = [m for m in state.models.values() if m.side == s]
