@@ -40,7 +40,9 @@ def answer(state: GameState, ctx: Context, decision: dict[str, Any], action: Act
     elif decision.get("kind") == react_hooks.CHARGE_KIND:
         answer_charge(state, ctx, decision["data"], action)
     elif isinstance(action, Move):
-        reaction_move(state, ctx, state.models[decision["data"]["reactor"]], action)
+        m = state.models[decision["data"]["reactor"]]
+        reaction_move(state, ctx, m, action)
+        react_hooks.late_done(m, decision["data"])
     else:
         react_hooks.answer(state, ctx, decision, action)
 

@@ -19,6 +19,7 @@ from engine.state import GameState, Model
 from rulesets.gemini import switches
 from rulesets.gemini.options import conditions as C
 from rulesets.gemini.options import injuries as I
+from rulesets.gemini.options import ledges as L
 from rulesets.gemini.options import shooting_extras as X
 from rulesets.gemini.options.common import report, report_all, say
 
@@ -136,6 +137,7 @@ def take(state: GameState, ctx: Context, m: Model, t: Model, hit: HitLike, wound
         return True
     rolls = 1 if sw.extra_wounds != "none" else I.injury_rolls(before, n)
     size = str(hit.weapon.get("size", "normal"))
+    had = set(t.status)
     for _ in range(rolls):
         inj = I.roll_injury(ctx.dice, sw.injuries, hit.S, size, t.id, bool(hit.weapon.get("blunt")))
         report_all(ctx, inj.rolls, t.id, m.id)
@@ -149,4 +151,5 @@ def take(state: GameState, ctx: Context, m: Model, t: Model, hit: HitLike, wound
             inj.rolls[-1].rule,
             inj.result,
         )
+    L.downed_fall(state, ctx, t, had)  # GM-LEDGE: going down near a ledge
     return False

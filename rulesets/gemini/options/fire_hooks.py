@@ -8,7 +8,6 @@ as the plain rule and each switch reads as the text's paragraph.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from engine.dice import Modifier
@@ -16,6 +15,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.gemini import measure, switches
 from rulesets.gemini.options import conditions as C
+from rulesets.gemini.options import ledges as L
 from rulesets.gemini.options import morale_extras as ME
 from rulesets.gemini.options import nerve as N
 from rulesets.gemini.options import shooting_extras as X
@@ -97,34 +97,8 @@ def shaken_by_fire(state: GameState, ctx: Context, t: Model, in_cover: bool) -> 
 
 # --- ledges (GM-FROZEN-PINNED's last paragraph) ---------------------------------------------
 
-#: inches from a ledge within which a heavy hit may throw a model off (GM-FROZEN-PINNED)
-LEDGE_REACH = 1.0
-#: how far outside the ledge a fallen model lands (clear of the hill's edge)
-LEDGE_DROP = 0.1
 #: the Strength of the fall (GM-I-LEDGE)
 FALL_S = 3
-
-
-def _radius(m: Model) -> float:
-    b = m.base
-    size = max(b) if isinstance(b, (list, tuple)) else float(b)
-    return size / 25.4 / 2
-
-
-def ledge_edge(ctx: Context, m: Model) -> tuple[float, float] | None:
-    """The nearest point of the ledge ``m`` stands within 1" of: the edge of a hill
-    with a height that it stands on (GM-I-LEDGE). None: no ledge near."""
-    from rulesets.gemini.options.moving import _nearest_on_segment
-
-    hill = ctx.table.feature_at(m.pos, ("hill",))
-    if hill is None or hill.height <= 0:
-        return None
-    poly = hill.polygon
-    edges = [
-        _nearest_on_segment(m.pos, poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))
-    ]
-    q = min(edges, key=lambda p: math.dist(p, m.pos))
-    return q if math.dist(q, m.pos) - _radius(m) <= LEDGE_REACH + 1e-9 else None
 
 
 def heavy_hit(w: dict[str, Any]) -> bool:
@@ -138,7 +112,7 @@ def ledge_fall(state: GameState, ctx: Context, m: Model, t: Model, w: dict[str, 
     takes one S3 hit (GM-I-LEDGE). True when it fell (the caller resolves the hit)."""
     if not switches.of(state).frozen_pinned or t.removed or not heavy_hit(w):
         return False
-    edge = ledge_edge(ctx, t)
+    edge = L.ledge_edge(ctx, t)
     if edge is None:
         return False
     test = d6_at_most(ctx.dice, int(t.stats.get("I", 3)), f"{t.id} keeps its footing on the ledge",
@@ -146,9 +120,6 @@ def ledge_fall(state: GameState, ctx: Context, m: Model, t: Model, w: dict[str, 
     report_all(ctx, test.rolls, t.id)
     if test.passed:
         return False
-    d = math.dist(t.pos, edge) or 1.0
-    out = _radius(t) + LEDGE_DROP
-    t.x, t.y = edge[0] + (edge[0] - t.x) / d * out, edge[1] + (edge[1] - t.y) / d * out
-    ctx.table.unsync()
+    L.drop(ctx, t, edge)
     say(ctx, f"{t.id} falls off the ledge", t.id, N.R_FROZEN, "fell")
     return True

@@ -26,7 +26,7 @@ from rulesets.gemini.options import pursuit
 from rulesets.gemini.options import shooting_extras as X
 from rulesets.gemini.options.common import ld_test, report_all, say
 from rulesets.gemini.options.moving import flee, move_toward
-from rulesets.gemini.options.react_hooks import overwatch_at_turn_end
+from rulesets.gemini.options.react_hooks import offer_waited, overwatch_at_turn_end
 from rulesets.gemini.options.sides import force_of, friends_of, nearest_enemy
 
 R_ROUT = "GM-I-ROUT"
@@ -244,7 +244,12 @@ def stepped(state: GameState, ctx: Context, before: tuple[Any, ...]) -> None:
     if state.over:
         return
     turn0, phase0, side0 = before[0], before[1], before[2]
-    if switches.of(state).turns != "phases":
+    turns = switches.of(state).turns
+    if turns == "arap" and isinstance(side0, str) and state.active != side0:
+        offer_waited(state, ctx, side0)  # GM-I-REACT-WAIT: that side's turn is over
+    if turns != "phases":
+        if state.turn != turn0 and turns == "initiative":
+            offer_waited(state, ctx, None)
         if state.turn != turn0:
             for s in state.sides:
                 after_shooting(state, ctx, s)
@@ -270,5 +275,6 @@ def stepped(state: GameState, ctx: Context, before: tuple[Any, ...]) -> None:
         and (state.phase != "recovery" or side != side0)
     ):
         turn_end(state, ctx, side0, state.turn != turn0 or side is None, int(turn0))
+        offer_waited(state, ctx, side0)  # GM-I-REACT-WAIT
     if state.phase == "movement" and side and (phase0 != "movement" or side != side0):
         turn_start(state, ctx, side)

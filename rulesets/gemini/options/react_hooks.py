@@ -21,6 +21,8 @@ from rulesets.gemini.options import reactions as R
 from rulesets.gemini.options.common import report_all, say
 
 KIND = "gemini_reaction"
+#: the model's vars key naming the model whose move it will react to at the turn's end
+WAIT = "react_wait"
 #: the decision a charged model's side answers: run, stand and fire, or hold
 CHARGE_KIND = "gemini_charge_reaction"
 #: terrain a move into or between cover touches (GM-OVERWATCH-OLD)
@@ -42,6 +44,8 @@ def _mode(state: GameState, m: Model) -> str:
     sw = switches.of(state)
     if "overwatch" in m.status and sw.overwatch != "none":
         return str(sw.overwatch)
+    if WAIT in m.vars:  # its reaction waits for the end of the turn (GM-I-REACT-WAIT)
+        return ""
     if sw.reactions and not R.may_react(m, state.turn, measure.engaged(state, m)):
         return "reaction"
     return ""
@@ -82,7 +86,7 @@ def after_move(
                 "side": m.side,
                 "kind": KIND,
                 "text": f"{m.id} may fire at {mover.id} ({mode.replace('old', 'overwatch')})",
-                "options": ["fire", "hold"],
+                "options": ["fire", "wait", "hold"] if mode == "reaction" else ["fire", "hold"],
                 "verbs": ["choose", "move"] if mode == "reaction" else ["choose"],
                 "data": {"reactor": m.id, "target": mover.id, "mode": mode, "cover": into_cover},
             }
@@ -123,9 +127,61 @@ def answer(state: GameState, ctx: Context, decision: dict[str, Any], action: Act
     move is answered by ``reacting.move``)."""
     d = decision["data"]
     m, t = state.models[d["reactor"]], state.models[d["target"]]
+    if isinstance(action, Choose) and action.option == "wait" and not m.removed:
+        m.vars[WAIT] = {"target": t.id, "turn": state.turn}
+        say(ctx, f"{m.id} waits to react at the end of the turn", m.id, R.R_REACT, "waiting")
+        return
     if not isinstance(action, Choose) or action.option != "fire" or m.removed or t.removed:
         return
     fire_reaction(state, ctx, m, t, d["mode"], bool(d.get("cover")))
+    late_done(m, d)
+
+
+def late_done(m: Model, d: dict[str, Any]) -> None:
+    """A late reaction counts for the turn it waited in, not the one now begun."""
+    if d.get("late"):
+        m.vars["reacted"] = int(d["turn"])
+
+
+def offer_waited(state: GameState, ctx: Context, ended: str | None) -> None:
+    """GM-REACTIONS (GM-I-REACT-WAIT): at the end of side ``ended``'s turn (None: of the
+    game turn) each enemy model that chose to wait is asked again: fire at the model
+    that called the reaction (when it still could), move, or hold. A model that may no
+    longer react (in combat, pinned, routing...) has lost its chance."""
+    for m in state.live():
+        if WAIT not in m.vars or (ended is not None and m.side == ended):
+            continue
+        wait = m.vars.pop(WAIT)
+        t = state.models[str(wait["target"])]
+        if R.may_react(m, int(wait["turn"]), measure.engaged(state, m)):
+            continue
+        fire = _may_fire_late(state, ctx, m, t)
+        state.pending.append(
+            {
+                "side": m.side,
+                "kind": KIND,
+                "text": f"{m.id} reacts at the end of the turn: "
+                + (f"fire at {t.id}, move or hold?" if fire else "move or hold?"),
+                "options": ["fire", "hold"] if fire else ["hold"],
+                "verbs": ["choose", "move"],
+                "data": {
+                    "reactor": m.id,
+                    "target": t.id,
+                    "mode": "reaction",
+                    "late": True,
+                    "turn": int(wait["turn"]),
+                },  # fmt: skip
+            }
+        )
+
+
+def _may_fire_late(state: GameState, ctx: Context, m: Model, t: Model) -> bool:
+    """Whether the waiting model could still shoot the model it waited for."""
+    if t.removed or shooting.pick_weapon(m, "") is None:
+        return False
+    if measure.gap(m, t) > R.REACTION_RANGE + 1e-9:
+        return False
+    return not _problems(state, ctx, m, t)
 
 
 def fire_reaction(

@@ -1,5 +1,6 @@
 """``movement_save`` as an agility test (GM-MOVEMENT-SAVE, GM-I-AGILITY) and the ledge
-falls of ``frozen_pinned`` (GM-FROZEN-PINNED, GM-I-LEDGE), forced dice through the game."""
+falls of ``frozen_pinned`` and of downed models (GM-FROZEN-PINNED, GM-LEDGE, GM-I-LEDGE),
+forced dice through the game."""
 
 from __future__ import annotations
 
@@ -73,3 +74,49 @@ def test_light_weapon_no_ledge_test():
     to_phase(g, "shooting")
     ev = apply(g, Shoot(actor="b", target="r"), dice=[4, 1, 3, 3], exact=False)
     assert not [e for e in ev if "ledge" in e.text]
+
+
+def _downed(gap: float, dice: list[int], **opts):
+    """Blue shoots red (W 1) on the tower with a rifle: it hits (5+ beyond half range at
+    13", 4+ at 12"), 4 wounds (S3 against T3), no save; the wound chart's 3 is Down
+    (GM-WOUND-CHART); then the ledge test."""
+    g = duel({"weapons": [RIFLE]}, gap=gap, terrain=[HILL],
+             options={"injuries": "wound_chart", **opts})  # fmt: skip
+    to_phase(g, "shooting")
+    ev = apply(g, Shoot(actor="b", target="r"), dice=dice, exact=False)
+    return g, g.state.models["r"], ev
+
+
+def test_downed_within_two_inches_of_a_ledge_failed_initiative_falls_down():
+    """GM-LEDGE (GM-I-LEDGE): red goes Down 1.5" from the tower's edge (y 23, base edge
+    24.5); I 3, a 4 fails: it lands below the ledge, still Down, with no hit for the fall."""
+    g, r, ev = _downed(13.0, [5, 4, 3, 4])
+    assert r.y > 25.0 and "down" in r.status and not r.removed
+    assert [e for e in ev if "falls off the ledge, down at its foot" in e.text]
+    assert not [e for e in ev if e.rule == "GM-I-LEDGE"]
+
+
+def test_downed_near_a_ledge_passed_initiative_stays_on_top():
+    g, r, ev = _downed(13.0, [5, 4, 3, 3])
+    assert r.y == 23.0 and "down" in r.status
+    assert [e for e in ev if e.rule == "GM-LEDGE"]
+
+
+def test_downed_beyond_two_inches_of_the_ledge_takes_no_test():
+    """At y 22 the base's edge is 2.5" from the ledge: no test, no roll asked."""
+    g, r, ev = _downed(12.0, [4, 4, 3])
+    assert r.y == 22.0 and "down" in r.status
+    assert not [e for e in ev if e.rule == "GM-LEDGE"]
+
+
+def test_knocked_down_on_the_gasr_table_tests_too():
+    """GM-GASR-WOUNDS: a Knocked Down result near a ledge calls the same test."""
+    from rulesets.gemini.options import ledges
+
+    g = duel(gap=13.0, terrain=[HILL], options={"injuries": "gasr_table"})
+    r = g.state.models["r"]
+    r.status.append("knocked_down")
+    assert ledges.downed_fall(g.state, g.ctx, r, {"knocked_down"}) is False  # not new
+    g.dice.force([5])
+    assert ledges.downed_fall(g.state, g.ctx, r, set()) is True
+    assert r.y > 25.0 and r.status == ["knocked_down"]

@@ -1,5 +1,6 @@
-"""Charge reactions and reaction moves in play (GM-CHARGE-REACTIONS, GM-REACTIONS,
-GM-I-CHARGE-REACT, GM-I-REACT-MOVE), forced dice through the game."""
+"""Charge reactions, reaction moves and waiting reactions in play (GM-CHARGE-REACTIONS,
+GM-REACTIONS, GM-I-CHARGE-REACT, GM-I-REACT-MOVE, GM-I-REACT-WAIT), forced dice through
+the game."""
 
 from __future__ import annotations
 
@@ -101,3 +102,58 @@ def test_reaction_move_no_success_stays():
     apply(g, Move(actor="r", to=(20.0, 19.0)))
     apply(g, Move(actor="b", to=(12.0, 10.0)), dice=[1, 3])
     assert g.state.models["b"].pos == (20.0, 10.0)
+
+
+def _wait(g):
+    _reds_turn(g)
+    apply(g, Move(actor="r", to=(20.0, 19.0)))
+    assert g.state.pending[0]["options"] == ["fire", "wait", "hold"]
+    ev = apply(g, Choose(option="wait"))
+    assert not [e for e in ev if e.kind == "roll"] and not g.state.pending
+
+
+def test_waiting_reaction_fires_at_the_end_of_the_turn():
+    """GM-REACTIONS: blue waits till the end of red's turn, then fires (GM-I-REACT-WAIT):
+    2d6 against Act 4 (5, 2: one success, the rapid-fire weapon fires twice), hits on 4+
+    (4, 5), wounds on 4+ (4, 4): red's two wounds gone. The reaction counts for turn 1,
+    so blue may react again in red's turn 2."""
+    g = duel({"weapons": [RIFLE]}, {"stats": {"W": 2}}, gap=13.0, options={"reactions": True})
+    _wait(g)
+    for _ in range(4):
+        assert not g.state.pending
+        apply(g, EndPhase())
+    d = g.state.pending[0]
+    assert d["side"] == "blue" and d["options"] == ["fire", "hold"] and d["data"]["late"]
+    assert g.state.turn == 2
+    apply(g, Choose(option="fire"), dice=[5, 2, 4, 5, 4, 4])
+    assert g.state.models["r"].removed
+    assert g.state.models["b"].vars["reacted"] == 1
+
+
+def test_a_waiting_model_is_not_asked_again_in_that_turn():
+    """One reaction a turn (GM-REACTIONS): while it waits, a second move asks nothing."""
+    g = duel({"weapons": [RIFLE]}, gap=13.0, options={"reactions": True, "running": "double"})
+    _wait(g)
+    g.state.models["r"].vars.pop("moved")
+    apply(g, Move(actor="r", to=(21.0, 18.0)))
+    assert not g.state.pending
+
+
+def test_waiting_reaction_may_move_instead():
+    """At the turn's end the waiting model moves: 2d6 (6, 6) two successes, up to 8"."""
+    g = duel({"weapons": [RIFLE]}, gap=13.0, options={"reactions": True})
+    _wait(g)
+    for _ in range(4):
+        apply(g, EndPhase())
+    apply(g, Move(actor="b", to=(14.0, 10.0)), dice=[6, 6])
+    assert g.state.models["b"].pos == (14.0, 10.0) and not g.state.pending
+
+
+def test_waiting_model_that_cannot_react_any_more_loses_it():
+    """Routing by the turn's end (GM-REACTIONS: no reactions while routing): no question."""
+    g = duel({"weapons": [RIFLE]}, gap=13.0, options={"reactions": True})
+    _wait(g)
+    g.state.models["b"].status.append("routing")
+    for _ in range(4):
+        apply(g, EndPhase())
+    assert not g.state.pending and "react_wait" not in g.state.models["b"].vars
