@@ -26,7 +26,7 @@ from engine.battlefield import (
     base_size_in,
 )
 from engine.state import Base
-from engine.ui import style
+from engine.ui import contest, style
 from engine.ui.camera import ZOOM_LEVELS, Camera
 from engine.ui.glyphs import _centroid, terrain_glyphs
 from engine.ui.measure import outline, template
@@ -516,6 +516,9 @@ class Renderer:
         self._label(surf, f"{units} {unit}", (x + length / 2, y - 19), style.INK, 16, None)
 
     def _dice(self, surf: pygame.Surface, cam: Camera, anim: DiceAnim) -> None:
+        if anim.rows:
+            contest.draw(surf, cam.view, anim, self.text, self._label)
+            return
         vx, vy, vw, vh = cam.view
         n = len(anim.faces)
         size = 44 if n <= 8 else 30

@@ -8,8 +8,10 @@ benchmark can call with any combination of overlays switched on.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 Point = tuple[float, float]
 Polygon = list[Point]
@@ -105,14 +107,41 @@ class OddsCard:
 
 
 @dataclass
+class DiceRow:
+    """One side of a contested roll (a Gemini Combat Score fight): who, its dice as they
+    stand, which of them a parry made it re-roll, and how its score adds up."""
+
+    label: str
+    faces: list[int]
+    rerolled: list[int] = field(default_factory=list)
+    score: str = ""
+
+
+@dataclass
 class DiceAnim:
-    """A short roll animation: the faces, the die sizes and how far it has got (0..1)."""
+    """A short roll animation: the faces, the die sizes and how far it has got (0..1);
+    a contest (``rows``) is drawn as one row of dice per side with its score instead."""
 
     faces: list[int]
     sides: list[int]
     t: float = 0.0
     caption: str = ""
     good: bool | None = None
+    rows: list[DiceRow] = field(default_factory=list)
+
+
+def contest_rows(contest: Sequence[Mapping[str, Any]], name: Callable[[str], str]) -> list[DiceRow]:
+    """The rows of an event's ``data["contest"]`` (each side: ``model``, ``dice``,
+    ``parried`` indices, ``sum``, ``score``), models named as the window names them."""
+    return [
+        DiceRow(
+            name(str(c.get("model", ""))),
+            [int(f) for f in c.get("dice", [])],
+            [int(k) for k in c.get("parried", [])],
+            f"{c.get('sum', '')} = {c.get('score', '')}".strip(" ="),
+        )
+        for c in contest
+    ]
 
 
 @dataclass

@@ -17,7 +17,7 @@ from engine.ruleset import Ruleset
 from engine.ui import markup
 from engine.ui.agents import AiJob, HumanAgent, position_of, reseed
 from engine.ui.markup import esc
-from engine.ui.overlays import DiceAnim
+from engine.ui.overlays import DiceAnim, contest_rows
 from engine.ui.screen import Screen, Tween
 from engine.ui.style import side_colours
 from engine.ui.texts import decision_html, summary_html
@@ -137,6 +137,11 @@ class Referee(Screen):
             faces = [f for r in rolls for f in r.faces][:12]
             sides = [r.sides for r in rolls for _ in r.faces][:12]
             b.dice = DiceAnim(faces, sides, 0.0, caption, good)
+            contest = next((e.data for e in events if e.data.get("contest")), None)
+            if contest is not None:  # a contested roll: each side's dice and score
+                b.dice.rows = contest_rows(contest["contest"], b.names.of)
+                b.dice.caption = b.names.text(str(contest.get("verdict", caption)))
+                b.dice.good = None
             b.dice_t0 = self.time
         self.controller.reset()
         if g.state.turn != b.last_turn or g.state.over:

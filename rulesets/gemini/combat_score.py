@@ -36,6 +36,8 @@ class Side:
     mods: list[Modifier] = field(default_factory=list)
     ws: int = 0
     score: int = 0
+    #: (index, face before) of each die the foe's parry made it re-roll (GM-PARRY)
+    parried: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def best(self) -> int:
@@ -120,6 +122,7 @@ def reroll(ctx: Context, side: Side, by: Model, times: int) -> None:
                           result=lambda tot, f: f"now {tot}")  # fmt: skip
         wounds.report(ctx, r, side.model.id, "GM-PARRY", by.id)
         side.dice[k] = r.faces[0]
+        side.parried.append((k, old))
 
 
 def score(side: Side, foe: Side) -> None:
@@ -137,7 +140,19 @@ def score(side: Side, foe: Side) -> None:
 def explain(side: Side) -> str:
     dice = ", ".join(map(str, side.dice))
     mods = "".join(f" {'+' if x.value >= 0 else '−'} {abs(x.value)} {x.reason}" for x in side.mods)
+    parried = ", ".join(f"{old} parried, now {side.dice[k]}" for k, old in side.parried)
+    dice += f" ({parried})" if parried else ""
     return f"{side.model.id} rolled {dice}: {side.best} + WS {side.ws}{mods} = {side.score}"
+
+
+def shown(side: Side) -> dict[str, Any]:
+    """One side of the contest as the window draws it (``engine.ui`` reads ``contest``):
+    who, the dice as they stand, which were re-rolled by a parry, the sum."""
+    sum_ = f"{side.best} + WS {side.ws}" + "".join(
+        f" {'+' if x.value >= 0 else '−'} {abs(x.value)} {x.reason}" for x in side.mods
+    )
+    return {"model": side.model.id, "dice": list(side.dice),
+            "parried": [k for k, _ in side.parried], "sum": sum_, "score": side.score}  # fmt: skip
 
 
 def ws_of(state: GameState, m: Model) -> int:
@@ -184,7 +199,8 @@ def fight(state: GameState, ctx: Context, m: Model, foe: Model) -> None:
     ctx.log.emit("resolution", f"Combat Score: {explain(a)}; {explain(b)}: {verdict}",
                  actor=m.id, target=foe.id, rule="GM-COMBAT-SCORE", rolls=a.dice + b.dice,
                  outcome="stand-off" if won is None else f"{won.model.id} {hits}",
-                 data={"scores": {m.id: a.score, foe.id: b.score}, "hits": hits})  # fmt: skip
+                 data={"scores": {m.id: a.score, foe.id: b.score}, "hits": hits,
+                       "contest": [shown(a), shown(b)], "verdict": verdict})  # fmt: skip
     if won is None or hits <= 0:
         return
     lost = b.model if won is a else a.model
