@@ -12,7 +12,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -349,13 +349,6 @@ class Ruleset:
         """The scenario's ``options`` table as this ruleset reads it: (where, problem)
         pairs, ``where`` relative to the table (``turns``: "'x' is not one of ...").
         Default: none (the schema's shared keys are checked already)."""
-        return []
-
-    def place_problems(
-        self, places: Sequence[Mapping[str, Any]], options: Mapping[str, Any]
-    ) -> list[tuple[str, str]]:
-        """The scenario's ``objectives`` (places) as this ruleset reads them: (where,
-        problem) pairs, ``where`` from the top (``objectives[0].skill``). Default: none."""
         return []
 
     def placed_terrain(self, battlefield: Battlefield, state: GameState) -> Battlefield:

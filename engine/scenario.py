@@ -91,8 +91,11 @@ def scenario_from_data(data: dict[str, Any], name: str) -> Scenario:
         for where, what in ruleset.option_problems(opts):
             chk.add(f"options.{where}" if where else "options", what)
     places = top.get("objectives")
-    if ruleset is not None and isinstance(places, list):
-        for where, what in ruleset.place_problems(places, opts if isinstance(opts, dict) else {}):
+    # an optional hook: a ruleset whose places carry tasks of its own checks them
+    # (gemini's hidden things and skill tasks): (where from the top, problem) pairs
+    place_problems = getattr(ruleset, "place_problems", None)
+    if place_problems is not None and isinstance(places, list):
+        for where, what in place_problems(places, opts if isinstance(opts, dict) else {}):
             chk.add(where, what)
     conditions = top.get("conditions", "")
     if isinstance(conditions, str) and conditions and conditions not in CONDITIONS:

@@ -46,7 +46,7 @@ class Gemini(Ruleset):
     stat_keys = build.STAT_KEYS
     stat_defaults = dict(tables.DEFAULTS)  # the core figures (GM-I-CORE)
     hp_stat = "W"
-    verbs = ("move", "charge", "shoot", "fight", "search", "attempt")
+    verbs = rules.VERBS
 
     # --- building ---------------------------------------------------------------------
     def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:

@@ -15,7 +15,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.gemini import build, measure, movement
 from rulesets.gemini import tables as T
-from rulesets.gemini.options import tasks
+from rulesets.gemini.options import react_hooks, tasks
 
 
 def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
@@ -115,6 +115,8 @@ def options(state: GameState, unit: str, ctx: Context) -> list[act.Action]:
         if phase in ("movement", "activation"):
             out += _moves(state, ctx, m)
             out += tasks.options(state, ctx, m)
+        if phase == "activation" and not react_hooks.overwatch_problems(state, m):
+            out.append(react_hooks.Overwatch(actor=m.id))  # GM-OVERWATCH-ARAP
         if phase in ("shooting", "activation"):
             for w in build.ranged(m):
                 for e in nearest(state, m, 3):

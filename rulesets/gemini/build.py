@@ -41,7 +41,18 @@ STAT_KEYS = (
 NUMBERS = (*T.PROFILE, "Act", "Cl")
 TYPES = ("infantry", "bike", "cavalry")
 #: the keys a weapon may have (GM-WEAPONS)
-WEAPON_KEYS = ("name", "range", "S", "save", "shots", "class", "parry", "size", "rending")
+WEAPON_KEYS = (
+    "name",
+    "range",
+    "S",
+    "save",
+    "shots",
+    "class",
+    "parry",
+    "size",
+    "rending",
+    "confusion",
+)
 
 
 def stat_problems(stats: Mapping[str, Any]) -> list[tuple[str, str]]:

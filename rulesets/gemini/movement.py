@@ -115,6 +115,7 @@ def resolve_move(state: GameState, ctx: Context, a: Move) -> None:
     if res is not None:
         if math.dist(res.end, m.pos) > 1e-9:
             m.facing = ctx.table.bearing(m.pos, res.end)
+        react_hooks.moved_off_overwatch(state, ctx, m, math.dist(res.end, m.pos))
         m.x, m.y = res.end
     if a.facing is not None:
         m.facing = float(a.facing)
@@ -168,7 +169,8 @@ def resolve_charge(state: GameState, ctx: Context, a: Charge) -> None:
     if not fight_hooks.dares_charge(state, ctx, m, t):
         m.vars["moved"] = state.turn
         return
-    if react_hooks.ask_charge_reaction(state, ctx, m, t):
+    asked = react_hooks.ask_overwatch_at_charge(state, ctx, m, t)  # GM-OVERWATCH-ARAP
+    if asked or react_hooks.ask_charge_reaction(state, ctx, m, t):
         m.vars["moved"] = state.turn  # the charge is declared: it goes in on the answer
         return
     complete_charge(state, ctx, m, t)
@@ -196,6 +198,7 @@ def complete_charge(state: GameState, ctx: Context, m: Model, t: Model) -> None:
     gone = math.dist(m.pos, spot)
     if ctx.table.first_touched([m.pos, spot], OBSTACLES) is not None:
         m.vars["charge_obstacle"] = state.turn  # GM-COMBAT-SCORE: charged over a wall
+    react_hooks.moved_off_overwatch(state, ctx, m, gone)
     m.x, m.y = spot
     ctx.table.unsync()
     m.vars["charged"] = state.turn

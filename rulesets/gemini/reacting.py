@@ -45,6 +45,19 @@ def answer(state: GameState, ctx: Context, decision: dict[str, Any], action: Act
         react_hooks.late_done(m, decision["data"])
     else:
         react_hooks.answer(state, ctx, decision, action)
+        if decision["data"].get("then") == "charge":  # GM-OVERWATCH-ARAP fired: charge on
+            d = decision["data"]
+            charge_on(state, ctx, state.models[d["target"]], state.models[d["charged"]])
+
+
+def charge_on(state: GameState, ctx: Context, m: Model, t: Model) -> None:
+    """After the overwatch fire at a charger: the charged model's own reaction, else the
+    charge goes in (unless the charger fell or may no longer charge)."""
+    if m.removed:
+        return
+    if react_hooks.ask_charge_reaction(state, ctx, m, t):
+        return
+    answer_charge(state, ctx, {"charger": m.id, "target": t.id}, Choose(option="hold"))
 
 
 def answer_charge(state: GameState, ctx: Context, d: dict[str, Any], action: Action) -> None:

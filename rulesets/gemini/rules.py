@@ -19,7 +19,7 @@ from engine.turn_orders import InitiativeFlow, PlayerTurnFlow
 from engine.turns import RollOff
 from rulesets.gemini import melee, morale, movement, shooting, switches
 from rulesets.gemini.arap import Activate, ArapFlow
-from rulesets.gemini.options import draw_hooks, move_hooks, phase_hooks, tasks
+from rulesets.gemini.options import draw_hooks, move_hooks, phase_hooks, react_hooks, tasks
 
 PHASES = ("movement", "shooting", "close_combat", "recovery")
 #: the phase each verb belongs to in a turn of phases (GM-TURN)
@@ -30,6 +30,7 @@ PHASE_OF: dict[type[act.Action], str] = {
     act.Fight: "close_combat",
     tasks.Search: "movement",
     tasks.Attempt: "movement",
+    react_hooks.Overwatch: "shooting",
 }
 FLOWS: dict[str, Any] = {
     "phases": PlayerTurnFlow(PHASES, RollOff(6, rule="GM-TURN")),
@@ -37,7 +38,7 @@ FLOWS: dict[str, Any] = {
     "arap": ArapFlow(RollOff(6, rule="GM-TURN")),
 }
 KEY = "gm"
-VERBS = ("move", "charge", "shoot", "fight", "search", "attempt")
+VERBS = ("move", "charge", "shoot", "fight", "search", "attempt", "overwatch")
 
 
 def flow(state: GameState) -> Any:
@@ -71,6 +72,8 @@ def problems(state: GameState, action: act.Action, ctx: Context) -> list[str]:
     if phase is None:
         return [f"gemini has no '{action.KIND}' here (verbs: {', '.join(VERBS)})"]
     m = state.models[action.actor]
+    if isinstance(action, react_hooks.Overwatch):  # an action die's worth (GM-OVERWATCH-ARAP)
+        return react_hooks.overwatch_problems(state, m)
     bonus = isinstance(action, act.Move) and move_hooks.bonus_move(state, m)
     if state.phase in PHASES and state.phase != phase and not bonus:
         return [
@@ -106,6 +109,8 @@ def resolve(state: GameState, action: act.Action, ctx: Context) -> None:
             shooting.resolve(state, ctx, action)
     elif isinstance(action, act.Fight):
         melee.resolve(state, ctx, action)
+    elif isinstance(action, react_hooks.Overwatch):
+        react_hooks.enter_overwatch(state, ctx, action)
     elif isinstance(action, tasks.Search):
         tasks.search(state, ctx, action)
     elif isinstance(action, tasks.Attempt):

@@ -130,6 +130,7 @@ def resolve_hits(
         if t.removed:
             break
         take_wound(state, ctx, m, t, h, rule, n)
+    nerve_hooks.confused_by(state, ctx, t, [h.weapon for h in hits])
     return res
 
 

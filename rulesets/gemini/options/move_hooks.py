@@ -161,12 +161,27 @@ def break_off(state: GameState, ctx: Context, m: Model) -> Model | None:
     if not foes:
         return None
     foe = foes[0]
-    mods = P.hatred_ld_mod(m, foe, "break_off") if switches.of(state).psychology else []
-    ld, hit = MX.break_off(ctx.dice, m, mods, bool(switches.of(state).snake_eyes))
+    psy = bool(switches.of(state).psychology)
+    mods = P.hatred_ld_mod(m, foe, "break_off") if psy else []
+    steady = _never_routs(m) if psy else ""
+    ld, hit = MX.break_off(ctx.dice, m, mods, bool(switches.of(state).snake_eyes), steady)
+    if steady:
+        say(ctx, steady, m.id, P.R_FEARLESS if P.fearless(m) else P.R_DOGGED, "steady")
     report_all(ctx, ld.rolls + hit.rolls, m.id, foe.id)
     if ld.failed:
         say(ctx, f"{m.id} breaks off in a rout", m.id, MX.R_BREAK, "routing")
     return foe if hit.passed else None
+
+
+def _never_routs(m: Model) -> str:
+    """GM-FEARLESS, GM-DOGGED: such a model never routs from close combat (why)."""
+    from rulesets.gemini.options import psychology as P
+
+    if P.fearless(m):
+        return f"{m.id} is fearless: it never routs from close combat (GM-FEARLESS)"
+    if P.dogged(m):
+        return f"{m.id} is dogged: it never routs from close combat (GM-DOGGED)"
+    return ""
 
 
 def reserve_problems(state: GameState, m: Model, end: Point) -> list[str]:

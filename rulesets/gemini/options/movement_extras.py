@@ -108,12 +108,20 @@ def halt_pursuit(
 
 
 def break_off(
-    dice: Dice, m: Model, mods: Iterable[Modifier] = (), snake_eyes: bool = False
+    dice: Dice,
+    m: Model,
+    mods: Iterable[Modifier] = (),
+    snake_eyes: bool = False,
+    never_routs: str = "",
 ) -> tuple[Test, Test]:
     """GM-BREAKING-OFF: an Ld test to leave in order (a failure routs it), then a d6 of
-    3+ gives its opponent one automatic hit. Returns (the Ld test, the free-hit roll)."""
-    ld = ld_test(dice, int(m.stats.get("Ld", 7)), f"{m.id} breaks off", actor=m.id,
-                 rule=R_BREAK, mods=list(mods), snake_eyes=snake_eyes)  # fmt: skip
+    3+ gives its opponent one automatic hit. Returns (the Ld test, the free-hit roll).
+    ``never_routs`` (GM-FEARLESS, GM-DOGGED: why) passes the Ld test without a roll."""
+    if never_routs:
+        ld = Test(True, why=never_routs)
+    else:
+        ld = ld_test(dice, int(m.stats.get("Ld", 7)), f"{m.id} breaks off", actor=m.id,
+                     rule=R_BREAK, mods=list(mods), snake_eyes=snake_eyes)  # fmt: skip
     if ld.failed:
         m.set_status("routing")
     hit = d6_at_least(dice, 3, f"{m.id} is struck as it leaves", actor=m.id, rule=R_BREAK)

@@ -7,6 +7,8 @@ injury leaving one down or stunned) and both call :func:`struck_down`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.gemini import switches
@@ -37,3 +39,20 @@ def struck_down(state: GameState, ctx: Context, casualty: Model) -> None:
         r = N.flinch(ctx.dice, m.id)
         report_all(ctx, [r], m.id)
         flee(state, ctx, m, r.total, N.R_NERVE)
+
+
+def confused_by(state: GameState, ctx: Context, t: Model, weapons: list[dict[str, Any]]) -> None:
+    """GM-CONFUSION (GM-I-CONFUSED): a model hit by a weapon with ``confusion`` (hurt or
+    not) tests Ld, never Cl, once for the volley or the blows; failing, it is confused
+    until the end of its next turn (it forgets to attack on a 4+, as a stupid model)."""
+    from rulesets.gemini.options import psychology as P
+
+    sw = switches.of(state)
+    if not sw.psychology or t.removed or "confused" in t.status:
+        return
+    if not any(w.get("confusion") for w in weapons):
+        return
+    test = P.confusion_test(ctx.dice, t, bool(sw.snake_eyes))
+    report_all(ctx, test.rolls, t.id)
+    if test.failed:
+        say(ctx, f"{t.id} is confused", t.id, P.R_CONFUSION, "confused")

@@ -9,9 +9,10 @@ model that moved; the closest-target rule does not apply to it (GM-I-REACT).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Action, Choose, Shoot
+from engine.actions import Action, Choose, Shoot, action
 from engine.dice import Modifier
 from engine.ruleset import Context
 from engine.state import GameState, Model
@@ -37,6 +38,67 @@ COVER_KINDS = (
     "fence",
     "low_wall",
 )
+
+
+@action("overwatch", ruleset="gemini")
+@dataclass(frozen=True)
+class Overwatch(Action):
+    """Spend an action going into overwatch (GM-OVERWATCH-ARAP, the activation game)."""
+
+    def describe(self) -> str:
+        return f"{self.actor} goes into overwatch"
+
+
+def overwatch_problems(state: GameState, m: Model) -> list[str]:
+    """GM-OVERWATCH-ARAP: with ``overwatch = "arap"`` in the activation game, a model
+    with a shooting weapon, free to react, may spend an action on overwatch
+    (GM-I-OVERWATCH: elsewhere it enters by neither moving nor firing)."""
+    sw = switches.of(state)
+    if sw.overwatch != "arap":
+        return ['overwatch as an action needs overwatch = "arap" (GM-OVERWATCH-ARAP)']
+    if sw.turns != "arap":
+        return ["outside the activation game a model goes into overwatch by neither moving nor firing in its turn (GM-I-OVERWATCH)"]  # fmt: skip
+    if "overwatch" in m.status:
+        return [f"{m.id} is in overwatch already"]
+    if not build.ranged(m):
+        return [f"{m.id} has no shooting weapon (GM-I-OVERWATCH)"]
+    why = R.may_react(m, -1, measure.engaged(state, m))
+    return [why.replace("no reactions", "no overwatch")] if why else []
+
+
+def enter_overwatch(state: GameState, ctx: Context, a: Overwatch) -> None:
+    m = state.models[a.actor]
+    m.set_status("overwatch", True)
+    say(ctx, f"{m.id} goes into overwatch", m.id, R.R_ARAP, "overwatch")
+
+
+def moved_off_overwatch(state: GameState, ctx: Context, m: Model, moved: float) -> None:
+    """GM-OVERWATCH-ARAP: an overwatch model may turn but a move ends its overwatch."""
+    if switches.of(state).overwatch == "arap" and moved > 1e-6:
+        why = R.lose_overwatch(m, "it moved")
+        if why:
+            say(ctx, why, m.id, R.R_ARAP, "overwatch lost")
+
+
+def ask_overwatch_at_charge(state: GameState, ctx: Context, m: Model, t: Model) -> bool:
+    """GM-OVERWATCH-ARAP: before the charger moves, each model of the charged side in
+    ARAP overwatch within 24" of it, that could shoot it, is asked to fire; the last
+    question carries the charge on (``reacting``). True when any is asked."""
+    if switches.of(state).overwatch != "arap":
+        return False
+    asked: list[dict[str, Any]] = []
+    for o in state.live(t.side):
+        if "overwatch" not in o.status or R.may_react(o, -1, measure.engaged(state, o)):
+            continue
+        if measure.gap(o, m) > R.OVERWATCH_RANGE + 1e-9 or _problems(state, ctx, o, m):
+            continue
+        d: dict[str, Any] = {"reactor": o.id, "target": m.id, "mode": "arap", "charged": t.id}
+        asked.append({"side": o.side, "kind": KIND, "options": ["fire", "hold"], "verbs": ["choose"],
+                      "text": f"{m.id} charges {t.id}: {o.id} may fire from overwatch", "data": d})  # fmt: skip
+    if asked:
+        asked[-1]["data"]["then"] = "charge"
+        state.pending.extend(asked)
+    return bool(asked)
 
 
 def _mode(state: GameState, m: Model) -> str:
@@ -225,8 +287,9 @@ def fire_reaction(
 def overwatch_at_turn_end(state: GameState, m: Model, turn: int) -> None:
     """GM-OVERWATCH-OLD (GM-I-OVERWATCH for "arap"): a model that neither moved nor
     fired in its turn is in overwatch."""
-    if switches.of(state).overwatch == "none" or m.removed:
-        return
+    sw = switches.of(state)
+    if sw.overwatch == "none" or m.removed or (sw.overwatch == "arap" and sw.turns == "arap"):
+        return  # none, or entered as an action (GM-OVERWATCH-ARAP)
     moved = m.vars.get("moved") == turn
     fired = m.vars.get("shot") == turn
     if build.ranged(m):

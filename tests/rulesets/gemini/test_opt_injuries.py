@@ -82,6 +82,7 @@ def test_small_blunt_weapon_is_minus_one_on_gasr_severity():
 
 
 def test_injury_rolls_start_when_wounds_reach_zero():
+    """GM-INJURY-ROLLS: the rolls begin with the wound that takes the last W."""
     # "a character with 3 wounds ... doesn't start rolling until wounded the third time"
     assert I.injury_rolls(3, 1) == 0
     assert I.injury_rolls(3, 3) == 1
@@ -96,6 +97,7 @@ def test_instant_death_is_double_toughness():
 
 
 def test_flesh_wounds_add_up_and_zero_ws_or_bs_is_out():
+    """GM-FLESH-WOUND (GM-I-FLESH-ZERO): −1 WS and BS each; at 0 the model is out."""
     m = model(WS=2, BS=3)
     assert not C.apply_injury(m, I.Injury("flesh_wound"))
     assert (m.stats["WS"], m.stats["BS"]) == (1, 2)

@@ -45,7 +45,7 @@ def test_wound_chart_down_then_down_result_at_the_end_of_its_own_shooting():
 
 
 def test_mordheim_stunned_comes_round_in_recovery():
-    """GM-MORDHEIM 3-4 stunned; in its recovery phase it is knocked down."""
+    """GM-MORDHEIM 3-4 stunned; in its recovery phase (GM-RECOVERY) it is knocked down."""
     g = duel({"weapons": [RIFLE]}, options={"injuries": "mordheim"})
     to_phase(g, "shooting")
     apply(g, Shoot(actor="b", target="r"), dice=[5, 4, 3])

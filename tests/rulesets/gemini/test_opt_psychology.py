@@ -20,6 +20,7 @@ def model(mid: str = "m", side: str = "a", **stats: object) -> Model:
 
 
 def test_cool_is_ld_unless_given_and_groups_take_the_lowest():
+    """GM-PSYCHOLOGY: tests on Cl, which is Ld unless given; a group on its lowest."""
     assert P.cool(model()) == 7 and P.cool(model(Cl=9)) == 9
     assert P.lowest([8, 6, 7]) == 6
 
@@ -48,6 +49,7 @@ def test_frenzied_from_the_start_and_calming_down():
 
 
 def test_blood_frenzy_never_calms():
+    """GM-BLOOD-FRENZY: frenzied from the start, never calms down."""
     m = model(blood_frenzy=True)
     P.start_frenzied(m)
     t = P.calm_down(dice(), m)
@@ -111,10 +113,12 @@ def test_hatred():
 
 
 def test_confusion_tests_ld_not_cl():
+    """GM-CONFUSION: on Ld 6 (not Cl 9), 4 + 3 = 7 fails."""
     m = model(Ld=6, Cl=9)
     assert P.confusion_test(dice(4, 3), m).failed and "confused" in m.status
 
 
 def test_fearless_and_dogged_pass_morale():
+    """GM-FEARLESS, GM-DOGGED: morale checks pass."""
     assert P.passes_morale(model(fearless=True)) and P.passes_morale(model(dogged=True))
     assert not P.passes_morale(model())
