@@ -81,6 +81,8 @@ def place_problems(
     seen: set[str] = set()
     for i, o in enumerate(objectives):
         where = f"objectives[{i}]"
+        if not isinstance(o, Mapping):
+            continue  # the schema has named what is wrong with it
         kind = o.get("kind", "")
         if kind == "options":
             continue  # the old form of the options table
