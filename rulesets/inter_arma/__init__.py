@@ -3,9 +3,9 @@ medieval ages; rulebook seeds/001_59aed166d8383ab5.txt (the shared rulebooks).
 
 Measured in centimetres (2 cm = 1 inch, the text's conversion): the engine keeps
 inches, and every text this ruleset writes shows cm. The class wires the engine's
-interface to the modules that hold the rules: build (figures), rules (the turn and the
-dispatch), movement, ranged, melee, combat (saves and exact odds), morale, measure (cm,
-sight) and ai (candidates, score).
+interface to the ruleset's skeleton: build (figures), flow (the turn), rules (the
+dispatch to the chapters: movement, ranged, melee, combat, morale, measure in cm...),
+candidates, odds, score and victory.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from typing import Any
 from engine import actions as act
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
-from rulesets.inter_arma import ai, build, measure, melee, movement, ranged, rules
-from rulesets.inter_arma import tables as T
+from rulesets.inter_arma import build, candidates, flow, odds, rules, score, victory
+from rulesets.inter_arma.chapters import measure, movement
+from rulesets.inter_arma.chapters import tables as T
+from rulesets.inter_arma.state import gs
 
 CONDITIONS = ("day", "rain", "fog", "night")
 
@@ -38,8 +40,8 @@ class InterArma(Ruleset):
         return build.build_model(spec, self.profiles())
 
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
-        state.vars.setdefault("conditions", "day")
-        rules.start(state, ctx, first)
+        gs(state).setdefault("conditions", "day")
+        flow.start(state, ctx, first)
 
     def check(self, state: GameState, action: act.Action, ctx: Context) -> Legality:
         why = rules.check(state, action, ctx)
@@ -49,10 +51,10 @@ class InterArma(Ruleset):
         rules.apply(state, action, ctx)
 
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[act.Action]:
-        return ai.candidates(state, side, ctx)
+        return candidates.candidates(state, side, ctx)
 
     def advance(self, state: GameState, ctx: Context) -> act.Action | None:
-        return None if state.over or state.active is None else act.EndPhase()
+        return flow.advance(state)
 
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         """Inches the figure may move now in ``mode`` (IA-MOVE allowance less the
@@ -75,19 +77,13 @@ class InterArma(Ruleset):
         return T.inches(measure.sight_cm(state, ctx, m, m)[0])
 
     def odds(self, state: GameState, action: act.Action, ctx: Context) -> Odds | None:
-        if rules.check(state, action, ctx):
-            return None
-        if isinstance(action, act.Shoot):
-            return ranged.odds(state, ctx, action)
-        if isinstance(action, act.Fight):
-            return melee.odds(state, ctx, action)
-        return None
+        return odds.odds(state, action, ctx)
 
     def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
-        return ai.score(state, side, ctx)
+        return score.score(state, side, ctx)
 
     def victory_text(self, scenario: Any) -> str:
-        return ai.victory_text(scenario)
+        return victory.victory_text(scenario)
 
     def model_view(self, model: Model) -> dict[str, Any]:
         st = sorted(model.status)

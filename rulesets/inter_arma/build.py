@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.state import Model
-from rulesets.inter_arma.tables import CLASSES, RANGES, TYPES
+from rulesets.inter_arma.chapters.tables import CLASSES, RANGES, TYPES
 
 STAT_KEYS = ("class", "type", "armored", "shield")
 DEFAULTS: dict[str, Any] = {

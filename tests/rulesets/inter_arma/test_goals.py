@@ -4,7 +4,8 @@ campaign battle (5.III), with forced dice."""
 from __future__ import annotations
 
 from engine.actions import Concede, EndPhase, Move
-from rulesets.inter_arma import goals, morale, rules
+from rulesets.inter_arma import victory
+from rulesets.inter_arma.chapters import goals, morale
 from tests.rulesets.inter_arma.helpers import act, fig, game, texts
 
 
@@ -83,7 +84,7 @@ def test_civilians_do_not_fight_for_their_side():
     c["state"] = {"civilian": True}
     g = game(fig("b", "blue", 12, 10), c, fig("r", "red", 40, 40))
     g.state.models["b"].removed = True
-    rules.settle(g.state, g.ctx)
+    victory.settle(g.state, g.ctx)
     assert g.state.over and g.state.over["winner"] == "red"
 
 

@@ -5,7 +5,7 @@ and the ambushed figure's initiative, with forced dice (sections 4.I, 5.I c, 5.V
 from __future__ import annotations
 
 from engine.actions import EndPhase, Fight, Move, Shoot
-from rulesets.inter_arma import formation, massed
+from rulesets.inter_arma.chapters import formation, massed
 from tests.rulesets.inter_arma.helpers import BASE, act, box, fig, game, refused, texts, to_phase
 
 SHIELD = {"shield": True}

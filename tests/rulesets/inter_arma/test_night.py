@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.actions import EndPhase, Move
-from rulesets.inter_arma import night
+from rulesets.inter_arma.chapters import night
 from tests.rulesets.inter_arma.helpers import act, fig, game, texts
 
 

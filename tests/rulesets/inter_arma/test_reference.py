@@ -13,7 +13,7 @@ FOLDER = Path(__file__).resolve().parents[3] / "rulesets" / "inter_arma"
 
 def test_every_cited_rule_exists():
     cited = set()
-    for f in FOLDER.glob("*.py"):
+    for f in FOLDER.rglob("*.py"):
         for m in re.finditer(r"IA-[A-Z0-9]+(?:-[A-Z0-9]+)*(-\{)?", f.read_text()):
             if not m.group(1):
                 cited.add(m.group(0))

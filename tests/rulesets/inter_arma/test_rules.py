@@ -5,8 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engine.actions import EndPhase, Fight, Move, Shoot
-from rulesets.inter_arma import combat, melee, rules
-from rulesets.inter_arma import tables as T
+from rulesets.inter_arma import flow
+from rulesets.inter_arma.chapters import combat, melee
+from rulesets.inter_arma.chapters import tables as T
 from tests.rulesets.inter_arma.helpers import (
     BASE,
     RS,
@@ -26,7 +27,7 @@ def test_initiative_ties_reroll():
     """IA-INITIATIVE a: a d6 per side, highest first, equal throws reroll."""
     g = game(fig("b", "blue", 10, 10), fig("r", "red", 30, 10))
     g.dice.force([3, 3, 2, 5])
-    rules.start(g.state, g.ctx, None)
+    flow.start(g.state, g.ctx, None)
     assert g.state.vars["ia"]["order"] == ["red", "blue"] and g.state.active == "red"
 
 
@@ -264,7 +265,7 @@ def test_night_takes_4_cm_off_a_walk():
 
 def test_morale_results():
     """IA-MORALE: 0-4 retreat, 5-8 initiative lost, 9-11 regular, 12 inspired."""
-    from rulesets.inter_arma.morale import verdict
+    from rulesets.inter_arma.chapters.morale import verdict
 
     assert [verdict(t) for t in (4, 5, 8, 9, 11, 12)] == [
         "retreat",

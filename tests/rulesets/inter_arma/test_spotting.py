@@ -151,9 +151,9 @@ def test_an_attack_raises_the_alarm():
 
 def test_the_computer_shoots_past_a_hidden_crawler():
     """IA-I-SPOT: the computer's shots skip an unseen crawler for an enemy it sees."""
-    from rulesets.inter_arma import ai
+    from rulesets.inter_arma import candidates
 
     g = game(archer(), crawler("r", "red", GAP, 10), fig("s", "red", GAP + 2, 12))
     to_ranged(g, [3])
-    shots = [a.target for a in ai.candidates(g.state, "blue", g.ctx) if a.KIND == "shoot"]
+    shots = [a.target for a in candidates.candidates(g.state, "blue", g.ctx) if a.KIND == "shoot"]
     assert shots == ["s"]

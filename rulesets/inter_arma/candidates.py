@@ -1,4 +1,4 @@
-"""The computer's options and its reading of a position (candidates, score).
+"""The computer's options (candidates).
 
 Why few options: each figure gets a walk and a run towards its nearest enemy (and a
 crawl for skirmishers), its shots at the three nearest enemies, and its clashes; the
@@ -8,19 +8,14 @@ search agents then choose by the exact odds and the score.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from engine import actions as act
-from engine.closing import pull
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.inter_arma import measure, melee, movement, rules
-from rulesets.inter_arma import tables as T
+from rulesets.inter_arma import rules
 from rulesets.inter_arma.build import ranged_weapons
-
-#: the pull toward the nearest foe is full within NEAR inches, none NEAR_SPAN beyond
-NEAR, NEAR_SPAN = 12.0, 36.0
-VALUE = {"commander": 2.0, "elite": 1.3, "regular": 1.0, "conscript": 0.8}
+from rulesets.inter_arma.chapters import measure, melee, movement
+from rulesets.inter_arma.chapters import tables as T
 
 
 def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
@@ -84,28 +79,3 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
                     out.append(f)
     out.append(act.EndPhase())
     return out
-
-
-def victory_text(scenario: Any) -> str:
-    """What wins an Inter Arma scenario (IA-I-END), for the new-game screen."""
-    text = "A side with no figure left able to fight has lost."
-    if scenario.turn_limit:
-        text += (
-            f" After {scenario.turn_limit} turns the side that lost fewer figures (killed "
-            "or wounded) wins; equal losses are a draw (IA-I-END)."
-        )
-    return text
-
-
-def score(state: GameState, side: str, ctx: Context | None = None) -> float:
-    """Own fighting strength minus the enemy's (class-weighted, wounded at a tenth), and a
-    little for closing in, so greedy play advances instead of waiting."""
-    total = 0.0
-    for m in state.models.values():
-        if m.removed:
-            continue
-        v = VALUE.get(str(m.stats.get("class")), 1.0) * (0.1 if "wounded" in m.status else 1.0)
-        total += v if m.side == side else -v
-    own = [m for m in state.live(side) if "wounded" not in m.status]
-    foes = [e for e in state.live() if e.side != side]
-    return total + 0.02 * pull(own, foes, lambda m: NEAR, NEAR_SPAN)

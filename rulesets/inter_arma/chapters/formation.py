@@ -13,8 +13,8 @@ import math
 from engine.dice import Modifier
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.inter_arma import measure
 from rulesets.inter_arma.build import foot_type, mounted
+from rulesets.inter_arma.chapters import measure
 
 #: the fewest shielded figures in a chain of base contact that make a closed formation
 WALL = 3

@@ -19,8 +19,9 @@ from engine.geometry import (
 from engine.polygons import polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import mounted
+from rulesets.inter_arma.chapters import tables as T
+from rulesets.inter_arma.state import gs
 
 #: edge-to-edge gap (inches) at which two bases are in contact (physics stops at 0.01")
 CONTACT = 0.05
@@ -51,7 +52,7 @@ def enemies_in_contact(state: GameState, m: Model) -> list[Model]:
 
 
 def conditions(state: GameState) -> str:
-    return str(state.vars.get("conditions", "day"))
+    return str(gs(state).get("conditions", "day"))
 
 
 def sight_cm(state: GameState, ctx: Context, m: Model, t: Model) -> tuple[float, list[str]]:

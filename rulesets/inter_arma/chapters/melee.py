@@ -13,12 +13,13 @@ from engine.actions import Fight
 from engine.dice import Dist, Modifier, dice_sum, die
 from engine.ruleset import Context, Odds
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, massed, measure
 from rulesets.inter_arma.build import mounted
+from rulesets.inter_arma.chapters import combat, massed, measure
+from rulesets.inter_arma.state import mv
 
 
 def ready(state: GameState, m: Model) -> bool:
-    return not m.removed and "wounded" not in m.status and m.vars.get("clashed") != state.turn
+    return not m.removed and "wounded" not in m.status and mv(m).get("clashed") != state.turn
 
 
 def attackers(state: GameState, a: Fight) -> list[Model]:
@@ -38,9 +39,9 @@ def check(state: GameState, ctx: Context, a: Fight) -> list[str]:
     why = []
     if "wounded" in m.status:
         why.append(f"{m.id} is wounded and cannot fight (IA-WOUNDED)")
-    if m.vars.get("clashed") == state.turn:
+    if mv(m).get("clashed") == state.turn:
         why.append(f"{m.id} has had its clash this turn (IA-MELEE-1: one clash per turn)")
-    if t.vars.get("clashed") == state.turn and "wounded" not in t.status:
+    if mv(t).get("clashed") == state.turn and "wounded" not in t.status:
         why.append(f"{t.id} has had its clash this turn (IA-MELEE-1: one clash per turn)")
     if not measure.in_contact(m, t):
         why.append(f"{t.id} is not in contact ({measure.gap_cm(m, t):.1f} cm away, IA-MELEE-1)")
@@ -49,7 +50,7 @@ def check(state: GameState, ctx: Context, a: Fight) -> list[str]:
 
 def archer_penalty(state: GameState, m: Model) -> int:
     """IA-MELEE-1: \u22121 for an archer who shot earlier this turn."""
-    return -1 if m.vars.get("shot") == state.turn else 0
+    return -1 if mv(m).get("shot") == state.turn else 0
 
 
 def single_bonus(state: GameState, m: Model, other: Model) -> list[Modifier]:
@@ -189,9 +190,9 @@ def owed_first(state: GameState, group: list[Model], t: Model) -> bool | None:
     if len(group) != 1:
         return None
     g = group[0]
-    if g.vars.get("ambush_first") == [state.turn, t.id]:
+    if mv(g).get("ambush_first") == [state.turn, t.id]:
         return True
-    if t.vars.get("ambush_first") == [state.turn, g.id]:
+    if mv(t).get("ambush_first") == [state.turn, g.id]:
         return False
     return None
 
@@ -273,15 +274,15 @@ def apply(state: GameState, ctx: Context, a: Fight) -> None:
     m, t = state.models[a.actor], state.models[a.target]
     if "wounded" in t.status:
         wounded_fate(state, ctx, m, t, str(a.options.get("fate", "")))
-        m.vars["clashed"] = state.turn
+        mv(m)["clashed"] = state.turn
         return
     group = attackers(state, a)
     if not ambushing(m, group) and massed.is_massed(state, a):
         massed.resolve(state, ctx, a)
         return
     for g in group:
-        g.vars["clashed"] = state.turn
-    t.vars["clashed"] = state.turn
+        mv(g)["clashed"] = state.turn
+    mv(t)["clashed"] = state.turn
     if ambushing(m, group):
         m.set_status("crawling", False)
         ctx.log.emit(
@@ -295,7 +296,7 @@ def apply(state: GameState, ctx: Context, a: Fight) -> None:
         if res in ("saved", "dismounted") and t.stats.get("class") == "commander":
             combat.resolve_hit(state, ctx, m, attack_kind(t), [], t.id)
         elif res in ("saved", "dismounted"):
-            t.vars["ambush_first"] = [state.turn + 1, m.id]
+            mv(t)["ambush_first"] = [state.turn + 1, m.id]
             ctx.log.emit("note", f"{t.id} saved: it cannot strike back now but has the initiative next turn (IA-AMBUSH)",
                          actor=t.id, target=m.id, rule="IA-AMBUSH")  # fmt: skip
         return

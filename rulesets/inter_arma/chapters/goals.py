@@ -15,6 +15,7 @@ from typing import Any
 from engine.dice import Modifier
 from engine.ruleset import Context
 from engine.state import GameState, Model
+from rulesets.inter_arma.state import gs, mv
 
 #: objective kinds this ruleset reads as morale goals
 KINDS = ("checkpoint", "loot", "standard", "herd", "building")
@@ -23,7 +24,7 @@ RADIUS = 1.0
 
 
 def goals(state: GameState) -> list[dict[str, Any]]:
-    return [o for o in state.vars.get("objectives") or [] if o.get("kind") in KINDS]
+    return [o for o in gs(state).get("objectives") or [] if o.get("kind") in KINDS]
 
 
 def _able(m: Model) -> bool:
@@ -47,7 +48,7 @@ def visit(state: GameState, m: Model) -> None:
         if o["kind"] == "loot" and math.dist(m.pos, (o["x"], o["y"])) <= float(
             o.get("radius", RADIUS)
         ):
-            found = state.vars.setdefault("loot_found", {})
+            found = gs(state).setdefault("loot_found", {})
             found.setdefault(str(o.get("id", f"{o['x']},{o['y']}")), m.side)
 
 
@@ -62,16 +63,16 @@ def burn(state: GameState, ctx: Context) -> None:
         if o["kind"] != "building" or not o.get("side"):
             continue
         held = holder(state, o)
-        if key(o) in (state.vars.get("destroyed") or {}) or held in (None, o["side"]):
+        if key(o) in (gs(state).get("destroyed") or {}) or held in (None, o["side"]):
             continue
-        state.vars.setdefault("destroyed", {})[key(o)] = held
+        gs(state).setdefault("destroyed", {})[key(o)] = held
         ctx.log.emit("status", f"{held} destroys {o.get('name') or key(o)} (IA-MORALE b)", actor=held,
                      rule="IA-MORALE", outcome="destroyed")  # fmt: skip
 
 
 def building(o: dict[str, Any], state: GameState, side: str) -> list[Modifier]:
     """IA-MORALE b: +1 for a destroyed enemy building, -1 for a destroyed own one."""
-    by = (state.vars.get("destroyed") or {}).get(key(o))
+    by = (gs(state).get("destroyed") or {}).get(key(o))
     name = str(o.get("name") or key(o))
     if by is None:
         return []
@@ -93,7 +94,7 @@ def modifiers(state: GameState, side: str) -> list[Modifier]:
         if kind == "building":
             out += building(o, state, side)
         elif kind == "loot" and not owner:
-            if (state.vars.get("loot_found") or {}).get(
+            if (gs(state).get("loot_found") or {}).get(
                 str(o.get("id", f"{o['x']},{o['y']}"))
             ) == side:
                 out.append(Modifier(1, f"found the loot ({name})", "IA-MORALE"))
@@ -111,7 +112,7 @@ def modifiers(state: GameState, side: str) -> list[Modifier]:
 
 
 def campaign(state: GameState) -> bool:
-    return bool((state.vars.get("options") or {}).get("campaign"))
+    return bool((gs(state).get("options") or {}).get("campaign"))
 
 
 def fates(state: GameState, ctx: Context) -> None:
@@ -134,4 +135,4 @@ def fates(state: GameState, ctx: Context) -> None:
             rolls=list(r.faces),
             outcome=str(r.result),
         )
-        m.vars["fate"] = str(r.result)
+        mv(m)["fate"] = str(r.result)

@@ -12,7 +12,8 @@ import math
 
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.inter_arma import measure
+from rulesets.inter_arma.chapters import measure
+from rulesets.inter_arma.state import gs, mv
 
 #: IA-NIGHT: (lowest total, degrees turned left; negative turns right)
 BANDS = ((11, 90), (9, 45), (6, 0), (4, -45), (2, -90))
@@ -50,7 +51,7 @@ def direction(state: GameState, ctx: Context, m: Model) -> int:
     """Degrees ``m``'s group turns from its intended direction this turn (0 by day)."""
     if measure.conditions(state) != "night":
         return 0
-    dice = state.vars.setdefault("night_dice", {})
+    dice = gs(state).setdefault("night_dice", {})
     got = dice.get(m.unit)
     if got and got[0] == state.turn:
         return int(got[1])
@@ -92,7 +93,7 @@ def disorder(state: GameState, ctx: Context) -> list[str]:
     for m in state.live():
         if "wounded" in m.status or "disordered" in m.status:
             continue
-        last = int(m.vars.get("clashed") or 0)
+        last = int(mv(m).get("clashed") or 0)
         if state.turn - last >= DISORDER_TURNS:
             m.set_status("disordered")
             ctx.log.emit("status", f"{m.id} has been out of combat for {DISORDER_TURNS} night turns: disordered (IA-NIGHT)",

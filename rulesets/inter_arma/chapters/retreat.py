@@ -13,8 +13,8 @@ from engine.dice import Modifier
 from engine.geometry import distance
 from engine.ruleset import Context, Reason
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, measure
 from rulesets.inter_arma.build import mounted
+from rulesets.inter_arma.chapters import combat, measure
 
 #: IA-BREAK: the archers and missile troops who break contact with a save
 MISSILE = ("bow", "sling", "crossbow")
@@ -85,7 +85,7 @@ def break_away(state: GameState, ctx: Context, m: Model) -> bool:
         plus = [Modifier(1, "breaking contact", "IA-BREAK")]
         res = combat.resolve_hit(state, ctx, m, "break", plus, foes[0].id)
         return res == "saved"
-    from rulesets.inter_arma import morale
+    from rulesets.inter_arma.chapters import morale
 
     ctx.log.emit("note", f"{m.id} retreats from contact: {m.side} tests its morale (IA-MORALE)",
                  actor=m.id, rule="IA-MORALE")  # fmt: skip

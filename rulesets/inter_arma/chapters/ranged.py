@@ -15,9 +15,10 @@ from engine.actions import Shoot
 from engine.dice import Modifier
 from engine.ruleset import OUT_OF_RANGE, Context, Odds, Reason
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, measure, spotting
-from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import mounted, ranged_weapons
+from rulesets.inter_arma.chapters import combat, measure, spotting
+from rulesets.inter_arma.chapters import tables as T
+from rulesets.inter_arma.state import gs, mv
 
 
 @dataclass
@@ -41,7 +42,7 @@ def pick_weapon(m: Model, name: str) -> dict[str, Any] | None:
             for w in ws
             if str(w.get("name", "")).lower() == name.lower() or w["kind"] == name.lower()
         ]
-    usable = [w for w in ws if w["kind"] != "javelin" or int(m.vars.get("javelins", 0)) > 0]
+    usable = [w for w in ws if w["kind"] != "javelin" or int(mv(m).get("javelins", 0)) > 0]
     pool = usable or ws
     return pool[0] if pool else None
 
@@ -67,7 +68,7 @@ def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
         )
         return p
     p.weapon = w
-    if w["kind"] == "javelin" and int(m.vars.get("javelins", 0)) <= 0:
+    if w["kind"] == "javelin" and int(mv(m).get("javelins", 0)) <= 0:
         p.problems.append(f"{m.id} has thrown its javelin (one each, IA-JAVELIN)")
     if "crawling" in m.status:
         p.problems.append(f"{m.id} is crawling: no shooting while crawling (IA-MOVE f)")
@@ -108,7 +109,7 @@ def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
 
 def check(state: GameState, ctx: Context, a: Shoot) -> list[str]:
     m = state.models[a.actor]
-    if m.vars.get("shot") == state.turn:
+    if mv(m).get("shot") == state.turn:
         return [f"{m.id} has already shot this turn (IA-SEQUENCE)"]
     return plan(state, ctx, a).problems
 
@@ -129,18 +130,18 @@ def apply(state: GameState, ctx: Context, a: Shoot) -> None:
     m, t = state.models[a.actor], state.models[a.target]
     p = plan(state, ctx, a)
     assert p.weapon is not None
-    m.vars["shot"] = state.turn
+    mv(m)["shot"] = state.turn
     mod = sum(x.value for x in p.mods)
     ch = combat.to_hit_chance(p.need, mod)
     r = ctx.dice.roll(6, f"{m.id} shoots {t.id} with {p.weapon.get('name', p.weapon['kind'])} at {p.band} range ({p.distance:.1f} cm)",
                       modifiers=[x for x in p.mods if x.value], need=f"{p.need}+", chance=ch, actor=m.id, rule="IA-RANGED",
                       result=lambda tot, f: "hit" if tot >= p.need else "miss")  # fmt: skip
     combat.report(ctx, r, actor=m.id, target=t.id, rule="IA-RANGED", chance=float(ch))
-    t.vars["shot_at"] = state.turn
+    mv(t)["shot_at"] = state.turn
     if p.weapon["kind"] == "javelin":
-        m.vars["javelins"] = int(m.vars.get("javelins", 0)) - 1
+        mv(m)["javelins"] = int(mv(m).get("javelins", 0)) - 1
         if r.result == "miss" and not p.weapon.get("pilum"):
-            state.vars.setdefault("javelin_markers", []).append([round(t.x, 2), round(t.y, 2)])
+            gs(state).setdefault("javelin_markers", []).append([round(t.x, 2), round(t.y, 2)])
     if r.result == "hit":
         combat.resolve_hit(state, ctx, t, p.band, [], m.id, p.height)
 

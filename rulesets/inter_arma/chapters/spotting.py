@@ -19,8 +19,9 @@ from engine.geometry import crossings
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import in_arc
-from rulesets.inter_arma import measure
-from rulesets.inter_arma import tables as T
+from rulesets.inter_arma.chapters import measure
+from rulesets.inter_arma.chapters import tables as T
+from rulesets.inter_arma.state import gs, mv
 
 
 def verdict(low: int, high: int, yes: str, no: str) -> Callable[[int, tuple[int, ...]], str]:
@@ -44,14 +45,14 @@ def in_water(ctx: Context, m: Model) -> bool:
 
 def hidden(m: Model) -> bool:
     """A crawling figure not spotted at the last look (IA-SIGHT, IA-I-SPOT)."""
-    return "crawling" in m.status and not m.vars.get("spotted")
+    return "crawling" in m.status and not mv(m).get("spotted")
 
 
 def on_watch(state: GameState, side: str) -> bool:
     """IA-I-SENTRY: a side with sentries sees no enemy until the alarm is raised."""
-    if side in (state.vars.get("alarm") or []):
+    if side in (gs(state).get("alarm") or []):
         return False
-    return any(m.vars.get("sentry") for m in state.models.values() if m.side == side)
+    return any(mv(m).get("sentry") for m in state.models.values() if m.side == side)
 
 
 def unseen(state: GameState, m: Model, t: Model) -> str:
@@ -68,7 +69,7 @@ def raise_alarm(state: GameState, ctx: Context, side: str, why: str) -> None:
     """IA-I-SENTRY: the side on watch is alarmed (a sentry's sighting, or an attack)."""
     if not on_watch(state, side):
         return
-    state.vars.setdefault("alarm", []).append(side)
+    gs(state).setdefault("alarm", []).append(side)
     ctx.log.emit("status", f"{side} is alarmed: {why} (IA-I-SENTRY)", actor=side,
                  rule="IA-SIGHT", outcome="alarm")  # fmt: skip
 
@@ -85,7 +86,7 @@ def sentries(state: GameState, ctx: Context) -> None:
     for side in state.sides:
         if not on_watch(state, side):
             continue
-        for s in sorted((m for m in state.live(side) if m.vars.get("sentry") and able(m)),
+        for s in sorted((m for m in state.live(side) if mv(m).get("sentry") and able(m)),
                         key=lambda m: m.id):  # fmt: skip
             near = sorted(
                 (measure.gap_cm(s, e), e.id, e)
@@ -104,7 +105,7 @@ def sentries(state: GameState, ctx: Context) -> None:
                          rolls=list(r.faces), outcome=str(r.result))  # fmt: skip
             if r.result == "sights":
                 if "crawling" in e.status:
-                    e.vars["spotted"] = True
+                    mv(e)["spotted"] = True
                 raise_alarm(state, ctx, side, f"sentry {s.id} sights {e.id}")
                 break
 
@@ -145,7 +146,7 @@ def crawler(state: GameState, ctx: Context, c: Model) -> None:
         ctx.log.emit("resolution", r.explain(), actor=e.id, target=c.id, rule="IA-SIGHT",
                      rolls=list(r.faces), outcome=str(r.result))  # fmt: skip
         if r.result == "spotted":
-            c.vars["spotted"] = True
+            mv(c)["spotted"] = True
             return
 
 
@@ -154,8 +155,8 @@ def look(state: GameState, ctx: Context) -> None:
     throw, then every crawler not yet sighted is tested."""
     crawlers = sorted((m for m in state.live() if "crawling" in m.status), key=lambda m: m.id)
     for c in crawlers:
-        c.vars.pop("spotted", None)
+        mv(c).pop("spotted", None)
     sentries(state, ctx)
     for c in crawlers:
-        if not c.vars.get("spotted"):
+        if not mv(c).get("spotted"):
             crawler(state, ctx, c)

@@ -12,8 +12,9 @@ from fractions import Fraction
 from engine.dice import Modifier, Roll, die, prob
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import foot_type, mounted
+from rulesets.inter_arma.chapters import tables as T
+from rulesets.inter_arma.state import gs, mv
 
 SIXTH = Fraction(1, 6)
 DOWN = ("dead", "wounded")
@@ -89,12 +90,12 @@ def situational(
 ) -> list[Modifier]:
     """Save modifiers of the moment: a closed formation (IA-SAVE c) and an inspired
     commander's blow (IA-MORALE 12: +1 damage in his next combat, IA-I-INSPIRED)."""
-    from rulesets.inter_arma import formation
+    from rulesets.inter_arma.chapters import formation
 
     band = attack if attack in T.TO_HIT else ""
     out = formation.save_mods(state, ctx, t, band, height) if attack != "break" else []
     s = state.models.get(by)
-    if s is not None and s.vars.get("inspired"):
+    if s is not None and mv(s).get("inspired"):
         out.append(Modifier(-1, f"{by} is inspired: +1 damage", "IA-MORALE"))
     return out
 
@@ -113,7 +114,7 @@ def resolve_hit(
     extra = list(extra) + situational(state, ctx, t, attack, by, height)
     s = state.models.get(by)
     if s is not None:
-        s.vars.pop("inspired", None)
+        mv(s).pop("inspired", None)
     if mounted(t):
         faces = horse_faces(attack)
         need = "/".join(str(f) for f in sorted(faces))
@@ -153,16 +154,16 @@ def fall(state: GameState, ctx: Context, t: Model, result: str) -> None:
         t.hp = 0
         t.removed = True
         t.set_status("dead")
-        state.vars.setdefault("losses", {}).setdefault(t.side, 0)
-        state.vars["losses"][t.side] += 1
+        gs(state).setdefault("losses", {}).setdefault(t.side, 0)
+        gs(state)["losses"][t.side] += 1
         ctx.log.emit(
             "removed", f"{t.id} is killed (IA-SAVE)", actor=t.id, rule="IA-SAVE", outcome="dead"
         )
     elif result == "wounded":
         t.set_status("wounded")
         t.set_status("crawling", False)
-        state.vars.setdefault("losses", {}).setdefault(t.side, 0)
-        state.vars["losses"][t.side] += 1
+        gs(state).setdefault("losses", {}).setdefault(t.side, 0)
+        gs(state)["losses"][t.side] += 1
         ctx.log.emit(
             "status",
             f"{t.id} is wounded: it stays in place and cannot fight (IA-WOUNDED)",

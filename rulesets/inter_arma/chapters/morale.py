@@ -13,7 +13,8 @@ from functools import partial
 from engine.dice import Modifier, dice_sum, prob
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.inter_arma import goals, measure, night
+from rulesets.inter_arma.chapters import goals, measure, night
+from rulesets.inter_arma.state import gs, mv
 
 
 def down(m: Model) -> bool:
@@ -28,7 +29,7 @@ def lost(state: GameState, side: str) -> list[Model]:
 
 def role(m: Model) -> str:
     """IA-I-ALLIES: 'civilian', 'ally' (an allied figure on the side) or 'soldier'."""
-    return "civilian" if m.vars.get("civilian") else "ally" if m.vars.get("ally") else "soldier"
+    return "civilian" if mv(m).get("civilian") else "ally" if mv(m).get("ally") else "soldier"
 
 
 def _per(mods: list[Modifier], n: int, each: int, sign: int, what: str) -> None:
@@ -80,7 +81,7 @@ def _holds_regular(total: int, k: int) -> bool:
 
 
 def critical(state: GameState, side: str) -> bool:
-    seen = state.vars.setdefault("morale_seen", {})
+    seen = gs(state).setdefault("morale_seen", {})
     n = len([m for m in lost(state, side) if role(m) != "civilian"])
     total = len([m for m in state.models.values() if m.side == side and role(m) != "civilian"])
     was = int(seen.get(side, 0))
@@ -113,11 +114,11 @@ def army_test(state: GameState, ctx: Context, side: str) -> str:
     if r.result == "retreat":
         retreat(state, ctx, side)
     elif r.result == "initiative lost":
-        lost_init = state.vars["ia"].setdefault("lose_init", [])
+        lost_init = gs(state)["ia"].setdefault("lose_init", [])
         if side not in lost_init:
             lost_init.append(side)
     elif r.result == "inspired":
-        state.vars.setdefault("inspired", []).append(side)
+        gs(state).setdefault("inspired", []).append(side)
         inspire(state, ctx, side)
     return str(r.result)
 
@@ -133,10 +134,10 @@ def end_of_turn(state: GameState, ctx: Context) -> None:
     for side in night.disorder(state, ctx):
         if not state.over:
             army_test(state, ctx, side)
-    lose_init = state.vars["ia"].pop("lose_init", [])
-    order = state.vars["ia"]["order"]
+    lose_init = gs(state)["ia"].pop("lose_init", [])
+    order = gs(state)["ia"]["order"]
     if lose_init and len(lose_init) < len(order):
-        state.vars["ia"]["order"] = [s for s in order if s not in lose_init] + [
+        gs(state)["ia"]["order"] = [s for s in order if s not in lose_init] + [
             s for s in order if s in lose_init
         ]
         ctx.log.emit(
@@ -159,7 +160,7 @@ def retreat(state: GameState, ctx: Context, side: str) -> None:
             continue
         held = False
         for c in chiefs:
-            used = int(c.vars.get("holds", 0))
+            used = int(mv(c).get("holds", 0))
             if used >= 2 or measure.sees(state, ctx, c, m):
                 continue
             r = ctx.dice.roll(
@@ -180,7 +181,7 @@ def retreat(state: GameState, ctx: Context, side: str) -> None:
                 outcome=str(r.result),
             )
             if r.result == "holds":
-                c.vars["holds"] = used + 1
+                mv(c)["holds"] = used + 1
                 held = True
             break
         if not held:
@@ -200,6 +201,6 @@ def inspire(state: GameState, ctx: Context, side: str) -> None:
     strikes (a blow or a shot) saves 1 worse (IA-I-INSPIRED)."""
     for c in state.live(side):
         if c.stats.get("class") == "commander" and "wounded" not in c.status:
-            c.vars["inspired"] = True
+            mv(c)["inspired"] = True
             ctx.log.emit("morale", f"{c.id} is inspired: +1 damage in his next combat (IA-MORALE 12)",
                          actor=c.id, rule="IA-MORALE")  # fmt: skip

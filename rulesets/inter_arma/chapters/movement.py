@@ -14,9 +14,10 @@ from fractions import Fraction
 from engine.actions import Move
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, formation, goals, measure, night, retreat
-from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import foot_type, mounted
+from rulesets.inter_arma.chapters import combat, formation, goals, measure, night, retreat
+from rulesets.inter_arma.chapters import tables as T
+from rulesets.inter_arma.state import gs, mv
 
 MODES = ("walk", "run", "crawl")
 
@@ -54,7 +55,7 @@ def reductions(
             out.append((T.LOW_OBSTACLE, "crossing a low obstacle (IA-MOVE d)"))
         if crossings(path, bf, {"heavy_woods"}) or "heavy_woods" in measure.kinds_under(ctx, m):
             out.append((T.HEAVY_WOODS, "in heavy woods (IA-MOVE e)"))
-    if m.vars.get("shot_at") == state.turn - 1:
+    if mv(m).get("shot_at") == state.turn - 1:
         out.append((T.SHOT_AT, "shot at in the previous turn (IA-MOVE f)"))
     return out
 
@@ -77,7 +78,7 @@ def check(state: GameState, ctx: Context, a: Move) -> list[str]:
     if mode not in MODES:
         return [f"'{mode}' is not a way to move (walk, run, crawl; IA-MOVE)"]
     why: list[str] = []
-    if m.vars.get("moved") == state.turn:
+    if mv(m).get("moved") == state.turn:
         why.append(f"{m.id} has already moved this turn (IA-SEQUENCE)")
     if "wounded" in m.status:
         why.append(f"{m.id} is wounded: it stays in place (IA-WOUNDED)")
@@ -153,7 +154,7 @@ def apply(state: GameState, ctx: Context, a: Move) -> None:
     m = state.models[a.actor]
     mode = mode_of(m, a)
     path = list(a.waypoints(m.pos))
-    m.vars["moved"] = state.turn
+    mv(m)["moved"] = state.turn
     m.set_status("tired", False)
     if not retreat.break_away(state, ctx, m):
         return
@@ -194,16 +195,16 @@ def apply(state: GameState, ctx: Context, a: Move) -> None:
 def pick_up(state: GameState, ctx: Context, m: Model) -> None:
     """IA-JAVELIN: a figure with a javelin weapon and none in hand picks up a missed
     javelin it ends its move within 2 cm of (a Roman pilum never returns)."""
-    marks = state.vars.get("javelin_markers") or []
+    marks = gs(state).get("javelin_markers") or []
     if (
         not any(w.get("kind") == "javelin" and not w.get("pilum") for w in m.weapons)
-        or int(m.vars.get("javelins", 0)) > 0
+        or int(mv(m).get("javelins", 0)) > 0
     ):
         return
     for i, (x, y) in enumerate(marks):
         if T.cm(math.dist((x, y), m.pos)) <= 2 + T.cm(measure.base_radius(m)):
             marks.pop(i)
-            m.vars["javelins"] = 1
+            mv(m)["javelins"] = 1
             ctx.log.emit(
                 "note", f"{m.id} picks up a javelin (IA-JAVELIN)", actor=m.id, rule="IA-JAVELIN"
             )

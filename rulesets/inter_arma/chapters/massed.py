@@ -16,13 +16,14 @@ from fractions import Fraction
 from engine.actions import Fight
 from engine.ruleset import Context, Odds
 from engine.state import GameState, Model
-from rulesets.inter_arma import combat, measure
-from rulesets.inter_arma import tables as T
 from rulesets.inter_arma.build import mounted
+from rulesets.inter_arma.chapters import combat, measure
+from rulesets.inter_arma.chapters import tables as T
+from rulesets.inter_arma.state import mv
 
 
 def _ready(state: GameState, m: Model) -> bool:
-    return not m.removed and "wounded" not in m.status and m.vars.get("clashed") != state.turn
+    return not m.removed and "wounded" not in m.status and mv(m).get("clashed") != state.turn
 
 
 def meeting(state: GameState, a: Fight) -> tuple[list[Model], list[Model]]:
@@ -191,7 +192,7 @@ def resolve(state: GameState, ctx: Context, a: Fight) -> None:
     a_side, b_side = meeting(state, a)
     a_back, b_back = second_rank(state, a_side, b_side), second_rank(state, b_side, a_side)
     for f in (*a_side, *b_side, *a_back, *b_back):
-        f.vars["clashed"] = state.turn
+        mv(f)["clashed"] = state.turn
     ctx.log.emit("note", f"massed combat: {len(a_side)} of {a_side[0].side} against {len(b_side)} of {b_side[0].side}"
                  f" (+{len(a_back)} and +{len(b_back)} spears from the second rank; IA-MASSED)",
                  actor=a.actor, target=a.target, rule="IA-MASSED")  # fmt: skip
