@@ -10,7 +10,6 @@ candidates, odds, score and victory.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from engine import actions as act
@@ -31,13 +30,12 @@ class InterArma(Ruleset):
     rulebook = "seeds/001_59aed166d8383ab5.txt"
     max_die = 6
     stat_keys = build.STAT_KEYS
+    stat_defaults = build.DEFAULTS
+    builder = build.IaBuilder
     model_keys = ()
     verbs = ()
     unit_name = "cm"
     unit_per_inch = T.CM_PER_INCH
-
-    def build_model(self, spec: Mapping[str, Any]) -> tuple[Model | None, list[tuple[str, str]]]:
-        return build.build_model(spec, self.profiles())
 
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
         gs(state).setdefault("conditions", "day")
