@@ -170,7 +170,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_points(args: argparse.Namespace) -> int:
     """Point values of an army list or scenario, by its ruleset's ``points_report``: the
-    file's ``ruleset`` key, else the ``rulesets/<key>/`` folder it sits in, else GEM."""
+    file's ``ruleset`` key, else the ``rulesets/<key>/`` folder it sits in. Never a
+    guess: another ruleset's list read by the wrong formula prints its errors (#17)."""
     from engine import schema
     from engine.data import Checker, DataError, load_toml, problem_lines
     from engine.loader import ruleset_problem
@@ -182,7 +183,15 @@ def cmd_points(args: argparse.Namespace) -> int:
         return _fail(problem_lines(e.problems))
     parts = Path(args.file).resolve().parts
     folder = parts[parts.index("rulesets") + 1] if "rulesets" in parts[:-2] else ""
-    key = data.get("ruleset") or (folder if folder in available() else "gem")
+    key = data.get("ruleset") or (folder if folder in available() else "")
+    if not key:
+        known = ", ".join(available())
+        return _fail(
+            [
+                f'error: {args.file}: ruleset: whose points? give ruleset = "<key>" or keep '
+                f"the file in rulesets/<key>/ (known: {known})"
+            ]
+        )
     if not isinstance(key, str) or ruleset_problem(key):  # no import of a dotted name
         known = ", ".join(available())
         return _fail([f"error: {args.file}: ruleset: unknown ruleset '{key}' (known: {known})"])

@@ -394,6 +394,7 @@ ARMY_UNIT = Table(
 )
 ARMY = Table(
     {
+        "ruleset": Str(),
         "name": Str(),
         "era": Str(),
         "description": Str(),

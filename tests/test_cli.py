@@ -122,6 +122,23 @@ def test_points_asks_the_army_s_own_ruleset():
     assert run("balance", "umr").returncode == 2
 
 
+def test_points_never_guesses_the_ruleset(tmp_path):
+    """Outside ``rulesets/<key>/`` the file's ``ruleset`` key says whose formula prices
+    it; without one the command asks, instead of reading it as a GEM list (#17)."""
+    eldar = (ROOT / "rulesets/swomp/armies/eldar_host.toml").read_text()
+    (tmp_path / "named.toml").write_text('ruleset = "swomp"\n' + eldar)
+    pts = run("points", str(tmp_path / "named.toml"))
+    assert pts.returncode == 0 and "total 603 points" in pts.stdout, pts.stderr
+    (tmp_path / "bare.toml").write_text(eldar)
+    bare = run("points", str(tmp_path / "bare.toml"))
+    assert bare.returncode == 2 and "whose points?" in bare.stderr
+    assert "gem" not in bare.stderr.split("(known")[0], bare.stderr
+    romans = (ROOT / "rulesets/gem/armies/romans.toml").read_text()
+    (tmp_path / "romans.toml").write_text('ruleset = "gem"\n' + romans)
+    gem = run("points", str(tmp_path / "romans.toml"))
+    assert gem.returncode == 0 and "total" in gem.stdout, gem.stderr
+
+
 def test_simulate_writes_results_and_summary(tmp_path):
     args = ("simulate", "rulesets/umr/scenarios/default.toml", "--games", "2", "--workers", "0")
     args += ("--agents", "random,random", "--turn-limit", "1", "--out", str(tmp_path))

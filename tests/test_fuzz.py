@@ -211,7 +211,8 @@ def test_mutated_army_lists_answer_cleanly(tmp_path, path, data):
     doc = tomllib.loads(path.read_text())
     for _ in range(data.draw(st.integers(1, 3))):
         mutate(doc, data)
-    f = tmp_path / "army.toml"
+    f = tmp_path / "rulesets" / path.parts[-3] / "army.toml"  # its folder names its ruleset
+    f.parent.mkdir(parents=True, exist_ok=True)
     f.write_text(to_toml(doc))
     code, out, err = run_main(["points", str(f)])
     check_answer(code, out, err, json_out=False)

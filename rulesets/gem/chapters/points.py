@@ -169,7 +169,9 @@ def points_report(path: str | Path) -> str:
     data = load_toml(path, display=name)
     chk = Checker(name)
     chk.known_keys(
-        data, ("name", "era", "points_limit", "min_formation_share", "units", "description"), ""
+        data,
+        ("ruleset", "name", "era", "points_limit", "min_formation_share", "units", "description"),
+        "",
     )
     profiles = units()["profiles"]
     entries = chk.array(data, "units", "units") or []
