@@ -34,12 +34,18 @@ from engine.game import Game
 from engine.ruleset import DAMAGE, Odds
 from engine.state import GameState
 
+#: resolution outcomes of an attack roll (``engine.sim.ATTACK_OUTCOMES``)
+ATTACK_OUTCOMES = ("hit", "miss", "saved")
 #: an attack this likely to succeed, worth something in expectation, should be taken
 DECLINE_ODDS = 0.6
 #: the pull toward the enemy, in enemy models' worth per inch the side closes
 ENGAGE_PER_INCH = 0.01
 #: ... counted only this far: beyond it a model is already in the fight
 ENGAGE_SPAN = 48.0
+#: samples of an attack's value (one with exact damage odds): a 28% shot sampled 4 times
+#: misses in all four one time in four, and a wounded model's kill looked worth less
+#: than a scratch on a whole one (tests/engine/test_greedy_aim.py)
+ATTACK_SAMPLES = 24
 
 
 @dataclass
@@ -65,6 +71,34 @@ def damage_hint(odds: Odds | None) -> float:
     if odds is None or odds.expected is None or odds.measures != DAMAGE:
         return 0.0
     return 0.01 * float(odds.expected)
+
+
+def luck(game: Game) -> float:
+    """The luck of the attack rolls in ``game``'s log: hits less their chances, summed
+    over every attack resolution (each logs the chance of a hit before its dice fall, as
+    ``engine.sim.luck`` reads them). Its expectation is exactly 0 whatever was rolled,
+    which makes it a control variate for sampled values (``unlucky_mean``)."""
+    total = 0.0
+    for e in game.ctx.log.events:
+        if e.kind == "resolution" and e.chance is not None and e.outcome in ATTACK_OUTCOMES:
+            total += (e.outcome == "hit") - e.chance
+    return total
+
+
+def unlucky_mean(values: list[float], lucks: list[float]) -> float:
+    """The mean of sampled ``values`` with the luck of the hits taken out: less the
+    slope of value on luck (least squares over the samples) times the mean luck. A 28%
+    shot sampled 8 times hits 0 to 5 times; its mean then swings by the worth of a hit,
+    and which of two shots looked better was down to that. Taken out, what remains is
+    the spread of what a hit does (docs/decisions/0007)."""
+    n = len(values)
+    mv = sum(values) / n
+    ml = sum(lucks) / n
+    var = sum((x - ml) ** 2 for x in lucks)
+    if n < 3 or var < 1e-12:
+        return mv
+    slope = sum((x - ml) * (v - mv) for x, v in zip(lucks, values)) / var
+    return mv - slope * ml
 
 
 def foes_of(state: GameState, side: str) -> set[str]:
@@ -110,9 +144,17 @@ def worth(game: Game, side: str) -> float:
 class GreedyAgent:
     name = "greedy"
 
-    def __init__(self, seed: int = 0, samples: int = 4, engage: float = ENGAGE_PER_INCH) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = 4,
+        engage: float = ENGAGE_PER_INCH,
+        attack_samples: int = ATTACK_SAMPLES,
+    ) -> None:
         self.dice = Dice(seed=seed ^ 0x6EED)
         self.samples = samples
+        #: samples of an attack (exact damage odds): its value turns on one unlikely roll
+        self.attack_samples = max(samples, attack_samples)
         self.engage = engage
         self.last: list[Option] = []
         #: decisions taken and attacks declined (issue 20), for the bench
@@ -131,27 +173,35 @@ class GreedyAgent:
         """The position value the agent maximises: the ruleset's score."""
         return game.score(side)
 
-    def evaluate(self, game: Game, side: str, action: Action, pull: float = 0.0) -> Option:
+    def evaluate(
+        self, game: Game, side: str, action: Action, pull: float = 0.0, common: int | None = None
+    ) -> Option:
         """The expected position value after ``action``: the ruleset's score (a win or a
-        loss decides it) plus ``pull`` per inch the side closes on the enemy."""
+        loss decides it) plus ``pull`` per inch the side closes on the enemy. Sample k
+        rolls the dice of stream ``common + k``: ``choose`` gives every candidate of a
+        decision the same ``common``, so two shots are compared on the same faces."""
         odds = game.odds(action)
         start = front(game.state, side) if pull else 0.0
-        total = 0.0
-        n = 0
-        for k in range(self.samples):
-            c = game.clone(dice_seed=self.dice.face(1 << 30) + k)
+        base = self.dice.face(1 << 30) if common is None else common
+        values: list[float] = []
+        lucks: list[float] = []
+        attack = odds is not None and odds.measures == DAMAGE and odds.expected is not None
+        for k in range(self.attack_samples if attack else self.samples):
+            c = game.clone(dice_seed=base + k)
             before = len(c.dice.consumed)
             c.apply(action)
-            total += self.value(c, side)
+            v = self.value(c, side)
             if pull and not c.state.over:
-                total += pull * (start - front(c.state, side))
-            n += 1
+                v += pull * (start - front(c.state, side))
             if c.state.over:
                 w = c.state.over.get("winner")
-                total += 1000.0 if w == side else (-1000.0 if w else 0.0)
+                v += 1000.0 if w == side else (-1000.0 if w else 0.0)
+            values.append(v)
+            lucks.append(luck(c))
             if len(c.dice.consumed) == before:
                 break  # no dice: one sample is exact
-        value = total / n + damage_hint(odds)
+        n = len(values)
+        value = unlucky_mean(values, lucks) + damage_hint(odds)
         return Option(action, value, float(odds.chance) if odds else None, n)
 
     def choose(self, game: Game, side: str) -> Action:
@@ -160,7 +210,10 @@ class GreedyAgent:
             raise RuntimeError(f"ruleset {game.state.ruleset} offered no action to {side}")
         unit = self.unit(game, side)
         pull = self.engage * unit
-        options = [self.evaluate(game, side, a, pull) for a in candidates]
+        # common random numbers: every candidate meets the same dice, so the ranking of
+        # two shots is not decided by which one happened to roll well (issue 20)
+        common = self.dice.face(1 << 30)
+        options = [self.evaluate(game, side, a, pull, common) for a in candidates]
         options.sort(key=lambda o: -o.value)
         best = options[0].value
         ties = [o for o in options if o.value >= best - 1e-9]
