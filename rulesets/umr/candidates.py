@@ -10,7 +10,8 @@ Why ``proposals`` too: ``candidates`` checks options until each unit's budget of
 ones is full, and a shot's check measures sight (most of a random game's time, issue
 24). The random agent needs one legal action and the search's rollout policy only the
 attacks, so ``proposals`` hands them every option of the ready units unchecked; each
-checks what it draws. The options are ``candidates``' own, in its order.
+checks what it draws. The options are ``candidates``' own, in its order (without the
+detours, which cost a check to offer).
 """
 
 from __future__ import annotations
@@ -104,12 +105,32 @@ def _climbs_and_jumps(ctx: Context, m: Model, near: list[Model]) -> list[act.Act
     return out
 
 
+#: degrees off the straight line to the nearest foe of the advances that go round a
+#: building in the way (offered only when the straight advance is refused)
+DETOURS = (40.0, -40.0, 80.0, -80.0)
+
+
+def _detours(ctx: Context, m: Model, e: Model, run: float) -> Iterator[act.Action]:
+    """Advances at an angle, when the straight one toward ``e`` is refused. Why: a model
+    whose straight line to the nearest foe runs into a ruin had no advance at all, so it
+    ended its activations there for the rest of the game (issue 20, the mirror battle's
+    guardian behind ruin_se)."""
+    base = math.atan2(e.y - m.y, e.x - m.x)
+    for off in DETOURS:
+        a = base + math.radians(off)
+        p = (round(m.x + run * math.cos(a), 2), round(m.y + run * math.sin(a), 2))
+        if ctx.battlefield.on_table(*p):
+            yield act.Move(actor=m.id, to=p)
+
+
 def _model_options(
-    state: GameState, ctx: Context, m: Model, foes: list[Model]
+    state: GameState, ctx: Context, m: Model, foes: list[Model], detour: bool = True
 ) -> Iterator[act.Action]:
     """One model's options, best kinds first, unchecked. A generator: the caller stops
     once its budget of legal options is full, so the later (costlier) ones such as cover
-    spots are only worked out when they can still make the list."""
+    spots are only worked out when they can still make the list. ``detour``: offer the
+    angled advances where the straight one is refused (one more check; the unchecked
+    menu of ``proposals`` goes without)."""
     if mv(m).get("climb"):
         yield Climb(actor=m.id)
         return
@@ -127,7 +148,10 @@ def _model_options(
         e = near[0]
         p = _toward(m, e.pos, min(reach, measure.gap(m, e) - 0.5))
         if p:
-            yield act.Move(actor=m.id, to=p)
+            straight = act.Move(actor=m.id, to=p)
+            yield straight
+            if detour and rules.check(state, straight, ctx, quick=True):
+                yield from _detours(ctx, m, e, math.dist(m.pos, p))
         away = (2 * m.x - e.x, 2 * m.y - e.y)
         p = _toward(m, away, 4.0)
         if p:
@@ -187,6 +211,6 @@ def proposals(
         out: list[act.Action] = []
         for unit in units:
             for m in flow.unit_models(state, unit):
-                out += _model_options(state, ctx, m, foes)
+                out += _model_options(state, ctx, m, foes, detour=False)
             out.append(act.EndActivation(actor=unit))
     return [], out
