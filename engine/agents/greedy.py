@@ -46,6 +46,9 @@ ENGAGE_SPAN = 48.0
 #: misses in all four one time in four, and a wounded model's kill looked worth less
 #: than a scratch on a whole one (tests/engine/test_greedy_aim.py)
 ATTACK_SAMPLES = 24
+#: ... on a first look of twice the samples of a move; only the best few options after it
+#: get the full count (a UMR decision weighs up to 30 shots)
+REFINE = 4
 
 
 @dataclass
@@ -71,6 +74,12 @@ def damage_hint(odds: Odds | None) -> float:
     if odds is None or odds.expected is None or odds.measures != DAMAGE:
         return 0.0
     return 0.01 * float(odds.expected)
+
+
+def is_scored_attack(odds: Odds | None) -> bool:
+    """Whether odds are an attack's exact damage: its value turns on unlikely rolls, so
+    it is sampled ``ATTACK_SAMPLES`` times."""
+    return odds is not None and odds.measures == DAMAGE and odds.expected is not None
 
 
 def luck(game: Game) -> float:
@@ -174,19 +183,28 @@ class GreedyAgent:
         return game.score(side)
 
     def evaluate(
-        self, game: Game, side: str, action: Action, pull: float = 0.0, common: int | None = None
+        self,
+        game: Game,
+        side: str,
+        action: Action,
+        pull: float = 0.0,
+        common: int | None = None,
+        samples: int | None = None,
     ) -> Option:
         """The expected position value after ``action``: the ruleset's score (a win or a
         loss decides it) plus ``pull`` per inch the side closes on the enemy. Sample k
         rolls the dice of stream ``common + k``: ``choose`` gives every candidate of a
-        decision the same ``common``, so two shots are compared on the same faces."""
+        decision the same ``common``, so two shots are compared on the same faces.
+        ``samples`` (at most; one for an action that rolls nothing): ``attack_samples``
+        for an attack with exact damage odds, else ``samples``."""
         odds = game.odds(action)
         start = front(game.state, side) if pull else 0.0
         base = self.dice.face(1 << 30) if common is None else common
         values: list[float] = []
         lucks: list[float] = []
-        attack = odds is not None and odds.measures == DAMAGE and odds.expected is not None
-        for k in range(self.attack_samples if attack else self.samples):
+        if samples is None:
+            samples = self.attack_samples if is_scored_attack(odds) else self.samples
+        for k in range(samples):
             c = game.clone(dice_seed=base + k)
             before = len(c.dice.consumed)
             c.apply(action)
@@ -213,7 +231,17 @@ class GreedyAgent:
         # common random numbers: every candidate meets the same dice, so the ranking of
         # two shots is not decided by which one happened to roll well (issue 20)
         common = self.dice.face(1 << 30)
-        options = [self.evaluate(game, side, a, pull, common) for a in candidates]
+        # every attack on a first look of ``2 * samples``, then the best few on
+        # ``attack_samples``: most of a decision's shots are nowhere near the best
+        first = 2 * self.samples
+        options = [
+            self.evaluate(game, side, a, pull, common, first if o else None)
+            for a, o in ((a, is_scored_attack(game.odds(a))) for a in candidates)
+        ]
+        options.sort(key=lambda o: -o.value)
+        for i, o in enumerate(options[:REFINE]):
+            if o.samples == first and is_scored_attack(game.odds(o.action)):
+                options[i] = self.evaluate(game, side, o.action, pull, common)
         options.sort(key=lambda o: -o.value)
         best = options[0].value
         ties = [o for o in options if o.value >= best - 1e-9]
