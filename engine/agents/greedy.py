@@ -34,8 +34,8 @@ from engine.game import Game
 from engine.ruleset import DAMAGE, Odds
 from engine.state import GameState
 
-#: resolution outcomes of an attack roll (``engine.sim.ATTACK_OUTCOMES``)
-ATTACK_OUTCOMES = ("hit", "miss", "saved")
+#: the outcomes of a roll whose logged chance is that of a hit (``luck``)
+HIT_OR_MISS = ("hit", "miss")
 #: an attack this likely to succeed, worth something in expectation, should be taken
 DECLINE_ODDS = 0.6
 #: the pull toward the enemy, in enemy models' worth per inch the side closes
@@ -82,15 +82,20 @@ def is_scored_attack(odds: Odds | None) -> bool:
     return odds is not None and odds.measures == DAMAGE and odds.expected is not None
 
 
-def luck(game: Game) -> float:
+def luck(game: Game) -> float | None:
     """The luck of the attack rolls in ``game``'s log: hits less their chances, summed
-    over every attack resolution (each logs the chance of a hit before its dice fall, as
-    ``engine.sim.luck`` reads them). Its expectation is exactly 0 whatever was rolled,
-    which makes it a control variate for sampled values (``unlucky_mean``)."""
+    over the resolutions that logged a chance (the chance of a hit, before the dice
+    fell). Its expectation is exactly 0 whatever was rolled, which makes it a control
+    variate for sampled values (``unlucky_mean``) — but only where every such roll is
+    a hit or a miss: a roll with a third outcome (Inter Arma's saves, "saved, wounded or
+    dead", whose chance is the save's) gives None, and the plain mean is used."""
     total = 0.0
     for e in game.ctx.log.events:
-        if e.kind == "resolution" and e.chance is not None and e.outcome in ATTACK_OUTCOMES:
-            total += (e.outcome == "hit") - e.chance
+        if e.kind != "resolution" or e.chance is None:
+            continue
+        if e.outcome not in HIT_OR_MISS:
+            return None
+        total += (e.outcome == "hit") - e.chance
     return total
 
 
@@ -201,7 +206,7 @@ class GreedyAgent:
         start = front(game.state, side) if pull else 0.0
         base = self.dice.face(1 << 30) if common is None else common
         values: list[float] = []
-        lucks: list[float] = []
+        lucks: list[float | None] = []
         if samples is None:
             samples = self.attack_samples if is_scored_attack(odds) else self.samples
         for k in range(samples):
@@ -219,7 +224,9 @@ class GreedyAgent:
             if len(c.dice.consumed) == before:
                 break  # no dice: one sample is exact
         n = len(values)
-        value = unlucky_mean(values, lucks) + damage_hint(odds)
+        known = [x for x in lucks if x is not None]
+        value = unlucky_mean(values, known if len(known) == n else [0.0] * n)
+        value += damage_hint(odds)
         return Option(action, value, float(odds.chance) if odds else None, n)
 
     def choose(self, game: Game, side: str) -> Action:

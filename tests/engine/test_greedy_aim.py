@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import Shoot
-from engine.agents.greedy import GreedyAgent
+from engine.agents.greedy import GreedyAgent, luck, unlucky_mean
 from tests.rulesets.umr.helpers import game, spec
 
 
@@ -35,3 +35,25 @@ def test_greedy_finishes_the_wounded_model(seed):
         float(g.odds(Shoot(actor="b0", target="r_whole")).chance)
     )
     assert GreedyAgent(seed).choose(g, "blue") == Shoot(actor="b0", target="r_hurt")
+
+
+def test_the_luck_taken_out_of_one_roll_leaves_its_expectation():
+    """One roll at 25%: three samples miss (luck -0.25 each), one hits (+0.75) and is
+    worth 8. The plain mean says 2.0 by chance; with the luck out it is 0.25 * 8."""
+    values = [0.0, 0.0, 0.0, 8.0]
+    lucks = [-0.25, -0.25, -0.25, 0.75]
+    assert unlucky_mean(values, lucks) == pytest.approx(2.0)
+    assert unlucky_mean([0.0, 0.0, 8.0, 8.0], [-0.25, -0.25, 0.75, 0.75]) == pytest.approx(2.0)
+    # no spread in the luck: nothing to correct by
+    assert unlucky_mean([1.0, 3.0], [0.0, 0.0]) == 2.0
+
+
+def test_luck_is_unknown_where_a_roll_has_a_third_outcome():
+    """Inter Arma logs a save with the chance of "saved" and three outcomes (saved,
+    wounded, dead): hits less chances would not average 0 there, so no correction."""
+    g = _two_targets()
+    assert luck(g) == 0.0
+    g.ctx.log.emit("resolution", "hit", chance=0.25, outcome="hit")
+    assert luck(g) == pytest.approx(0.75)
+    g.ctx.log.emit("resolution", "save", chance=0.5, outcome="wounded")
+    assert luck(g) is None
