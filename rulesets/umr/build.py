@@ -25,6 +25,7 @@ from engine.building import Build, Builder
 from engine.ruleset import load
 from engine.state import Model
 from rulesets.umr.chapters.abilities import ABILITIES, DRONE, ability_of, known_names, normalise
+from rulesets.umr.state import mv
 
 #: The stats personality points may go on (UMR-PERSONALITY).
 STATS = ("MOVE", "MELEE", "BALLISTIC", "DAMAGE", "DEFENSE", "HEALTH")
@@ -282,7 +283,7 @@ def check_army(models: list[Model]) -> list[tuple[str, str]]:
     for m in models:
         if m.stats.get("ability") != DRONE:
             continue
-        op = m.vars.get("operator", "")
+        op = mv(m).get("operator", "")
         owner = by_id.get(op)
         if owner is None:
             probs.append(
