@@ -25,9 +25,9 @@ MODULES_OVER: dict[str, int] = {}
 #: "module:function" -> its length when listed
 FUNCTIONS_OVER = {
     "rulesets/gem/chapters/missile.py:area_fire": 92,
-    "rulesets/swomp/fire_verbs.py:shoot_problems": 88,
-    "rulesets/swomp/preview.py:odds": 86,
-    "rulesets/swomp/vehicles.py:damage": 107,
+    "rulesets/swomp/chapters/fire_verbs.py:shoot_problems": 88,
+    "rulesets/swomp/odds.py:odds": 86,
+    "rulesets/swomp/chapters/vehicles.py:damage": 107,
     "rulesets/umr/chapters/attacks.py:resolve": 86,
     "rulesets/umr/odds.py:odds": 92,
 }

@@ -18,7 +18,8 @@ from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
 
 from . import actions as _actions  # noqa: F401  (registers SWOMP's verbs)
-from . import answers, build, choices, core, flow, preview, rules, scoring, vehicles
+from . import build, candidates, flow, odds, rules, score
+from .chapters import answers, core, vehicles
 
 
 @register
@@ -49,21 +50,21 @@ class Swomp(Ruleset):
         rules.apply(state, action, ctx)
 
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
-        return choices.candidates(state, side, ctx)
+        return candidates.candidates(state, side, ctx)
 
     def proposals(
         self, state: GameState, side: str, ctx: Context
     ) -> tuple[list[Action], list[Action]] | None:
         """The menu before ``check``, for the lazy random pick and the search's rollout
         policy (see ``engine.agents.random_agent``)."""
-        return choices.proposals(state, side, ctx)
+        return candidates.proposals(state, side, ctx)
 
     def advance(self, state: GameState, ctx: Context) -> Action | None:
         return rules.advance(state, ctx)
 
     # --- reactions: the engine's pending decisions (reactions.py) -------------------
     def replies(self, state: GameState, decision: Mapping[str, Any], ctx: Context) -> list[Action]:
-        return choices.reaction_options(state, ctx, dict(decision))
+        return candidates.reaction_options(state, ctx, dict(decision))
 
     def answer_problems(
         self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
@@ -87,7 +88,7 @@ class Swomp(Ruleset):
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         """A trooper's move this action (SWOMP "Actions": 2 x MR moving only, 1 x MR
         with a shot...); a vehicle's farthest move at its speed and acceleration."""
-        from . import movement
+        from .chapters import movement
 
         m = state.models.get(actor)
         if m is None or m.removed:
@@ -97,20 +98,20 @@ class Swomp(Ruleset):
         return float(movement.allowance(m)[0])
 
     def odds(self, state: GameState, action: Action, ctx: Context) -> Odds | None:
-        return preview.odds(state, action, ctx)
+        return odds.odds(state, action, ctx)
 
     def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
         """Points-weighted HP taken less HP lost, broken units, and a small pull toward
-        targets (scoring.py): the measures the turn limit is decided by; with the table
+        targets (score.py): the measures the turn limit is decided by; with the table
         at hand, also the balance of the shots each side has on the other."""
-        return scoring.score(state, side, ctx)
+        return score.score(state, side, ctx)
 
     def victory_text(self, scenario: Any) -> str:
-        return scoring.victory_text(scenario)
+        return score.victory_text(scenario)
 
     def points_report(self, path: str | Path) -> str | None:
         """An army list priced by the designer's formula (SWOMP-I-POINTS, SWOMP-I-ARMY)."""
-        from .points import points_report
+        from .chapters.points import points_report
 
         return points_report(path)
 

@@ -15,7 +15,7 @@ from engine.ruleset import Context, Ruleset, load
 from engine.state import GameState, Model
 from engine.turns import AlternatingFlow, roll_off
 
-from . import core, deploy, driving, morale, reactions, vehicles
+from .chapters import core, deploy, driving, morale, reactions, vehicles
 from .victory import check_over, record_home
 
 R_ROUND = "SWOMP-ROUND"

@@ -32,19 +32,20 @@ from engine.actions import (
 from engine.ruleset import Context, Legality, load
 from engine.state import GameState
 
-from . import answers, core, deploy, flow, reactions
-from . import fire_verbs as fv
-from . import melee_verbs as mv
-from . import move_verbs as mov
-from . import unit_verbs as uv
-from . import vehicle_verbs as vv
+from . import flow
 from .actions import ClearJam, Deploy, Man, Overwatch, Rally, Ram, Retreat, SwompCharge, Wait
+from .chapters import answers, core, deploy, reactions
+from .chapters import fire_verbs as fv
+from .chapters import melee_verbs as mv
+from .chapters import move_verbs as mov
+from .chapters import unit_verbs as uv
+from .chapters import vehicle_verbs as vv
+from .chapters.movement import R_ACTIONS, allowance, shoot_limit
+from .chapters.pending import CONTINUATIONS, offer
+from .chapters.watch import standing
 from .flow import TURNS, after_action, begin, finish, new_round, resolve_actor, setup, to_act
-from .movement import R_ACTIONS, allowance, shoot_limit
-from .pending import CONTINUATIONS, offer
-from .preview import odds
+from .odds import odds
 from .victory import casualty_points, concede
-from .watch import standing
 
 __all__ = [
     "TURNS",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import core, deploy
+from .chapters import core, deploy
 
 R_VICTORY = "SWOMP-VICTORY"
 

@@ -42,7 +42,7 @@ def attack(game: Game, action: Action, dice: Sequence[int] = (), exact: bool = T
     """A charge or fight whose defenders stand (decline the -2 retreat, SWOMP "Retreating
     from close combat"); the forced dice then go to the contests as before."""
     from engine.actions import Choose
-    from rulesets.swomp import reactions
+    from rulesets.swomp.chapters import reactions
 
     game.dice.force(list(dice))
     events = game.apply(action)

@@ -1,4 +1,4 @@
-"""The AI's hints: the candidate list (choices.py) and the position score (scoring.py).
+"""The AI's hints: the candidate list (candidates.py) and the position score (score.py).
 
 Each test pins one hint with exact figures so that removing or mis-weighting it fails:
 shots beyond range are not offered (SWOMP-I-RANGE: range is measured after declaring),
@@ -13,7 +13,8 @@ import pytest
 from engine.actions import Move, Shoot
 from engine.battlefield import base_radius_in
 from engine.ruleset import load
-from rulesets.swomp import choices, contest, core, cover_moves, rules, scoring, table
+from rulesets.swomp import candidates, rules, score
+from rulesets.swomp.chapters import contest, core, cover_moves, table
 
 from .helpers import make
 
@@ -97,7 +98,7 @@ def test_an_advance_turns_the_narrowest_arc_to_a_sighted_enemy():
     lead = g.state.models["lc"]
     assert sorted(round(math.dist(lead.pos, a.to), 1) for a in forward) == [2.0, 4.0]
     assert all(rules.check(g.state, a, g.ctx).ok for a in moves)
-    assert choices.aim(g.state, g.ctx, [g.state.models["s"]]) is None  # 90 degree arc
+    assert candidates.aim(g.state, g.ctx, [g.state.models["s"]]) is None  # 90 degree arc
 
 
 def test_idle_overwatch_costs_the_next_action():
@@ -105,13 +106,13 @@ def test_idle_overwatch_costs_the_next_action():
     watch may fire first and costs nothing."""
     g = make([m("b", "blue", 30, 6, facing=90), m("r", "red", 30, 42, facing=270)])
     st = g.state
-    before = scoring.score(st, "blue")
+    before = score.score(st, "blue")
     st.models["b"].vars["overwatch"] = True
-    assert scoring.score(st, "blue") - before == pytest.approx(scoring.IDLE_WATCH)
+    assert score.score(st, "blue") - before == pytest.approx(score.IDLE_WATCH)
     st.models["r"].y = 28.0
-    watching = scoring.score(st, "blue")
+    watching = score.score(st, "blue")
     st.models["b"].vars.pop("overwatch")
-    assert scoring.score(st, "blue") == pytest.approx(watching)
+    assert score.score(st, "blue") == pytest.approx(watching)
 
 
 def test_overwatch_fire_owed_is_priced_in():
@@ -125,9 +126,9 @@ def test_overwatch_fire_owed_is_priced_in():
     assert st.pending and g.to_act() == "blue"
     p = float(contest.p_win(7, 8))
     assert p == pytest.approx(0.38)
-    owed = scoring.REACTION_SHARE * p * 44
-    assert scoring.reaction_fire(st, "blue") == pytest.approx(owed)
-    assert scoring.reaction_fire(st, "red") == pytest.approx(-owed)
+    owed = score.REACTION_SHARE * p * 44
+    assert score.reaction_fire(st, "blue") == pytest.approx(owed)
+    assert score.reaction_fire(st, "red") == pytest.approx(-owed)
     rs = load("swomp")
     with_fire = rs.score(st, "red")
     st.pending.clear()
@@ -146,14 +147,14 @@ def test_a_declared_charge_and_an_engagement_are_priced_in():
         [m("b", "blue", 30, 10, "marine_captain", facing=90), m("r", "red", 30, 16, facing=270)]
     )
     st = g.state
-    assert scoring.melee_edge(st, "blue") == 0.0
+    assert score.melee_edge(st, "blue") == 0.0
     g.apply(SwompCharge(actor="b", target="r"))
     assert g.to_act() == "red"  # the marine may stand or retreat first
-    assert scoring.cc_hp(9, 8, 0, 1) == pytest.approx(0.53)
-    strike = scoring.STRIKE_SHARE * 0.53 * 44
-    nxt = scoring.cc_hp(8, 8, 0, 1) * 44 - scoring.cc_hp(4, 11, 0, 3) * 84 / 3
-    assert scoring.melee_edge(st, "blue") == pytest.approx(strike + nxt)
-    assert scoring.melee_edge(st, "red") == pytest.approx(-(strike + nxt))
+    assert score.cc_hp(9, 8, 0, 1) == pytest.approx(0.53)
+    strike = score.STRIKE_SHARE * 0.53 * 44
+    nxt = score.cc_hp(8, 8, 0, 1) * 44 - score.cc_hp(4, 11, 0, 3) * 84 / 3
+    assert score.melee_edge(st, "blue") == pytest.approx(strike + nxt)
+    assert score.melee_edge(st, "red") == pytest.approx(-(strike + nxt))
 
 
 # --- moves into cover (cover_moves.py) ------------------------------------------------------
@@ -222,7 +223,7 @@ def test_a_squad_is_offered_the_moves_that_cover_the_most_of_it():
         ]
 
 
-# --- the firepower balance (scoring.firepower) ----------------------------------------------
+# --- the firepower balance (score.firepower) ----------------------------------------------
 
 
 def test_best_shot_is_the_exact_shot_at_a_target_the_targeting_rule_allows():
@@ -239,13 +240,13 @@ def test_best_shot_is_the_exact_shot_at_a_target_the_targeting_rule_allows():
         ]
     )
     st = g.state
-    marine = scoring.p_win(11, 8) * 44
-    captain = scoring.p_win(11, 10) * 84
+    marine = score.p_win(11, 8) * 44
+    captain = score.p_win(11, 10) * 84
     assert marine == pytest.approx(0.66 * 44) and captain == pytest.approx(0.53 * 84)
     assert captain > marine  # the rule, not the value, picks the marine
-    assert scoring.best_shot(st, g.ctx, st.models["lc"]) == pytest.approx(marine)
+    assert score.best_shot(st, g.ctx, st.models["lc"]) == pytest.approx(marine)
     st.models["r"].removed = True
-    assert scoring.best_shot(st, g.ctx, st.models["lc"]) == pytest.approx(captain)
+    assert score.best_shot(st, g.ctx, st.models["lc"]) == pytest.approx(captain)
 
 
 def test_firepower_counts_cover_range_and_engagement():
@@ -261,16 +262,16 @@ def test_firepower_counts_cover_range_and_engagement():
         True,
         table.HARD,
     )
-    assert scoring.firepower(open_.state, open_.ctx) == pytest.approx(
+    assert score.firepower(open_.state, open_.ctx) == pytest.approx(
         {"blue": 0.32 * 44, "red": 0.32 * 44}
     )
-    assert scoring.firepower(walled.state, walled.ctx) == pytest.approx(
+    assert score.firepower(walled.state, walled.ctx) == pytest.approx(
         {"blue": 0.23 * 44, "red": 0.32 * 44}
     )
     far = make([m("b", "blue", 30, 4, facing=90), m("r", "red", 30, 30, facing=270)])
-    assert scoring.firepower(far.state, far.ctx) == {"blue": 0.0, "red": 0.0}
+    assert score.firepower(far.state, far.ctx) == {"blue": 0.0, "red": 0.0}
     core.engage(open_.state.models["b"], open_.state.models["r"])
-    assert scoring.firepower(open_.state, open_.ctx) == {"blue": 0.0, "red": 0.0}
+    assert score.firepower(open_.state, open_.ctx) == {"blue": 0.0, "red": 0.0}
 
 
 def test_the_score_adds_the_firepower_balance_with_the_table_at_hand():
@@ -282,10 +283,10 @@ def test_the_score_adds_the_firepower_balance_with_the_table_at_hand():
     )
     st = g.state
     rs = load("swomp")
-    fire = scoring.firepower(st, g.ctx)
+    fire = score.firepower(st, g.ctx)
     assert st.models["lc"].vars["points"] == 55
     assert fire == pytest.approx({"blue": 0.66 * 44, "red": 0.32 * 55})
-    gain = scoring.FIRE_WEIGHT * (fire["blue"] - fire["red"])
+    gain = score.FIRE_WEIGHT * (fire["blue"] - fire["red"])
     assert gain > 0
     assert rs.score(st, "blue", g.ctx) - rs.score(st, "blue") == pytest.approx(gain)
     assert rs.score(st, "red", g.ctx) - rs.score(st, "red") == pytest.approx(-gain)

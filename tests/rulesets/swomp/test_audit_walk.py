@@ -5,8 +5,8 @@ refusal's words, waiting, and a rolled shot at exposed crew."""
 
 from engine.actions import EndActivation, Fight, Shoot
 from engine.testing import apply, events_of
-from rulesets.swomp import core
 from rulesets.swomp.actions import Retreat, SwompCharge, Wait
+from rulesets.swomp.chapters import core
 
 from .helpers import attack, make
 

@@ -4,8 +4,8 @@ SWOMP-I-CHARGE, SWOMP-I-TERRAIN), with forced dice."""
 
 from engine.actions import Choose
 from engine.testing import apply, events_of
-from rulesets.swomp import core, reactions
 from rulesets.swomp.actions import SwompCharge
+from rulesets.swomp.chapters import core, reactions
 
 from .helpers import attack, make
 

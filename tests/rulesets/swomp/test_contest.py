@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 
-from rulesets.swomp import contest
+from rulesets.swomp.chapters import contest
 
 
 def test_a_one_always_loses_and_a_ten_always_wins():

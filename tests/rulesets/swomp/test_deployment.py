@@ -3,8 +3,8 @@
 
 from engine.actions import Move
 from engine.testing import apply
-from rulesets.swomp import deploy
 from rulesets.swomp.actions import Deploy
+from rulesets.swomp.chapters import deploy
 
 from .helpers import make
 

@@ -95,7 +95,7 @@ def test_ready_scenarios_start_clear_of_tall_terrain_within_their_zones():
     from engine import geometry
     from engine.scenario import load_scenario
     from engine.table import footprint as fp
-    from rulesets.swomp import deploy
+    from rulesets.swomp.chapters import deploy
 
     for name in ("default", "armour", "deployment"):
         scn = load_scenario(ROOT / f"rulesets/swomp/scenarios/{name}.toml")

@@ -4,8 +4,9 @@ fire unless another turret gunner takes his place"; SWOMP-I-MAN), with forced di
 
 from engine.actions import Choose, EndActivation
 from engine.testing import apply, events_of
-from rulesets.swomp import core, hatch, shooting, vehicle_cc, vehicles, victory
+from rulesets.swomp import victory
 from rulesets.swomp.actions import Man, SwompCharge
+from rulesets.swomp.chapters import core, hatch, shooting, vehicle_cc, vehicles
 
 from .helpers import make
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from engine.agents import RandomAgent
 from engine.scenario import load_scenario, new_game
-from rulesets.swomp import choices, core, shooting
+from rulesets.swomp import candidates
+from rulesets.swomp.chapters import core, shooting
 
 SCENARIO = Path(__file__).resolve().parents[3] / "rulesets/swomp/scenarios/skirmish10.toml"
 
@@ -32,7 +33,7 @@ def test_reachable_is_the_first_legal_targets_in_range_of_the_full_list():
                 for wpn in core.ranged(m)[:2]:
                     full = _every_target(game.state, game.ctx, m, wpn)
                     for k in (1, 2, None):
-                        got = choices.reachable(game.state, game.ctx, m, wpn, k)
+                        got = candidates.reachable(game.state, game.ctx, m, wpn, k)
                         assert got == (full if k is None else full[:k])
                     compared += bool(full)
         game.apply(agents[side].choose(game.clone(dice_seed=n), side))

@@ -2,8 +2,8 @@
 
 from engine.actions import Charge, EndActivation, Fight
 from engine.testing import apply, events_of
-from rulesets.swomp import core
 from rulesets.swomp.actions import Retreat
+from rulesets.swomp.chapters import core
 
 from .helpers import attack, make
 

@@ -5,7 +5,7 @@ forced dice. Before this, the audit's multi_two_units rolled two contests at CR 
 (swomp.md, defect 8)."""
 
 from engine.actions import EndActivation, Fight
-from rulesets.swomp import core
+from rulesets.swomp.chapters import core
 
 from .helpers import attack, make
 

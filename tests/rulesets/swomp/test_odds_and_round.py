@@ -4,7 +4,8 @@ from fractions import Fraction
 
 from engine.actions import Charge, EndActivation, Shoot
 from engine.testing import apply
-from rulesets.swomp import build, contest, rules
+from rulesets.swomp import build, rules
+from rulesets.swomp.chapters import contest
 
 from .helpers import make
 

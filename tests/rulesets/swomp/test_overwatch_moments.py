@@ -6,7 +6,7 @@ shoots without moving, was never offered to the watcher (audit swomp.md, defect 
 
 from engine.actions import Choose, Move, Shoot
 from engine.testing import apply, events_of
-from rulesets.swomp import core, reactions
+from rulesets.swomp.chapters import core, reactions
 
 from .helpers import make
 

@@ -8,8 +8,8 @@ already fighting its defender (issue 26)."""
 
 from engine.actions import Charge, Choose, EndActivation, Move, Shoot
 from engine.testing import apply, events_of
-from rulesets.swomp import core, melee, reactions
 from rulesets.swomp.actions import Retreat
+from rulesets.swomp.chapters import core, melee, reactions
 
 from .helpers import attack, make
 

@@ -6,8 +6,8 @@ import math
 import pytest
 
 from engine.testing import apply, events_of
-from rulesets.swomp import driving
 from rulesets.swomp.actions import Ram
+from rulesets.swomp.chapters import driving
 
 from .helpers import make
 

@@ -3,8 +3,9 @@ forced dice; each test names the SWOMP section it checks."""
 
 from engine.actions import Choose, EndActivation, Fight, Move
 from engine.testing import apply, events_of
-from rulesets.swomp import core, reactions, rules
+from rulesets.swomp import rules
 from rulesets.swomp.actions import Retreat, SwompCharge
+from rulesets.swomp.chapters import core, reactions
 
 from .helpers import attack, make
 

@@ -8,7 +8,8 @@ import pytest
 
 from engine.actions import Move
 from engine.sim import Job, play_one
-from rulesets.swomp import choices, rules, scoring, table
+from rulesets.swomp import candidates, rules, score
+from rulesets.swomp.chapters import table
 
 from .helpers import make
 
@@ -34,15 +35,15 @@ def test_a_model_without_a_gun_is_pulled_toward_the_foe_its_charge_would_strike(
     (it does not out-fight the marine, so no CHARGE_REACH on top)."""
     g = swarm()
     h, b = g.state.models["h"], g.state.models["b"]
-    strike = scoring.strike_value([h], b, charging=True)
+    strike = score.strike_value([h], b, charging=True)
     assert strike > 0
     beyond = table.distance(h, b) - 18.0
     assert beyond == pytest.approx(34.0 - 2 * 0.4921 - 18.0, abs=0.01)
-    want = scoring.MELEE_PULL * strike * (1 - beyond / scoring.APPROACH_SPAN)
-    assert scoring.position(g.state, "red") == pytest.approx(want)
+    want = score.MELEE_PULL * strike * (1 - beyond / score.APPROACH_SPAN)
+    assert score.position(g.state, "red") == pytest.approx(want)
     h.y = 20.0
-    assert not scoring.fights_better(h, b)
-    assert scoring.position(g.state, "red") == pytest.approx(scoring.MELEE_PULL * strike)
+    assert not score.fights_better(h, b)
+    assert score.position(g.state, "red") == pytest.approx(score.MELEE_PULL * strike)
 
 
 def test_a_ruin_in_the_way_is_gone_round():
@@ -51,10 +52,10 @@ def test_a_ruin_in_the_way_is_gone_round():
     and those that clear the ruin make the list."""
     g = swarm(terrain=(("building", RUIN),))
     h, b = g.state.models["h"], g.state.models["b"]
-    straight = next(a for a in choices.unit_options(g.state, g.ctx, "h") if isinstance(a, Move))
+    straight = next(a for a in candidates.unit_options(g.state, g.ctx, "h") if isinstance(a, Move))
     assert straight.to == (30.0, 22.0)
     assert "go round it" in str(rules.check(g.state, straight, g.ctx))
-    detours = choices.detours(g.ctx, h, b, 18.0, "h", None)
+    detours = candidates.detours(g.ctx, h, b, 18.0, "h", None)
     assert len(detours) == 8
     assert detours[0].to == pytest.approx(table.offset(h.pos, 270.0 + 30.0, 0.8 * 18.0))
     legal = g.candidates("red")

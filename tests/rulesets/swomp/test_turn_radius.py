@@ -7,7 +7,7 @@ import math
 import pytest
 
 from engine.ruleset import load
-from rulesets.swomp import vehicles
+from rulesets.swomp.chapters import vehicles
 
 from .helpers import make
 

@@ -3,8 +3,8 @@ packs it into; one that falls short pairs off or closes in (SWOMP "Charging";
 "Multiple attackers"; "The gang fight and pairing off"; SWOMP-I-CHARGE)."""
 
 from engine.testing import events_of
-from rulesets.swomp import charging, core, packing, reach
 from rulesets.swomp.actions import SwompCharge
+from rulesets.swomp.chapters import charging, core, packing, reach
 
 from .helpers import attack, make
 

@@ -4,8 +4,9 @@ from engine.actions import EndActivation, Move, Shoot
 from engine.ruleset import load
 from engine.scenario import load_scenario
 from engine.testing import apply, events_of
-from rulesets.swomp import build, core, morale, vehicles
+from rulesets.swomp import build
 from rulesets.swomp.actions import Rally, Ram
+from rulesets.swomp.chapters import core, morale, vehicles
 
 from .helpers import attack, make
 
@@ -263,7 +264,7 @@ def test_vehicles_collide_end_touching_and_test_control():
     )
     ev = apply(g, Ram(actor="v", target="w", speed=14), [9, 2, 4, 3, 3])
     v, w = g.state.models["v"], g.state.models["w"]
-    from rulesets.swomp import table
+    from rulesets.swomp.chapters import table
 
     assert table.distance(v, w) < 0.05
     ctl = [e for e in events_of(ev, "resolution") if e.rule == "SWOMP-VEH-CONTROL"]

@@ -4,8 +4,8 @@ fought first, the turret gunner jumping out (SWOMP "Close combat with vehicles",
 
 from engine.actions import Choose, EndActivation, Fight, Move, Shoot
 from engine.testing import apply, events_of
-from rulesets.swomp import core, reactions, vehicle_cc
 from rulesets.swomp.actions import SwompCharge
+from rulesets.swomp.chapters import core, reactions, vehicle_cc
 
 from .helpers import make
 

@@ -3,7 +3,8 @@ SWOMP-I-VICTORY; "Every battle has a victor")."""
 
 from engine.actions import EndActivation
 from engine.ruleset import load
-from rulesets.swomp import core, scoring, victory
+from rulesets.swomp import score, victory
+from rulesets.swomp.chapters import core
 
 from .helpers import make
 
@@ -75,9 +76,9 @@ def test_score_weighs_hp_by_points_and_broken_units():
     pts = int(st.models["r"].vars["points"])
     st.models["r"].hp = 2
     assert rs.score(st, "blue") - base == (pts / 3)
-    assert rs.score(st, "red") == -rs.score(st, "blue") + scoring.position(
+    assert rs.score(st, "red") == -rs.score(st, "blue") + score.position(
         st, "red"
-    ) + scoring.position(st, "blue")
+    ) + score.position(st, "blue")
     core.unit_info(st, "r")["broken"] = True
     assert rs.score(st, "blue") - base > pts / 3
 
@@ -86,8 +87,8 @@ def test_score_pulls_toward_range():
     """Closing on weapon range is worth a little, well under a wound."""
     g = make(captains())
     st = g.state
-    far = scoring.position(st, "blue")
+    far = score.position(st, "blue")
     st.models["b"].y = 20.0
-    near = scoring.position(st, "blue")
-    assert 0 < near - far <= scoring.IN_RANGE + scoring.CHARGE_REACH
+    near = score.position(st, "blue")
+    assert 0 < near - far <= score.IN_RANGE + score.CHARGE_REACH
     assert near - far < int(st.models["r"].vars["points"]) / 3

@@ -2,7 +2,7 @@
 
 from engine.actions import Charge, Shoot
 from engine.testing import apply, events_of
-from rulesets.swomp import vehicles
+from rulesets.swomp.chapters import vehicles
 
 from .helpers import attack, make
 

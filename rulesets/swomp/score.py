@@ -45,7 +45,8 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import distance
 
-from . import contest, core, melee, morale, reactions, shooting, table, victory
+from . import victory
+from .chapters import contest, core, melee, morale, reactions, shooting, table
 
 BROKEN_SHARE = 0.25  # a broken unit costs its side a quarter of its points
 IN_RANGE = 2.0  # per model with an enemy in range of a working weapon

@@ -15,8 +15,8 @@ from engine.actions import Charge, Fight
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..actions import Retreat
 from . import charging, core, melee, morale, packing, reach, table, vehicle_cc, watch
-from .actions import Retreat
 from .catalog import TERRAIN
 from .charging import charge_limit, charge_via, charger_problems
 from .fire_verbs import R_JAM

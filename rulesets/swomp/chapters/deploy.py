@@ -25,8 +25,8 @@ from engine.battlefield import Footprint, base_is_round, base_size_in
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..actions import Deploy
 from . import core, morale
-from .actions import Deploy
 
 R_DEPLOY = "SWOMP-DEPLOY"
 DEPTH = 12.0

@@ -5,9 +5,9 @@ Why apart: the only verb that belongs to the unit rather than its models.
 
 from __future__ import annotations
 
+from ..actions import Rally
+from ..flow import TURNS, finish
 from . import core, morale
-from .actions import Rally
-from .flow import TURNS, finish
 
 
 def check_rally(state, ctx, action: Rally, ms, unit) -> list[str]:

@@ -21,7 +21,9 @@ from engine.actions import Action, Choose, EndActivation, Fight, Move, Shoot, Tu
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from . import (
+from . import rules
+from .actions import ClearJam, Man, Overwatch, Rally, Ram, Retreat, SwompCharge, Wait
+from .chapters import (
     core,
     cover_moves,
     deploy,
@@ -29,14 +31,12 @@ from . import (
     morale,
     movement,
     reactions,
-    rules,
     shooting,
     table,
     vehicle_cc,
     vehicles,
 )
-from . import fire_verbs as fv
-from .actions import ClearJam, Man, Overwatch, Rally, Ram, Retreat, SwompCharge, Wait
+from .chapters import fire_verbs as fv
 from .flow import TURNS
 
 LIMIT = 60

@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-FOLDER = Path(__file__).resolve().parent
+FOLDER = Path(__file__).resolve().parent.parent
 
 with (FOLDER / "units.toml").open("rb") as _fh:
     CATALOG: dict[str, Any] = tomllib.load(_fh)

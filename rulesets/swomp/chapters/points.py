@@ -14,7 +14,7 @@ from typing import Any
 from engine.data import Checker, DataError, load_toml
 from engine.ruleset import load
 
-from . import build
+from .. import build
 
 
 def points_report(path: str | Path) -> str:

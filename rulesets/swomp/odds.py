@@ -15,8 +15,8 @@ from engine.dice import percent
 from engine.ruleset import Context, Odds
 from engine.state import GameState
 
-from . import contest, core, melee, morale, reactions, shooting, vehicle_cc, vehicles
 from .actions import Rally, Ram, Retreat
+from .chapters import contest, core, melee, morale, reactions, shooting, vehicle_cc, vehicles
 from .flow import resolve_actor
 
 

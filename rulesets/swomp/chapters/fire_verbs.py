@@ -14,8 +14,8 @@ from engine.actions import Shoot
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..actions import ClearJam, Overwatch
 from . import core, morale, shooting, table, vehicles
-from .actions import ClearJam, Overwatch
 from .movement import EPS, R_ACTIONS, R_BROKEN, R_HEAVY, R_OVERWATCH, shoot_limit
 
 R_JAM = "SWOMP-JAM"

@@ -16,8 +16,8 @@ from engine.actions import Action, Choose, Shoot
 from engine.ruleset import Context
 from engine.state import GameState
 
+from ..actions import Retreat
 from . import melee, reactions, shooting, vehicle_cc
-from .actions import Retreat
 from .fire_verbs import fire, shoot_problems
 from .melee_verbs import away, retreat_problems
 from .pending import R_OVERWATCH, pending_done, settle

@@ -8,8 +8,8 @@ vehicle move, driving.py does it); manning a hatch is hatch.py's bookkeeping.
 
 from __future__ import annotations
 
+from ..actions import Man, Ram
 from . import core, hatch, table, vehicles
-from .actions import Man, Ram
 from .driving import R_RAM, ram_path
 from .move_verbs import drive_watched
 from .movement import EPS, vehicle_move_problems
