@@ -20,6 +20,7 @@ from engine.state import GameState, Model
 from . import actions as _actions  # noqa: F401  (registers SWOMP's verbs)
 from . import build, candidates, flow, odds, rules, score
 from .chapters import answers, core, vehicles
+from .state import gv, mv
 
 
 @register
@@ -82,7 +83,7 @@ class Swomp(Ruleset):
         """SWOMP-I-VICTORY: casualties, then damage, units broken, ground taken."""
         from .victory import finish_on_points
 
-        limit = int(state.vars.get("turn_limit", 0) or 0)
+        limit = int(gv(state).get("turn_limit", 0) or 0)
         finish_on_points(state, ctx, f"turn limit ({limit}) reached")
 
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
@@ -120,7 +121,7 @@ class Swomp(Ruleset):
         radius of its turning arc in inches (SWOMP-I-TURN-RADIUS)."""
         view: dict[str, Any] = {"hp": model.hp, "status": sorted(model.status)}
         if core.is_vehicle(model):
-            view["speed"] = model.vars.get("speed", 0.0)
+            view["speed"] = mv(model).get("speed", 0.0)
             view["turn_radius"] = round(vehicles.turn_radius(model), 2)
-            view["locations"] = dict(model.vars.get("loc", {}))
+            view["locations"] = dict(mv(model).get("loc", {}))
         return view

@@ -38,6 +38,7 @@ from .chapters import (
 )
 from .chapters import fire_verbs as fv
 from .flow import TURNS
+from .state import mv
 
 LIMIT = 60
 NARROW = 45.0  # a fire arc this narrow or narrower steers an advance's facing (aim)
@@ -151,7 +152,7 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
                 out.append(fall_back(ctx, m, core.foes(state, m)))
                 break
     for m in ms:
-        for name in m.vars.get("jammed", [])[:1]:
+        for name in mv(m).get("jammed", [])[:1]:
             out.append(ClearJam(actor=m.id, weapon=name))
     out += man_options(state, ms)
     if core.is_vehicle(lead):
@@ -210,7 +211,7 @@ def detours(
 
 def working(m: Model) -> list[dict]:
     """The model's ranged weapons that are not jammed."""
-    jammed = m.vars.get("jammed", [])
+    jammed = mv(m).get("jammed", [])
     return [w for w in core.ranged(m) if w["name"] not in jammed]
 
 
@@ -251,7 +252,7 @@ def shot_options(state: GameState, ctx: Context, ms: list[Model], actor: str) ->
     a squad spread across the table wastes no shot."""
     out: list[Action] = []
     ready = [m for m in ms if not core.engaged(m) and not core.act(m)["shot"]]
-    if len(ms) > 1 and not any(m.vars.get("overwatch") for m in ms):
+    if len(ms) > 1 and not any(mv(m).get("overwatch") for m in ms):
         # (a unit starting its action leaves overwatch first, and its watchers would fire)
         names: list[str] = []
         for m in ready:

@@ -16,6 +16,7 @@ from engine.state import GameState, Model
 from engine.turns import AlternatingFlow, roll_off
 
 from .chapters import core, deploy, driving, morale, reactions, vehicles
+from .state import mv
 from .victory import check_over, record_home
 
 R_ROUND = "SWOMP-ROUND"
@@ -106,10 +107,10 @@ def begin(state: GameState, unit: str) -> None:
     for m in core.unit_models(state, unit):
         core.fresh(m)
         if not core.is_vehicle(m):
-            m.vars["moved"] = 0.0
-        m.vars.pop("overwatch", None)
+            mv(m)["moved"] = 0.0
+        mv(m).pop("overwatch", None)
         m.set_status("overwatch", False)
-        m.vars.pop("left", None)
+        mv(m).pop("left", None)
 
 
 def finish(state: GameState, ctx: Context) -> None:
@@ -136,7 +137,7 @@ def after_action(state: GameState, ctx: Context) -> None:
         TURNS.finish(state)
         cur = None
     for m in state.live():
-        if m.unit != cur and m.vars.get("act") != core.FRESH_ACT:
+        if m.unit != cur and mv(m).get("act") != core.FRESH_ACT:
             core.fresh(m)  # reactions outside a model's own action leave no trace on it
     if state.active is None:
         end_round(state, ctx)

@@ -18,6 +18,7 @@ from engine.state import GameState
 from .actions import Rally, Ram, Retreat
 from .chapters import contest, core, melee, morale, reactions, shooting, vehicle_cc, vehicles
 from .flow import resolve_actor
+from .state import mv
 
 
 def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
@@ -50,8 +51,8 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
         t = state.models.get(action.target)
         if not ms:
             return None
-        if t is None and ms[0].vars.get("foes"):
-            t = state.models[ms[0].vars["foes"][0]]
+        if t is None and mv(ms[0]).get("foes"):
+            t = state.models[mv(ms[0])["foes"][0]]
         if t is None:
             return None
         charging = isinstance(action, Charge)

@@ -47,6 +47,7 @@ from engine.table import distance
 
 from . import victory
 from .chapters import contest, core, melee, morale, reactions, shooting, table
+from .state import mv
 
 BROKEN_SHARE = 0.25  # a broken unit costs its side a quarter of its points
 IN_RANGE = 2.0  # per model with an enemy in range of a working weapon
@@ -62,7 +63,7 @@ MELEE_PULL = 0.5  # of a charge's strike, for a model without a gun closing on i
 def lost_value(state: GameState, side: str) -> float:
     """Points-weighted HP the side has lost (casualties in full) plus its broken units."""
     own = [m for m in state.models.values() if m.side == side]
-    value = sum(int(m.vars.get("points", 0)) * victory.lost_share(m) for m in own)
+    value = sum(int(mv(m).get("points", 0)) * victory.lost_share(m) for m in own)
     for unit, info in core.sw(state)["units"].items():
         ms = core.unit_models(state, unit)
         if info.get("broken") and ms and ms[0].side == side:
@@ -72,7 +73,7 @@ def lost_value(state: GameState, side: str) -> float:
 
 def reach(m: Model) -> float:
     """How far a model's working ranged weapons reach (0 without one)."""
-    jammed = m.vars.get("jammed", [])
+    jammed = mv(m).get("jammed", [])
     return max(
         (float(w.get("range", 0)) for w in core.ranged(m) if w["name"] not in jammed), default=0.0
     )
@@ -119,7 +120,7 @@ def position(state: GameState, side: str) -> float:
         gap=distance,
     )
     for m in free:
-        if m.vars.get("overwatch") and 0 < reach(m) < min(distance(m, e) for e in foes):
+        if mv(m).get("overwatch") and 0 < reach(m) < min(distance(m, e) for e in foes):
             value += IDLE_WATCH
         lim = charge_reach(m)
         if any(distance(m, e) <= lim and fights_better(m, e) for e in foes):
@@ -137,7 +138,7 @@ def shot_value(w: Model, t: Model) -> float:
     """Expected points ``w``'s best working weapon in range strikes off ``t`` with one
     overwatch shot (cover unseen: the score has no table)."""
     best = 0.0
-    jammed = w.vars.get("jammed", [])
+    jammed = mv(w).get("jammed", [])
     d = distance(w, t)
     for wpn in core.ranged(w):
         if wpn["name"] in jammed or d > float(wpn.get("range", 0)):
@@ -146,7 +147,7 @@ def shot_value(w: Model, t: Model) -> float:
         dfn = shooting.defence(t, table.NONE).value
         hp = max(1, t.hp)
         share = min(1.0, int(wpn.get("Dam", 1)) * int(wpn.get("shots", 1)) / hp)
-        best = max(best, p_win(att, dfn) * share * int(t.vars.get("points", 0)))
+        best = max(best, p_win(att, dfn) * share * int(mv(t).get("points", 0)))
     return best
 
 
@@ -201,7 +202,7 @@ def strike_value(attackers: list[Model], d: Model, charging: bool) -> float:
     att = melee.group_side([(a.id, melee.attack_value(a, charging)) for a in attackers])
     lead = max(attackers, key=lambda a: sum(v for _, v in melee.attack_value(a, charging)))
     hp = cc_hp(att.value, melee.defence(d).value, melee.weapon_extra(lead), max(1, d.hp))
-    return hp * int(d.vars.get("points", 0)) / max(1, d.max_hp)
+    return hp * int(mv(d).get("points", 0)) / max(1, d.max_hp)
 
 
 def melee_edge(state: GameState, side: str) -> float:
@@ -234,7 +235,7 @@ def best_shot(state: GameState, ctx: Context, m: Model) -> float:
     "Targeting": the closest of a size class unless a farther one is harder to hit), in
     the cover its line of fire meets. Any facing: a trooper turns as it acts."""
     best = 0.0
-    jammed = m.vars.get("jammed", [])
+    jammed = mv(m).get("jammed", [])
     for wpn in core.ranged(m):
         if wpn["name"] in jammed:
             continue
@@ -247,11 +248,7 @@ def best_shot(state: GameState, ctx: Context, m: Model) -> float:
         for s in shooting.legal_targets(seen):
             t = state.models[s.id]
             share = min(1.0, dam / max(1, t.hp))
-            v = (
-                p_win(att, shooting.defence(t, s.cover).value)
-                * share
-                * int(t.vars.get("points", 0))
-            )
+            v = p_win(att, shooting.defence(t, s.cover).value) * share * int(mv(t).get("points", 0))
             if v > best:
                 best = v
     return best
@@ -276,11 +273,11 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
             m.y,
             m.hp,
             m.removed,
-            tuple(m.vars.get("jammed", ())),
-            tuple(m.vars.get("foes", ())),
-            m.vars.get("cover"),
-            m.vars.get("moved"),
-            m.vars.get("speed"),
+            tuple(mv(m).get("jammed", ())),
+            tuple(mv(m).get("foes", ())),
+            mv(m).get("cover"),
+            mv(m).get("moved"),
+            mv(m).get("speed"),
         )
         for m in state.models.values()
     )

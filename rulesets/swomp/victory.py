@@ -13,6 +13,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from .chapters import core, deploy
+from .state import gv, mv
 
 R_VICTORY = "SWOMP-VICTORY"
 
@@ -21,9 +22,9 @@ def casualty_points(state: GameState, side: str) -> int:
     """Points of enemy models this side has removed (SWOMP-I-VICTORY); a model that
     climbed into a hatch has left the table but is no casualty (SWOMP-I-MAN)."""
     return sum(
-        int(m.vars.get("points", 0))
+        int(mv(m).get("points", 0))
         for m in state.models.values()
-        if m.removed and m.side != side and not m.vars.get("aboard")
+        if m.removed and m.side != side and not mv(m).get("aboard")
     )
 
 
@@ -31,11 +32,11 @@ def lost_share(m: Model) -> float:
     """The share of a model's HP lost (1 once removed). A hatch emptied by its gunner
     jumping out is not damage: his HP walk beside the vehicle (SWOMP-I-VEH-CC)."""
     if m.removed:
-        return 0.0 if m.vars.get("aboard") else 1.0
+        return 0.0 if mv(m).get("aboard") else 1.0
     if m.max_hp <= 0:
         return 0.0
-    full = m.vars.get("veh", {}).get("locations", {})
-    out = sum(int(full.get(c, 0)) for c in m.vars.get("crew_out", []))
+    full = mv(m).get("veh", {}).get("locations", {})
+    out = sum(int(full.get(c, 0)) for c in mv(m).get("crew_out", []))
     return max(0.0, (m.max_hp - m.hp - out) / m.max_hp)
 
 
@@ -43,7 +44,7 @@ def damage_points(state: GameState, side: str) -> float:
     """Points-weighted damage this side has done to enemy models still on the table: each
     counts its points times the share of its HP lost."""
     return sum(
-        int(m.vars.get("points", 0)) * lost_share(m)
+        int(mv(m).get("points", 0)) * lost_share(m)
         for m in state.models.values()
         if m.side != side and not m.removed
     )
@@ -62,7 +63,7 @@ def units_broken(state: GameState, side: str) -> int:
 def record_home(state: GameState, ctx: Context) -> None:
     """Note each side's own table edge (the deployment edges: the scenario's options, else
     the edge nearest its models as set out) and the table's size, for ground taken."""
-    opts = state.vars.get("options", {})
+    opts = gv(state).get("options", {})
     edges = dict(opts.get("edges", {}) or {})
     for side in state.sides:
         edges.setdefault(side, deploy.nearest_edge(ctx, state.live(side)))
@@ -83,7 +84,7 @@ def ground(state: GameState, side: str) -> float:
     ms = state.live(side)
     if not home or side not in home["edges"] or not ms:
         return 0.0
-    weights = [max(1, int(m.vars.get("points", 0))) for m in ms]
+    weights = [max(1, int(mv(m).get("points", 0))) for m in ms]
     total = sum(w * advance(m, home["edges"][side], home["table"]) for w, m in zip(weights, ms))
     return total / sum(weights)
 

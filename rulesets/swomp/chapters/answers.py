@@ -17,6 +17,7 @@ from engine.ruleset import Context
 from engine.state import GameState
 
 from ..actions import Retreat
+from ..state import mv
 from . import melee, reactions, shooting, vehicle_cc
 from .fire_verbs import fire, shoot_problems
 from .melee_verbs import away, retreat_problems
@@ -82,7 +83,7 @@ def answer_overwatch(state: GameState, ctx: Context, p: dict[str, Any], action: 
     assert w is not None
     ctx.log.emit("note", f"{m.id} fires from overwatch", actor=m.id, rule=R_OVERWATCH)
     fire(state, ctx, m, t, w, action.options, "overwatch")
-    m.vars.pop("overwatch", None)
+    mv(m).pop("overwatch", None)
     m.set_status("overwatch", False)
     about["watchers"] = [x for x in about["watchers"] if x != m.id and not state.models[x].removed]
     if all(state.models[x].removed for x in about["targets"]):

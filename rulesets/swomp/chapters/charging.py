@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..state import mv
 from . import core, melee, packing, reach, table
 from .catalog import TERRAIN
 
@@ -55,7 +56,7 @@ def charger_problems(
         return [f"{c.id} is a vehicle: vehicles ram ({R_RAM})"]
     if core.engaged(c):
         return [f"{c.id} is already in close combat"]
-    if c.vars.get("overwatch"):
+    if mv(c).get("overwatch"):
         return [f"{c.id} is on overwatch"]
     r = []
     if a["follow"] <= 0:

@@ -4,7 +4,7 @@ record, its effective ratings, and taking damage.
 Why one place: shooting, close combat, ramming and explosions all end in "this model
 loses N HP"; the casualty bookkeeping that break tests read (SWOMP "Break Tests") and
 the engagement graph close combat reads must be updated the same way by all of them.
-Everything here is plain data in ``state.vars['swomp']`` and ``model.vars``.
+Everything here is plain data in SWOMP's state and each model's vars (state.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-KEY = "swomp"
+from ..state import mv, sw
 
 #: The per-activation record every model starts its unit's activation with.
 FRESH_ACT: dict[str, Any] = {
@@ -30,18 +30,10 @@ FRESH_ACT: dict[str, Any] = {
 }
 
 
-def sw(state: GameState) -> dict[str, Any]:
-    """The ruleset's own state: units (points, losses, morale) and the continuations
-    that run once the reactions owed (``GameState.pending``) are answered. ``pending``
-    here is the old home of those reactions: always empty now, kept so that saves and
-    the checksums of every recorded game read as before."""
-    return state.vars.setdefault(KEY, {"units": {}, "pending": [], "after": None})
-
-
 def act(m: Model) -> dict[str, Any]:
-    a = m.vars.get("act")
+    a = mv(m).get("act")
     if a is None:
-        a = m.vars["act"] = {
+        a = mv(m)["act"] = {
             k: (list(v) if isinstance(v, list) else v) for k, v in FRESH_ACT.items()
         }
     return a
@@ -50,11 +42,11 @@ def act(m: Model) -> dict[str, Any]:
 def fresh(m: Model) -> None:
     """Start a clean activation record: what a model did in one action never limits the
     next (the round, or a reaction taken outside its own action)."""
-    m.vars["act"] = {k: (list(v) if isinstance(v, list) else v) for k, v in FRESH_ACT.items()}
+    mv(m)["act"] = {k: (list(v) if isinstance(v, list) else v) for k, v in FRESH_ACT.items()}
 
 
 def is_vehicle(m: Model) -> bool:
-    return "veh" in m.vars
+    return "veh" in mv(m)
 
 
 def ranged(m: Model) -> list[dict]:
@@ -86,34 +78,34 @@ def stat(m: Model, key: str) -> int:
 def mr(m: Model) -> float:
     """Movement Rating, halved by vehicle engine or drive damage."""
     v = float(stat(m, "MR"))
-    if "half_mr" in m.vars.get("effects", []):
+    if "half_mr" in mv(m).get("effects", []):
         v /= 2
     return v
 
 
 def foes(state: GameState, m: Model) -> list[Model]:
-    return [state.models[f] for f in m.vars.get("foes", []) if not state.models[f].removed]
+    return [state.models[f] for f in mv(m).get("foes", []) if not state.models[f].removed]
 
 
 def engaged(m: Model) -> bool:
-    return bool(m.vars.get("foes"))
+    return bool(mv(m).get("foes"))
 
 
 def engage(a: Model, b: Model) -> None:
     for x, y in ((a, b), (b, a)):
-        fs = set(x.vars.get("foes", []))
+        fs = set(mv(x).get("foes", []))
         fs.add(y.id)
-        x.vars["foes"] = sorted(fs)
+        mv(x)["foes"] = sorted(fs)
         x.set_status("engaged")
 
 
 def disengage(a: Model, b: Model) -> None:
     for x, y in ((a, b), (b, a)):
-        fs = [f for f in x.vars.get("foes", []) if f != y.id]
+        fs = [f for f in mv(x).get("foes", []) if f != y.id]
         if fs:
-            x.vars["foes"] = fs
+            mv(x)["foes"] = fs
         else:
-            x.vars.pop("foes", None)
+            mv(x).pop("foes", None)
             x.set_status("engaged", False)
 
 
@@ -126,7 +118,7 @@ def star_ok(
     a multiple defender, i.e. every engagement has a model with one foe at one end."""
     deg: dict[str, set[str]] = {}
     for m in state.live():
-        for f in m.vars.get("foes", []):
+        for f in mv(m).get("foes", []):
             deg.setdefault(m.id, set()).add(f)
     for a, b in drop:
         deg.get(a, set()).discard(b)
@@ -204,14 +196,14 @@ def remove(state: GameState, ctx: Context, m: Model, why: str, rule: str, actor:
     m.removed = True
     for f in foes(state, m):
         disengage(m, f)
-    m.vars.pop("foes", None)
-    m.vars.pop("overwatch", None)
+    mv(m).pop("foes", None)
+    mv(m).pop("overwatch", None)
     m.status = [s for s in m.status if s not in ("engaged", "overwatch")]
     info = unit_info(state, m.unit)
-    info["lost"] = int(info.get("lost", 0)) + int(m.vars.get("points", 0))
+    info["lost"] = int(info.get("lost", 0)) + int(mv(m).get("points", 0))
     ctx.log.emit("removed", f"{m.id} is removed ({why})", actor=actor, target=m.id, rule=rule)
     for x in list(state.models.values()):
-        if x.removed and x.vars.get("aboard") == m.id:  # a man in its hatch goes down with it
-            x.vars.pop("aboard")
+        if x.removed and mv(x).get("aboard") == m.id:  # a man in its hatch goes down with it
+            mv(x).pop("aboard")
             x.removed = False
             remove(state, ctx, x, f"lost with {m.id}", rule, actor)

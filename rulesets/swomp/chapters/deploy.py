@@ -26,6 +26,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from ..actions import Deploy
+from ..state import gv, mv
 from . import core, morale
 
 R_DEPLOY = "SWOMP-DEPLOY"
@@ -39,7 +40,7 @@ IMPASSABLE = ("wall", "building", "rocks")
 
 
 def wanted(state: GameState) -> bool:
-    return bool(state.vars.get("options", {}).get("deployment"))
+    return bool(gv(state).get("options", {}).get("deployment"))
 
 
 def data(state: GameState) -> dict[str, Any]:
@@ -53,7 +54,7 @@ def active(state: GameState) -> bool:
 
 def start(state: GameState, ctx: Context, first: str | None) -> None:
     """Mark every model undeployed and hand the first placement to its side."""
-    opts = state.vars.get("options", {})
+    opts = gv(state).get("options", {})
     edges = dict(opts.get("edges", {}) or {})
     for side in state.sides:
         edges.setdefault(side, nearest_edge(ctx, state.live(side)))
@@ -67,7 +68,7 @@ def start(state: GameState, ctx: Context, first: str | None) -> None:
         "done": False,
     }
     for m in state.live():
-        m.vars["undeployed"] = True
+        mv(m)["undeployed"] = True
         m.set_status("undeployed")
     state.phase = "deployment"
     state.active = next_side(state)
@@ -95,7 +96,7 @@ def waiting(state: GameState) -> dict[str, list[Model]]:
     """Units with models still to place -> those models."""
     out: dict[str, list[Model]] = {}
     for m in state.live():
-        if m.vars.get("undeployed"):
+        if mv(m).get("undeployed"):
             out.setdefault(m.unit, []).append(m)
     return out
 
@@ -197,7 +198,7 @@ def spot_problems(
             f"the side edges ({R_DEPLOY})"
         )
     for o in state.live():
-        if o.id != m.id and not o.vars.get("undeployed") and geometry.overlaps(fp, fpm(o)):
+        if o.id != m.id and not mv(o).get("undeployed") and geometry.overlaps(fp, fpm(o)):
             r.append(f"{m.id}'s base would overlap {o.id}")
             break
     feats = {f.id: f for f in bf.terrain}
@@ -219,7 +220,7 @@ def coherency_problems(state: GameState, m: Model, fp: Footprint) -> list[str]:
     """A unit starts in coherency: each model goes down within the coherency distance of
     a model of its unit already placed (SWOMP-I-DEPLOY)."""
     mates = [
-        o for o in core.unit_models(state, m.unit) if o.id != m.id and not o.vars.get("undeployed")
+        o for o in core.unit_models(state, m.unit) if o.id != m.id and not mv(o).get("undeployed")
     ]
     if not mates:
         return []
@@ -240,7 +241,7 @@ def problems(state: GameState, ctx: Context, action: Deploy) -> list[str]:
     m = state.models.get(action.actor)
     if m is None or m.removed:
         return [f"no model '{action.actor}' to deploy"]
-    if not m.vars.get("undeployed"):
+    if not mv(m).get("undeployed"):
         return [f"{m.id} is already deployed"]
     side = next_side(state)
     if m.side != side:
@@ -269,7 +270,7 @@ def apply(state: GameState, ctx: Context, action: Deploy) -> bool:
     assert action.to is not None
     m.x, m.y = round(float(action.to[0]), 2), round(float(action.to[1]), 2)
     m.facing = facing_of(state, m, action)
-    m.vars.pop("undeployed", None)
+    mv(m).pop("undeployed", None)
     m.set_status("undeployed", False)
     if d.get("unit") != m.unit:
         d["last"][m.side] = d["count"]
@@ -300,7 +301,7 @@ def spots(state: GameState, ctx: Context, m: Model) -> list[tuple[float, float]]
     edge = d["edges"][m.side]
     out = [m.pos]
     mates = [
-        o for o in core.unit_models(state, m.unit) if o.id != m.id and not o.vars.get("undeployed")
+        o for o in core.unit_models(state, m.unit) if o.id != m.id and not mv(o).get("undeployed")
     ]
     step = max(base_size_in(m.base)) + 0.2
     for o in mates[-2:]:

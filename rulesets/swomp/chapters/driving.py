@@ -16,6 +16,7 @@ from engine.battlefield import base_radius_in, base_size_in
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..state import mv
 from . import contest, core, melee, shooting, table, vehicles
 from .catalog import TERRAIN
 
@@ -76,8 +77,8 @@ def start(state: GameState, ctx: Context, v: Model, pts: list[tuple[float, float
     allowed = vehicles.turn_allowance(v, spd)
     a = core.act(v)
     a["moves"] = int(a["moves"]) + 1
-    v.vars["speed"] = spd
-    v.vars["moved"] = spd
+    mv(v)["speed"] = spd
+    mv(v)["moved"] = spd
     a["moved"] = spd
     lost = ""
     if turned > allowed + 0.5:
@@ -146,7 +147,7 @@ def arrive(state: GameState, ctx: Context, v: Model, d: Drive, why: str) -> None
     elif res.hit is not None:
         if res.hit_kind == "terrain":
             ram_terrain(ctx, v, res.hit, spd)
-        v.vars["speed"] = 0.0
+        mv(v)["speed"] = 0.0
         ctx.log.emit(
             "status",
             f"{v.id} hits {res.hit} and stops",
@@ -208,7 +209,7 @@ def ram(state: GameState, ctx: Context, v: Model, t: Model, spd: float) -> None:
     if core.is_vehicle(t):
         if dmg:
             vehicles.damage(state, ctx, t, dmg, None, "rammed", v.id, shooting.blast)
-        v.vars["speed"] = 0.0
+        mv(v)["speed"] = 0.0
         for x in (v, t):
             if not x.removed:
                 vehicles.control_test(
@@ -281,8 +282,8 @@ def coast(state: GameState, ctx: Context, v: Model) -> None:
     """A vehicle that did not move this action slows as hard as it can, straight on."""
     lo, _ = vehicles.speed_range(v)
     if lo <= 0:
-        v.vars["speed"] = 0.0
-        v.vars["moved"] = 0.0
+        mv(v)["speed"] = 0.0
+        mv(v)["moved"] = 0.0
         return
     drive(state, ctx, v, [v.pos, table.offset(v.pos, v.facing, lo)], why="coasts")
 

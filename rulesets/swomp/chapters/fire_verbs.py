@@ -15,6 +15,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from ..actions import ClearJam, Overwatch
+from ..state import mv
 from . import core, morale, shooting, table, vehicles
 from .movement import EPS, R_ACTIONS, R_BROKEN, R_HEAVY, R_OVERWATCH, shoot_limit
 
@@ -26,7 +27,7 @@ def weapon_problems(m: Model, w: dict | None, name: str) -> list[str]:
     if w is None:
         names = ", ".join(x["name"] for x in core.ranged(m)) or "none"
         return [f"{m.id} has no ranged weapon '{name}' (it has: {names})"]
-    if w["name"] in m.vars.get("jammed", []):
+    if w["name"] in mv(m).get("jammed", []):
         return [f"{m.id}'s {w['name']} is jammed: a full action clears it ({R_JAM})"]
     if core.is_vehicle(m):
         why = vehicles.weapon_usable(m, w)
@@ -58,7 +59,7 @@ def shoot_problems(
     if morale.broken(state, m.unit):
         r.append(f"{m.unit} is broken and does not shoot ({R_BROKEN})")
     if not overwatch:
-        if m.vars.get("overwatch"):
+        if mv(m).get("overwatch"):
             r.append(f"{m.id} is on overwatch: it fires when an enemy shows itself ({R_OVERWATCH})")
         if core.is_vehicle(m):
             if w["name"] in a["fired"]:
@@ -89,7 +90,7 @@ def shoot_problems(
         if w2 is not None and not r:
             if w2["name"] == w["name"]:
                 r.append("the second weapon must be another weapon")
-            arms = int(m.vars.get("arms", 2))
+            arms = int(mv(m).get("arms", 2))
             if arms <= 2 and (int(w.get("hands", 2)) > 1 or int(w2.get("hands", 2)) > 1):
                 r.append(
                     f"standard and heavy weapons need both hands: {m.id} cannot fire "
@@ -120,8 +121,8 @@ def shoot_problems(
     if loc:
         if not core.is_vehicle(t):
             r.append("called shots pick a location on a vehicle or building")
-        elif loc not in t.vars["loc"]:
-            r.append(f"{t.id} has no location '{loc}' (locations: {', '.join(t.vars['loc'])})")
+        elif loc not in mv(t)["loc"]:
+            r.append(f"{t.id} has no location '{loc}' (locations: {', '.join(mv(t)['loc'])})")
         else:
             r += called_sight_problems(ctx, m, t, str(loc))
     return r
@@ -134,7 +135,7 @@ def called_sight_problems(ctx: Context, m: Model, t: Model, loc: str) -> list[st
     if not table.sight(ctx, m, t)[0]:
         return [f"{m.id} cannot see {t.id} itself: only what the shooter sights may be called"]
     crew = ("crew", "gunner")
-    exposed = t.vars["veh"].get("exposed", [])
+    exposed = mv(t)["veh"].get("exposed", [])
     if loc in crew and loc not in exposed:
         return [f"{t.id}'s {loc} rides inside, out of {m.id}'s sight: it cannot be called"]
     return []
@@ -231,11 +232,11 @@ def overwatch_problem(m: Model) -> str:
     a = core.act(m)
     if core.engaged(m):
         return f"{m.id} is in close combat"
-    if m.vars.get("overwatch"):
+    if mv(m).get("overwatch"):
         return f"{m.id} is already on overwatch"
     if a["moves"] or a["shot"] or a["fought"] or a["clearing"]:
         return f"{m.id} has already acted: overwatch is a whole action without moving"
-    usable = [w for w in core.ranged(m) if w["name"] not in m.vars.get("jammed", [])]
+    usable = [w for w in core.ranged(m) if w["name"] not in mv(m).get("jammed", [])]
     if not usable:
         return f"{m.id} has no working ranged weapon"
     return ""
@@ -244,7 +245,7 @@ def overwatch_problem(m: Model) -> str:
 def apply_overwatch(state, ctx, action: Overwatch, ms, unit) -> None:
     for m in ms:
         if overwatch_problem(m) == "":
-            m.vars["overwatch"] = True
+            mv(m)["overwatch"] = True
             m.set_status("overwatch")
             ctx.log.emit(
                 "status",
@@ -261,7 +262,7 @@ def check_clear(state, ctx, action: ClearJam, ms, unit) -> list[str]:
     if len(ms) != 1:
         return ["jams are cleared model by model"]
     m = ms[0]
-    jammed = m.vars.get("jammed", [])
+    jammed = mv(m).get("jammed", [])
     name = action.weapon or (jammed[0] if jammed else "")
     if name not in jammed:
         return [f"{m.id}'s {name or 'weapon'} is not jammed"]
@@ -275,15 +276,15 @@ def check_clear(state, ctx, action: ClearJam, ms, unit) -> list[str]:
 
 def apply_clear(state, ctx, action: ClearJam, ms, unit) -> None:
     m = ms[0]
-    name = action.weapon or m.vars["jammed"][0]
-    jam = [w for w in m.vars["jammed"] if w != name]
+    name = action.weapon or mv(m)["jammed"][0]
+    jam = [w for w in mv(m)["jammed"] if w != name]
     link = (m.weapon(name) or {}).get("link")
     if link:
         jam = [w for w in jam if (m.weapon(w) or {}).get("link") != link]
     if jam:
-        m.vars["jammed"] = jam
+        mv(m)["jammed"] = jam
     else:
-        m.vars.pop("jammed", None)
+        mv(m).pop("jammed", None)
         m.set_status("jammed", False)
     core.act(m)["clearing"] = True
     ctx.log.emit(

@@ -8,11 +8,11 @@ ending a move beside the vehicle (movement) and the ``man`` verb (vehicle_verbs)
 agree on who is in it, what HP he brings and what his loss costs, and vehicle damage
 must know whose death a hit on the hatch is.
 
-Plain data: ``v.vars["crew_out"]`` the hatches whose man is out; ``v.vars["manned"]``
+Plain data: ``mv(v)["crew_out"]`` the hatches whose man is out; ``mv(v)["manned"]``
 {hatch: {"id": model id, "hp": the hatch's HP when he got in}} for a model that climbed
-in (he leaves the table, ``removed`` with ``vars["aboard"] = vehicle id``: not a
+in (he leaves the table, ``removed`` with ``mv(m)["aboard"] = vehicle id``: not a
 casualty unless he dies in the hatch or with the vehicle); a model on the ground that
-came out of a hatch has ``vars["crew_of"]`` and ``vars["hatch"]``.
+came out of a hatch has ``mv(m)["crew_of"]`` and ``mv(m)["hatch"]``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..state import mv
 from . import core, table
 
 R_CREW = "SWOMP-VEH-CREW"
@@ -28,21 +29,21 @@ CONTACT = 0.05  # inches: base contact, as melee.CONTACT
 
 def crew_out(v: Model) -> list[str]:
     """Exposed crew locations whose crewman has jumped out."""
-    return list(v.vars.get("crew_out", []))
+    return list(mv(v).get("crew_out", []))
 
 
 def open_hatches(v: Model) -> list[str]:
     """The turret's exposed hatches with nobody in them: the gunner jumped out, or was
     killed in his position (the card's gunner row: "until another gunner takes his
     place"). Only a vehicle with turret weapons has a gunner's hatch to take."""
-    if not v.vars["veh"].get("turret_weapons"):
+    if not mv(v)["veh"].get("turret_weapons"):
         return []
     out = crew_out(v)
-    dead = "turret_lost" in v.vars.get("effects", [])
+    dead = "turret_lost" in mv(v).get("effects", [])
     return [
         c
-        for c in v.vars["veh"].get("exposed", [])
-        if c in out or (dead and int(v.vars["loc"].get(c, 0)) <= 0)
+        for c in mv(v)["veh"].get("exposed", [])
+        if c in out or (dead and int(mv(v)["loc"].get(c, 0)) <= 0)
     ]
 
 
@@ -59,8 +60,8 @@ def ground_id(state: GameState, v: Model, crew: str) -> str:
 def card_gunner(state: GameState, v: Model, crew: str, at: tuple[float, float]) -> Model:
     """The crewman on the ground: his own DR, armour and field from the card, the
     location's HP left as his HP, a combat knife (SWOMP-I-VEH-CC)."""
-    c = v.vars["veh"].get("crew", {})
-    hp = int(v.vars["loc"][crew])
+    c = mv(v)["veh"].get("crew", {})
+    hp = int(mv(v)["loc"][crew])
     stats = {
         "MR": int(c.get("MR", 4)),
         "SR": int(c.get("SR", core.stat(v, "SR"))),
@@ -101,51 +102,52 @@ def crewman_out(state: GameState, v: Model, crew: str, at: tuple[float, float]) 
     """The model who comes out of ``crew`` at ``at`` (a new object: the caller puts it in
     the state). One who climbed in comes out as himself, less the damage the hatch took
     while he was in it; otherwise the card's crewman."""
-    rec = v.vars.get("manned", {}).get(crew)
+    rec = mv(v).get("manned", {}).get(crew)
     m = state.models.get(rec["id"]) if rec else None
     if m is None:
         return card_gunner(state, v, crew, at)
     out = Model.from_dict(m.to_dict())
-    taken = int(rec["hp"]) - int(v.vars["loc"][crew])
+    assert rec is not None  # m was found by it
+    taken = int(rec["hp"]) - int(mv(v)["loc"][crew])
     out.hp = max(1, m.hp - taken)
     out.removed = False
     out.x, out.y = round(at[0], 2), round(at[1], 2)
-    out.vars.pop("aboard", None)
+    mv(out).pop("aboard", None)
     out.vars.update({"crew_of": v.id, "hatch": crew, "act": dict(core.FRESH_ACT, fired=[])})
     return out
 
 
 def left(state: GameState, v: Model, crew: str) -> None:
     """The hatch's man is out: it is empty and hits on it do nothing."""
-    v.vars.get("manned", {}).pop(crew, None)
-    if not v.vars.get("manned", True):
-        v.vars.pop("manned")
-    v.vars["crew_out"] = sorted(set(crew_out(v)) | {crew})
-    v.vars["loc"][crew] = 0
-    v.hp = sum(int(x) for x in v.vars["loc"].values())
+    mv(v).get("manned", {}).pop(crew, None)
+    if not mv(v).get("manned", True):
+        mv(v).pop("manned")
+    mv(v)["crew_out"] = sorted(set(crew_out(v)) | {crew})
+    mv(v)["loc"][crew] = 0
+    v.hp = sum(int(x) for x in mv(v)["loc"].values())
     v.set_status("gunner_out")
 
 
 def board(state: GameState, ctx: Context, m: Model, v: Model, crew: str, why: str) -> None:
     """``m`` climbs into the empty hatch ``crew``: he leaves the table (not a casualty),
     the hatch takes his HP up to its own, and the turret may fire again."""
-    full = int(v.vars["veh"]["locations"][crew])
+    full = int(mv(v)["veh"]["locations"][crew])
     hp = min(m.hp, full)
-    v.vars["loc"][crew] = hp
-    v.hp = sum(int(x) for x in v.vars["loc"].values())
-    v.vars["crew_out"] = [c for c in crew_out(v) if c != crew]
-    if not v.vars["crew_out"]:
-        v.vars.pop("crew_out")
-    effects = [e for e in v.vars.get("effects", []) if e != "turret_lost"]
-    if "effects" in v.vars:
-        v.vars["effects"] = effects
+    mv(v)["loc"][crew] = hp
+    v.hp = sum(int(x) for x in mv(v)["loc"].values())
+    mv(v)["crew_out"] = [c for c in crew_out(v) if c != crew]
+    if not mv(v)["crew_out"]:
+        mv(v).pop("crew_out")
+    effects = [e for e in mv(v).get("effects", []) if e != "turret_lost"]
+    if "effects" in mv(v):
+        mv(v)["effects"] = effects
     if not crew_out(v):
         v.set_status("gunner_out", False)
-    v.vars.setdefault("manned", {})[crew] = {"id": m.id, "hp": hp}
+    mv(v).setdefault("manned", {})[crew] = {"id": m.id, "hp": hp}
     for f in core.foes(state, m):
         core.disengage(m, f)
     m.removed = True
-    m.vars["aboard"] = v.id
+    mv(m)["aboard"] = v.id
     for k in ("crew_of", "hatch"):
         m.vars.pop(k, None)
     ctx.log.emit(
@@ -161,10 +163,10 @@ def board(state: GameState, ctx: Context, m: Model, v: Model, crew: str, why: st
 def climb_back(state: GameState, ctx: Context, m: Model) -> None:
     """A gunner who ends a move in base contact with his vehicle, out of close combat,
     climbs back into his empty hatch (SWOMP-I-VEH-CC)."""
-    v = state.models.get(str(m.vars.get("crew_of", "")))
+    v = state.models.get(str(mv(m).get("crew_of", "")))
     if v is None or v.removed or m.removed or core.engaged(m):
         return
-    crew = m.vars.get("hatch") or next((c for c in crew_out(v) if f"{v.id}_{c}" == m.id), None)
+    crew = mv(m).get("hatch") or next((c for c in crew_out(v) if f"{v.id}_{c}" == m.id), None)
     if crew not in open_hatches(v) and crew not in crew_out(v):
         return
     if table.distance(m, v) > CONTACT:
@@ -178,7 +180,7 @@ def man_problems(state: GameState, m: Model, v: Model | None, crew: str) -> list
     and not have shot, fought or cleared a jam this action (climbing in is its action)."""
     if v is None or v.removed or not core.is_vehicle(v):
         return ["no such vehicle on the table"]
-    if core.is_vehicle(m) or m.vars.get("size") == "large":
+    if core.is_vehicle(m) or mv(m).get("size") == "large":
         return [f"{m.id} cannot climb into a hatch: only a model on foot of man size can"]
     if v.side != m.side:
         return [f"{v.id} is not on {m.id}'s side"]
@@ -194,7 +196,7 @@ def man_problems(state: GameState, m: Model, v: Model | None, crew: str) -> list
     if d > CONTACT:
         r.append(f'{m.id} is {d:.1f}" from {v.id}: it climbs in from base contact')
     a = core.act(m)
-    if a["shot"] or a["fought"] or a["clearing"] or a["stood"] or m.vars.get("overwatch"):
+    if a["shot"] or a["fought"] or a["clearing"] or a["stood"] or mv(m).get("overwatch"):
         r.append(
             f"{m.id} has already used its action: taking the gunner's place is its "
             f"action ({R_CREW})"
@@ -205,12 +207,12 @@ def man_problems(state: GameState, m: Model, v: Model | None, crew: str) -> list
 def killed_in(state: GameState, ctx: Context, v: Model, crew: str, actor: str) -> None:
     """The hatch ``crew`` has been shot empty (HP 0): a model who climbed into it dies in
     his position and counts as a casualty of his unit (SWOMP-I-MAN)."""
-    rec = v.vars.get("manned", {}).pop(crew, None)
-    if not v.vars.get("manned", True):
-        v.vars.pop("manned")
+    rec = mv(v).get("manned", {}).pop(crew, None)
+    if not mv(v).get("manned", True):
+        mv(v).pop("manned")
     m = state.models.get(rec["id"]) if rec else None
-    if m is None or m.vars.get("aboard") != v.id:
+    if m is None or mv(m).get("aboard") != v.id:
         return
-    m.vars.pop("aboard")
+    mv(m).pop("aboard")
     m.removed = False
     core.remove(state, ctx, m, f"killed in {v.id}'s {crew} hatch", R_CREW, actor)

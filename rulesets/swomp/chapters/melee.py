@@ -20,6 +20,7 @@ from engine.state import GameState, Model
 from engine.table import footprint
 from engine.turns import AlternatingFlow
 
+from ..state import mv
 from . import contest, core, shooting, table, vehicle_cc, vehicles
 
 R_CC = "SWOMP-CC"
@@ -50,7 +51,7 @@ def attack_value(
     terms = [("CR", core.stat(m, "CR"))]
     if w is not None and int(w.get("WR", 0)):
         terms.append((w["name"], int(w["WR"])))
-    if charging or m.vars.get("charge_bonus"):
+    if charging or mv(m).get("charge_bonus"):
         terms.append(("charging", CHARGE_BONUS))
     if outnumbered:
         terms.append(("outnumbered", OUTNUMBERED))
@@ -75,7 +76,7 @@ def defence(d: Model) -> contest.Side:
 def crew_defence(v: Model) -> contest.Side:
     """An exposed crewman fought in close combat: his own DR, armour and field, plus the
     vehicle's speed in inches (SWOMP-I-VEH-CC)."""
-    c = v.vars["veh"].get("crew", {})
+    c = mv(v)["veh"].get("crew", {})
     return contest.side(
         ("crew DR", int(c.get("DR", 3))),
         ("armour", int(c.get("AR", 0))),
@@ -129,7 +130,7 @@ def round_(
     res = contest.roll(ctx, att, dfn, "close combat contest", rule, lead.id, d.id)
     for a in attackers:
         core.act(a)["fought"] = True
-        a.vars.pop("charge_bonus", None)
+        mv(a).pop("charge_bonus", None)
     if res.won:
         dmg = contest.melee_damage(res.margin) + weapon_extra(lead)
         outcome = f"{dmg} HP"
@@ -206,7 +207,7 @@ def vehicle_attack(
     res = contest.roll(ctx, att, dfn, "close combat contest (vehicle)", rule, a.id, v.id)
     for x in attackers:
         core.act(x)["fought"] = True
-        x.vars.pop("charge_bonus", None)
+        mv(x).pop("charge_bonus", None)
     ctx.log.emit(
         "resolution",
         f"{', '.join(x.id for x in attackers)} attack{'s' if len(attackers) == 1 else ''} "
@@ -411,11 +412,11 @@ def strike(state: GameState, ctx: Context, group: dict) -> None:
         loc = str(group.get("location", ""))
         vehicle_attack(state, ctx, attackers, d, bool(group["charging"]), loc, late)
         return
-    held = [a for a in attackers if d.id in a.vars.get("foes", [])]
+    held = [a for a in attackers if d.id in mv(a).get("foes", [])]
     for a in attackers:
         if a not in held:
             core.act(a)["fought"] = True
-            a.vars.pop("charge_bonus", None)
+            mv(a).pop("charge_bonus", None)
             ctx.log.emit(
                 "note",
                 f"{a.id}'s attack is lost: {d.id} is no longer in combat with it",
@@ -455,7 +456,7 @@ def put(
     a = core.act(m)
     a["moved"] = round(float(a["moved"]) + (d if cost is None else cost), 2)
     a["moves"] = int(a["moves"]) + 1
-    m.vars["moved"] = a["moved"]
+    mv(m)["moved"] = a["moved"]
     return d
 
 
@@ -502,7 +503,7 @@ def retreat(
     )
     if not res.won:
         return False
-    m.vars["left"] = [f.id for f in fs]
+    mv(m)["left"] = [f.id for f in fs]
     for f in fs:
         core.disengage(m, f)
     if to is not None:

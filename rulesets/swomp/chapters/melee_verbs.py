@@ -16,6 +16,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from ..actions import Retreat
+from ..state import mv
 from . import charging, core, melee, morale, packing, reach, table, vehicle_cc, watch
 from .catalog import TERRAIN
 from .charging import charge_limit, charge_via, charger_problems
@@ -98,7 +99,7 @@ def charge_on(state: GameState, ctx: Context, cont: dict[str, Any]) -> None:
         if c.id in follow:
             a["follow"] = 0.0
             if c.id in pairs:
-                c.vars["charge_bonus"] = True
+                mv(c)["charge_bonus"] = True
         else:
             a["moves"] = max(1, int(a["moves"]))
     now = {c: tid for c, tid in pairs.items() if c not in follow}
@@ -145,7 +146,7 @@ def _charge_interrupted(
         cont["via"][cid] = [list(p) for p in later[1:-1]]
         # it is moving at the rate of its whole charge (SWOMP "Movement bonus")
         whole = float(core.act(c)["moved"]) + table.path_cost(ctx, later, TERRAIN["difficult"])
-        c.vars["moved"] = round(whole, 2)
+        mv(c)["moved"] = round(whole, 2)
         ctx.log.emit(
             "move",
             f'{cid} charges {min(at, _length(pts)):.1f}" toward {t.id}, to ({c.x:.2f}, {c.y:.2f})',
@@ -203,7 +204,7 @@ def fight_problem(state: GameState, m: Model, target: str) -> str:
     if a["clearing"]:
         return f"{m.id} is clearing a jam and may not fight ({R_JAM})"
     if core.engaged(m):
-        if target and target not in m.vars["foes"] and target not in state.models:
+        if target and target not in mv(m)["foes"] and target not in state.models:
             return f"no model '{target}'"
         return ""
     t = state.models.get(target)
@@ -253,7 +254,7 @@ def retreat_problems(state: GameState, ctx: Context, action: Retreat, m: Model) 
         t = state.models.get(action.target)
         if t is None or t.removed or t.side == m.side:
             return [f"no enemy '{action.target}' to charge"]
-        if t.id in m.vars["foes"]:
+        if t.id in mv(m)["foes"]:
             return [f"{m.id} may not leave and return to the same close combat ({melee.R_RETREAT})"]
         d = table.distance(m, t)
         if d > lim + EPS:

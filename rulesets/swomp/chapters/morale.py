@@ -11,6 +11,7 @@ from engine.battlefield import base_radius_in
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..state import mv
 from . import contest, core, table
 
 R_UNITS = "SWOMP-UNITS"
@@ -29,7 +30,7 @@ def setup(state: GameState) -> None:
     """Record each unit's original points and commander (the highest SR model)."""
     for unit, ms in state.units(live=False).items():
         info = core.unit_info(state, unit)
-        info["points"] = sum(int(m.vars.get("points", 0)) for m in ms)
+        info["points"] = sum(int(mv(m).get("points", 0)) for m in ms)
         best = core.commander(state, unit)
         info["commander"] = best.id if best else ""
 
@@ -146,7 +147,7 @@ def test(state: GameState, ctx: Context, unit: str, why: str, rule: str = R_BREA
         info["broken_turn"] = state.turn
         for m in core.unit_models(state, unit):
             m.set_status("broken")
-            m.vars.pop("overwatch", None)
+            mv(m).pop("overwatch", None)
             m.set_status("overwatch", False)
     return ok
 
@@ -166,7 +167,7 @@ def rally_problems(state: GameState, ctx: Context, unit: str) -> list[str]:
     ms = core.unit_models(state, unit)
     soft_or_hard = set(core_cover_kinds())
     for m in ms:
-        if m.vars.get("cover") in ("soft", "hard"):
+        if mv(m).get("cover") in ("soft", "hard"):
             continue
         if not soft_or_hard & set(ctx.table.near(m.pos, base_radius_in(m.base) + 1.0)):
             out.append(f"{m.id} is not in cover ({R_RALLY})")

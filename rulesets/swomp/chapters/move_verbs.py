@@ -11,6 +11,7 @@ import math
 
 from engine.actions import Move, Turn
 
+from ..state import mv
 from . import core, driving, table, vehicles, watch
 from .movement import R_ACTIONS, TERRAIN, do_move, move_problems, unit_paths
 from .pending import CONTINUATIONS, offer, trigger_overwatch
@@ -76,7 +77,7 @@ def move_on(state, ctx, cont: dict) -> None:
             rest.append([mid, [list(p) for p in later]])
             # it is moving at the rate of its whole move (SWOMP "Movement bonus")
             whole = float(core.act(m)["moved"]) + table.path_cost(ctx, later, TERRAIN["difficult"])
-            m.vars["moved"] = round(whole, 2)
+            mv(m)["moved"] = round(whole, 2)
     movers = [state.models[mid] for mid, _ in moves]
     after = {"kind": "move_on", "moves": rest, "facing": cont.get("facing"), "part": True}
     after["offered"] = offered + fire
@@ -162,7 +163,7 @@ def check_turn(state, ctx, action: Turn, ms, unit) -> list[str]:
             out.append(f"{m.id} is a vehicle: it turns only as it moves ({vehicles.R_MOVE})")
         elif core.engaged(m):
             out.append(f"{m.id} is in close combat")
-        elif m.vars.get("overwatch"):
+        elif mv(m).get("overwatch"):
             out.append(f"{m.id} is on overwatch: its arc is set")
     return out
 

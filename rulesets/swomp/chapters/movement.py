@@ -17,6 +17,7 @@ from engine.battlefield import base_radius_in, base_size_in
 from engine.ruleset import TOO_FAR, TOO_SHORT, Context, Reason
 from engine.state import GameState, Model
 
+from ..state import mv
 from . import core, hatch, melee, morale, table, vehicles
 from .catalog import TERRAIN
 
@@ -71,7 +72,7 @@ def move_problems(
         return vehicle_move_problems(state, ctx, m, pts)
     if core.engaged(m):
         return [f"{m.id} is in close combat: it may fight or retreat ({melee.R_CC})"]
-    if m.vars.get("overwatch"):
+    if mv(m).get("overwatch"):
         return [f"{m.id} is on overwatch and may not move ({R_OVERWATCH})"]
     r: list[str] = []
     if a["follow"] <= 0:
@@ -169,7 +170,7 @@ def path_blocked(
     full = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
     if res.complete or full - res.travelled <= BLOCK_SLACK:
         return []
-    if res.blocked_by == m.vars.get("crew_of"):
+    if res.blocked_by == mv(m).get("crew_of"):
         return []
     return [
         f'{m.id}\'s path meets {res.blocked_by} after {res.travelled:.1f}" of {full:.1f}": '
@@ -191,7 +192,7 @@ def vehicle_move_problems(
     a = core.act(v)
     if a["moves"]:
         return [f"{v.id} has already moved this action"]
-    if "crew_out" in v.vars.get("effects", []):
+    if "crew_out" in mv(v).get("effects", []):
         return [f"{v.id}'s crew is out of action: it coasts ({vehicles.R_DAMAGE})"]
     lo, hi = vehicles.speed_range(v)
     length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
@@ -243,7 +244,7 @@ def do_move(
     else:
         a["moves"] = int(a["moves"]) + 1
     a["moved"] = round(float(a["moved"]) + spent, 2)
-    m.vars["moved"] = a["moved"]
+    mv(m)["moved"] = a["moved"]
     stop = "" if r.complete else f", stopped by {r.blocked_by}"
     ctx.log.emit(
         "move",
@@ -252,7 +253,7 @@ def do_move(
         rule=R_ACTIONS,
         data={"to": [m.x, m.y], "moved": a["moved"]},
     )
-    if "crew_of" in m.vars:
+    if "crew_of" in mv(m):
         hatch.climb_back(state, ctx, m)
 
 

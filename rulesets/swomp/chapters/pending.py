@@ -16,6 +16,7 @@ from typing import Any
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..state import mv
 from . import core, melee, reactions, shooting, vehicle_cc
 
 R_OVERWATCH = "SWOMP-OVERWATCH"
@@ -23,7 +24,7 @@ R_OVERWATCH = "SWOMP-OVERWATCH"
 
 def can_fire_at(state: GameState, ctx: Context, w: Model, t: Model) -> bool:
     for wpn in core.ranged(w):
-        if wpn["name"] in w.vars.get("jammed", []):
+        if wpn["name"] in mv(w).get("jammed", []):
             continue
         if shooting.target_problem(state, ctx, w, t, wpn) == "":
             return True
@@ -44,7 +45,7 @@ def trigger_overwatch(
         watchers = [
             w.id
             for w in state.live(side)
-            if w.vars.get("overwatch")
+            if mv(w).get("overwatch")
             and not core.engaged(w)
             and any(can_fire_at(state, ctx, w, t) for t in movers)
         ]
@@ -120,7 +121,7 @@ def open_combat(state: GameState, ctx: Context, groups: list[dict[str, Any]]) ->
         if core.is_vehicle(d):
             entries += vehicle_cc.jump_offers(state, g)
             continue
-        held = [a for a in g["attackers"] if a in d.vars.get("foes", [])]
+        held = [a for a in g["attackers"] if a in mv(d).get("foes", [])]
         if held:
             entries.append(reactions.ask(d.side, "retreat", defender=d.id, attackers=held))
     reactions.defer(state, {"kind": "strike", "groups": groups})

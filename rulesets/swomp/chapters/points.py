@@ -15,6 +15,7 @@ from engine.data import Checker, DataError, load_toml
 from engine.ruleset import load
 
 from .. import build
+from ..state import mv
 
 
 def points_report(path: str | Path) -> str:
@@ -49,7 +50,7 @@ def points_report(path: str | Path) -> str:
                     chk.add(f"units[{i}].models[{j}].{where}", what)
                 if m is not None:
                     models.append(m)
-                    pts += int(m.vars["points"])
+                    pts += int(mv(m)["points"])
             parts.append(f"{count} x {entry.get('profile', '?')}")
         totals["support" if section == "vehicle" else section] += pts
         lines.append(f"  {uid} ({section}): {', '.join(parts)} = {pts} points")

@@ -74,10 +74,10 @@ def stack(state: GameState) -> list[dict[str, Any]]:
     sw = core.sw(state)
     after = sw.get("after")
     if after is None:
-        sw["after"] = []
+        after = sw["after"] = []
     elif isinstance(after, dict):
-        sw["after"] = [after]
-    return sw["after"]
+        after = sw["after"] = [after]
+    return after
 
 
 def defer(state: GameState, cont: dict[str, Any] | None) -> None:

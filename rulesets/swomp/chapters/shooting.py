@@ -18,6 +18,7 @@ from engine.dice import Modifier, percent
 from engine.ruleset import NO_SIGHT, OUT_OF_ARC, Context, Odds, Reason
 from engine.state import GameState, Model
 
+from ..state import mv
 from . import contest, core, table, vehicles
 from .catalog import COVER_BONUS
 
@@ -78,7 +79,7 @@ def sighted(
                 break
     if not seen and kind == "radar":
         seen, cover = True, table.HARD
-    standing = target.vars.get("cover", table.NONE)
+    standing = mv(target).get("cover", table.NONE)
     if COVER_BONUS.get(standing, 0) > COVER_BONUS.get(cover, 0):
         cover = standing
     if weapon.get("radar"):
@@ -87,7 +88,7 @@ def sighted(
 
 
 def move_bonus(m: Model) -> int:
-    src = vehicles.speed(m) if core.is_vehicle(m) else float(m.vars.get("moved", 0.0))
+    src = vehicles.speed(m) if core.is_vehicle(m) else float(mv(m).get("moved", 0.0))
     return contest.speed_bonus(src)
 
 
@@ -121,7 +122,7 @@ def seen_in_order(
     for t in state.live():
         if t.side == shooter.side or core.engaged(t):
             continue
-        if size is not None and t.vars.get("size", "medium") != size:
+        if size is not None and mv(t).get("size", "medium") != size:
             continue
         d = table.distance(shooter, t)
         if within is not None and d > within + 1e-9:
@@ -135,7 +136,7 @@ def seen_in_order(
         if not ok:
             continue
         ev = COVER_BONUS.get(cover, 0) + move_bonus(t)
-        yield Seen(d, t.id, t.vars.get("size", "medium"), cover, ev)
+        yield Seen(d, t.id, mv(t).get("size", "medium"), cover, ev)
 
 
 def legal_targets(seen: list[Seen]) -> list[Seen]:
@@ -173,7 +174,7 @@ def target_problem(
     ok, _ = sighted(state, ctx, shooter, target, weapon)
     if not ok:
         return Reason(f"{target.id} cannot be sighted by {shooter.id} ({R_SIGHT})", NO_SIGHT)
-    size = target.vars.get("size", "medium")
+    size = mv(target).get("size", "medium")
     seen = seen_enemies(state, ctx, shooter, weapon, size, table.distance(shooter, target))
     me = next((s for s in seen if s.id == target.id), None)
     if me is None:
@@ -198,7 +199,7 @@ def defence(target: Model, cover: str, moving: bool = True, crew: bool = False) 
     exposed crewman uses his own DR, armour and field with the vehicle's speed."""
     terms: list[tuple[str, int]] = []
     if core.is_vehicle(target) and crew:
-        c = target.vars["veh"].get("crew", {})
+        c = mv(target)["veh"].get("crew", {})
         terms += [
             ("crew DR", int(c.get("DR", 3))),
             ("armour", int(c.get("AR", 0))),
@@ -228,9 +229,9 @@ def attack(shooter: Model, weapon: dict, stance: str, extra: list[tuple[str, int
         terms.append(("standing still" if stance == "stood" else "overwatch", 1))
     terms += extra
     if core.is_vehicle(shooter):
-        if shooter.vars.get("wpen"):
-            terms.append(("vehicle damage", -int(shooter.vars["wpen"])))
-        if "targeters" in shooter.vars.get("effects", []):
+        if mv(shooter).get("wpen"):
+            terms.append(("vehicle damage", -int(mv(shooter)["wpen"])))
+        if "targeters" in mv(shooter).get("effects", []):
             terms.append(("targeters out", TARGETERS_OUT))
     return contest.side(*terms)
 
@@ -256,9 +257,9 @@ def battery(shooter: Model, weapon: dict) -> list[dict]:
 
 
 def jam(shooter: Model, names: list[str]) -> None:
-    j = set(shooter.vars.get("jammed", []))
+    j = set(mv(shooter).get("jammed", []))
     j.update(names)
-    shooter.vars["jammed"] = sorted(j)
+    mv(shooter)["jammed"] = sorted(j)
     shooter.set_status("jammed")
 
 
@@ -393,14 +394,14 @@ def resolve_shot(
     """One shooting contest and its consequences."""
     location = options.get("location") or None
     crew = False
-    if core.is_vehicle(t) and location is None and t.vars["veh"].get("exposed"):
+    if core.is_vehicle(t) and location is None and mv(t)["veh"].get("exposed"):
         location = vehicles.roll_location(ctx, t, shooter.id, "hit location (exposed crew)")
-        crew = location in t.vars["veh"]["exposed"] and location not in t.vars.get("crew_out", [])
+        crew = location in mv(t)["veh"]["exposed"] and location not in mv(t).get("crew_out", [])
     elif core.is_vehicle(t) and location is not None:
         # a called shot at an exposed crewman contests his DR, armour and field, as a
         # rolled one does (SWOMP "Exposed crewmen")
-        exposed = t.vars["veh"].get("exposed", [])
-        crew = location in exposed and location not in t.vars.get("crew_out", [])
+        exposed = mv(t)["veh"].get("exposed", [])
+        crew = location in exposed and location not in mv(t).get("crew_out", [])
     _, cover = sighted(state, ctx, shooter, t, w)
     att = attack(shooter, w, stance, extra)
     dfn = defence(t, cover, moving=True, crew=crew)
@@ -478,8 +479,8 @@ def blast(
         seen, cover = table.sight(ctx, source, m)
         if not seen:
             cover = table.HARD
-        elif COVER_BONUS.get(m.vars.get("cover", "none"), 0) > COVER_BONUS.get(cover, 0):
-            cover = m.vars["cover"]
+        elif COVER_BONUS.get(mv(m).get("cover", "none"), 0) > COVER_BONUS.get(cover, 0):
+            cover = mv(m)["cover"]
         dfn = defence(m, cover, moving=False)
         res = contest.roll(ctx, att, dfn, "blast contest", rule, source.id, m.id, a_face=r.faces[0])
         outcome = "hit" if res.won else "miss"
@@ -552,7 +553,7 @@ def odds(
     The range is not part of it: it is measured only after the shot is declared."""
     _, cover = sighted(state, ctx, shooter, target, weapon)
     att = attack(shooter, weapon, stance, extra_terms(options, two))
-    crew = core.is_vehicle(target) and bool(target.vars["veh"].get("exposed"))
+    crew = core.is_vehicle(target) and bool(mv(target)["veh"].get("exposed"))
     dfn = defence(target, cover, moving=True)
     p = contest.p_win(att.value, dfn.value)
     lines = [

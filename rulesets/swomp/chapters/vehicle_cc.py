@@ -22,6 +22,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import footprint as fp
 
+from ..state import mv
 from . import core, hatch, reactions
 from .hatch import crew_out, crewman_out
 
@@ -30,7 +31,7 @@ R_CREW = hatch.R_CREW
 
 
 def locations(v: Model) -> list[str]:
-    return list(v.vars["veh"]["locations"])
+    return list(mv(v)["veh"]["locations"])
 
 
 def crewmen(v: Model) -> list[str]:
@@ -38,22 +39,22 @@ def crewmen(v: Model) -> list[str]:
     out = crew_out(v)
     return [
         c
-        for c in v.vars["veh"].get("exposed", [])
-        if c not in out and int(v.vars["loc"].get(c, 0)) > 0
+        for c in mv(v)["veh"].get("exposed", [])
+        if c not in out and int(mv(v)["loc"].get(c, 0)) > 0
     ]
 
 
 def defended_by(v: Model, crew: str) -> list[str]:
-    d = v.vars["veh"].get("defends", {}).get(crew)
+    d = mv(v)["veh"].get("defends", {}).get(crew)
     return list(d) if d is not None else locations(v)
 
 
 def reachable(a: Model, v: Model) -> list[str]:
     """Locations ``a`` can reach from the ground: all for a large model, else all but
     the card's ``unreachable`` ones (SWOMP-I-VEH-CC)."""
-    if a.vars.get("size") == "large":
+    if mv(a).get("size") == "large":
         return locations(v)
-    high = set(v.vars["veh"].get("unreachable", []))
+    high = set(mv(v)["veh"].get("unreachable", []))
     return [loc for loc in locations(v) if loc not in high]
 
 
@@ -160,8 +161,8 @@ def jump_out(
 
 def turret_silent(v: Model, weapon: dict) -> str:
     """'' unless ``weapon`` sits in a turret whose gunner is out."""
-    empty = crew_out(v) or "turret_lost" in v.vars.get("effects", [])
-    if empty and weapon["name"] in v.vars["veh"].get("turret_weapons", []):
+    empty = crew_out(v) or "turret_lost" in mv(v).get("effects", [])
+    if empty and weapon["name"] in mv(v)["veh"].get("turret_weapons", []):
         return (
             f"{v.id}'s turret gunner is out: its {weapon['name']} cannot fire until a "
             f"gunner takes his place ({R_CREW})"

@@ -16,6 +16,7 @@ from engine.polygons import angle_diff
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
+from ..state import mv
 from . import contest, core, hatch, table
 from .catalog import CONTROL, DAMAGE, EXPLOSION
 
@@ -31,20 +32,20 @@ Blast = Callable[..., None]
 
 
 def speed(v: Model) -> float:
-    return float(v.vars.get("speed", 0.0))
+    return float(mv(v).get("speed", 0.0))
 
 
 def accel(v: Model) -> float:
     """How much a vehicle may speed up in one action: 1 x MR (2 x where its card says)."""
-    a = float(v.vars["veh"].get("accel", 1)) * core.mr(v)
-    if "half_acc" in v.vars.get("effects", []):
+    a = float(mv(v)["veh"].get("accel", 1)) * core.mr(v)
+    if "half_acc" in mv(v).get("effects", []):
         a /= 2
     return a
 
 
 def decel(v: Model) -> float:
     d = core.mr(v)
-    if "half_acc" in v.vars.get("effects", []):
+    if "half_acc" in mv(v).get("effects", []):
         d /= 2
     return d
 
@@ -52,10 +53,10 @@ def decel(v: Model) -> float:
 def speed_range(v: Model) -> tuple[float, float]:
     """The speeds a vehicle may move at this action (SWOMP "Movement, turning and
     acceleration"): from its speed less 1 x MR to its speed plus its acceleration."""
-    if "immobile" in v.vars.get("effects", []):
+    if "immobile" in mv(v).get("effects", []):
         return 0.0, 0.0
     s = speed(v)
-    top = float(v.vars["veh"].get("top", 30))
+    top = float(mv(v)["veh"].get("top", 30))
     return max(0.0, s - decel(v)), min(top, s + accel(v))
 
 
@@ -75,7 +76,7 @@ def turn_radius(v: Model, spd: float | None = None) -> float:
     ``spd`` through that many degrees, so r = spd / allowance in radians. Stopped (or
     immobile), it has no arc: 0."""
     s = speed(v) if spd is None else float(spd)
-    if s <= 0 or "immobile" in v.vars.get("effects", []):
+    if s <= 0 or "immobile" in mv(v).get("effects", []):
         return 0.0
     return s / math.radians(turn_allowance(v, s))
 
@@ -145,14 +146,14 @@ def control_test(
         outcome=word,
     )
     if word == "skid":
-        v.vars["speed"] = max(0.0, speed(v) - core.mr(v))
+        mv(v)["speed"] = max(0.0, speed(v) - core.mr(v))
     elif word == "spin":
         v.facing = (v.facing + 180.0) % 360.0
-        v.vars["speed"] = 0.0
+        mv(v)["speed"] = 0.0
     elif word == "stall":
-        v.vars["speed"] = 0.0
+        mv(v)["speed"] = 0.0
     else:
-        v.vars["speed"] = 0.0
+        mv(v)["speed"] = 0.0
         damage(state, ctx, v, 1, None, "crash", v.id, blast)
     return word
 
@@ -171,7 +172,7 @@ def band(location: str, left: int, full: int) -> dict[str, Any]:
 
 
 def roll_location(ctx: Context, v: Model, actor: str, why: str = "hit location") -> str:
-    tab = v.vars["veh"]["hit_table"]
+    tab = mv(v)["veh"]["hit_table"]
     r = ctx.dice.roll(
         10, f"{why} on {v.id}", actor=actor, rule=R_DAMAGE, result=lambda t, f: tab[f[0] - 1]
     )
@@ -206,7 +207,7 @@ def damage(
         return
     if location is None:
         location = roll_location(ctx, v, actor)
-    if location in v.vars.get("crew_out", []):
+    if location in mv(v).get("crew_out", []):
         ctx.log.emit(
             "status",
             f"{v.id}'s {location} is empty (its crewman jumped out): no effect",
@@ -216,8 +217,8 @@ def damage(
             outcome=location,
         )
         return
-    full = int(v.vars["veh"]["locations"][location])
-    locs = v.vars["loc"]
+    full = int(mv(v)["veh"]["locations"][location])
+    locs = mv(v)["loc"]
     before = int(locs[location])
     left = max(0, before - dmg)
     locs[location] = left
@@ -237,7 +238,7 @@ def damage(
         data={"location": location, "left": left, "result": row["text"]},
     )
     v.set_status("damaged")
-    effects = v.vars.setdefault("effects", [])
+    effects = mv(v).setdefault("effects", [])
 
     def add(e: str) -> None:
         if e not in effects:
@@ -248,9 +249,9 @@ def damage(
         if row.get(key):
             add(key)
     if row.get("weapon_penalty"):
-        v.vars["wpen"] = max(int(v.vars.get("wpen", 0)), int(row["weapon_penalty"]))
+        mv(v)["wpen"] = max(int(mv(v).get("wpen", 0)), int(row["weapon_penalty"]))
     if "immobile" in effects:
-        v.vars["speed"] = 0.0
+        mv(v)["speed"] = 0.0
     if row.get("explode_on"):
         n = int(row["explode_on"])
         p = contest.d10_under(n)
@@ -327,7 +328,7 @@ def explode(state: GameState, ctx: Context, v: Model, blast: Blast) -> None:
 
 def weapon_usable(v: Model, w: dict) -> str:
     """'' if a vehicle's weapon can fire, else why not."""
-    if "weapons_lost" in v.vars.get("effects", []):
+    if "weapons_lost" in mv(v).get("effects", []):
         return f"{v.id}'s weapons are out of action"
     from .vehicle_cc import turret_silent
 

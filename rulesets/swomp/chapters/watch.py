@@ -20,6 +20,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import footprint
 
+from ..state import mv
 from . import core, shooting, table
 
 Point = tuple[float, float]
@@ -31,13 +32,13 @@ def watchers_of(state: GameState, side: str, skip: Iterable[str] = ()) -> list[M
     return [
         w
         for w in state.live()
-        if w.side != side and w.vars.get("overwatch") and not core.engaged(w) and w.id not in gone
+        if w.side != side and mv(w).get("overwatch") and not core.engaged(w) and w.id not in gone
     ]
 
 
 def usable(w: Model) -> list[dict]:
     """The weapons an overwatching model watches with: its working ranged weapons."""
-    return [x for x in core.ranged(w) if x["name"] not in w.vars.get("jammed", [])]
+    return [x for x in core.ranged(w) if x["name"] not in mv(w).get("jammed", [])]
 
 
 def in_area(state: GameState, ctx: Context, w: Model, t: Model) -> bool:
