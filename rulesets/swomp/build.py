@@ -16,6 +16,8 @@ from engine import building
 from engine.building import Build
 from engine.state import Base, Model
 
+from .state import mv
+
 if TYPE_CHECKING:  # pragma: no cover
     from engine.ruleset import Ruleset
 
@@ -314,16 +316,16 @@ class Builder(building.Builder):
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
                     probs.append((f"state.{k}", f"expected inches (a number >= 0), got {v!r}"))
                     continue
-                if k == "speed" and "veh" not in m.vars:
+                if k == "speed" and "veh" not in mv(m):
                     probs.append(("state.speed", "only vehicles have a speed (use moved)"))
                     continue
                 m.vars[k] = float(v)
                 if k == "speed":
-                    m.vars["moved"] = float(v)
+                    mv(m)["moved"] = float(v)
             elif k == "hp":
                 if not isinstance(v, int) or not 1 <= v <= m.max_hp:
                     probs.append(("state.hp", f"expected 1 to {m.max_hp}, got {v!r}"))
-                elif "veh" in m.vars:
+                elif "veh" in mv(m):
                     probs.append(
                         ("state.hp", "a vehicle's damage is set per location (state.locations)")
                     )
@@ -333,7 +335,7 @@ class Builder(building.Builder):
                 if v not in ("soft", "hard", "none"):
                     probs.append(("state.cover", f"expected soft, hard or none, got {v!r}"))
                 else:
-                    m.vars["cover"] = v
+                    mv(m)["cover"] = v
             elif k == "status":
                 if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
                     probs.append(("state.status", "expected a list of words"))
@@ -350,15 +352,15 @@ class Builder(building.Builder):
                         )
                     )
                 else:
-                    m.vars["jammed"] = sorted(v)
+                    mv(m)["jammed"] = sorted(v)
             elif k == "overwatch":
                 if not isinstance(v, bool):
                     probs.append(("state.overwatch", "expected true or false"))
                 elif v:
-                    m.vars["overwatch"] = True
+                    mv(m)["overwatch"] = True
                     m.set_status("overwatch")
             elif k == "locations":
-                locs = m.vars.get("loc")
+                locs = mv(m).get("loc")
                 if locs is None or not isinstance(v, dict):
                     probs.append(("state.locations", "only vehicles have locations"))
                     continue
@@ -385,8 +387,8 @@ def army_problems(models: list[Model]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     armies: dict[tuple[str, str], list[Model]] = {}
     for m in models:
-        if "army" in m.vars:
-            armies.setdefault((m.side, m.vars["army"]), []).append(m)
+        if "army" in mv(m):
+            armies.setdefault((m.side, mv(m)["army"]), []).append(m)
     for (side, name), ms in sorted(armies.items()):
         top = max(int(m.stat("SR")) for m in ms)
         best = [m for m in ms if int(m.stat("SR")) == top]
@@ -401,8 +403,8 @@ def army_problems(models: list[Model]) -> list[tuple[str, str]]:
             )
         pts = {"troop": 0, "character": 0, "support": 0}
         for m in ms:
-            sect = "support" if m.vars["type"] in ("support", "vehicle") else m.vars["type"]
-            pts[sect] += int(m.vars["points"])
+            sect = "support" if mv(m)["type"] in ("support", "vehicle") else mv(m)["type"]
+            pts[sect] += int(mv(m)["points"])
         if 3 * pts["character"] > pts["troop"]:
             out.append(
                 (
@@ -424,11 +426,11 @@ def army_problems(models: list[Model]) -> list[tuple[str, str]]:
         for m in ms:
             sizes[m.unit] = sizes.get(m.unit, 0) + 1
         for m in ms:
-            if int(m.vars["points"]) < LONE_POINTS and sizes[m.unit] < 2:
+            if int(mv(m)["points"]) < LONE_POINTS and sizes[m.unit] < 2:
                 out.append(
                     (
                         m.id,
-                        f"'{m.id}' costs {m.vars['points']} points (under "
+                        f"'{m.id}' costs {mv(m)['points']} points (under "
                         f"{LONE_POINTS}) and must be part of a unit",
                     )
                 )
