@@ -19,7 +19,13 @@ from engine.data import Checker, Problem, load_toml
 from engine.dice import Dice, ForcedDieError
 from engine.events import Event
 from engine.game import Game, mark_start
-from engine.ruleset import Ruleset, load
+from engine.ruleset import (
+    ACTIVATING,
+    ALREADY_ACTIVATED,
+    NOT_YOUR_TURN,
+    Ruleset,
+    load,
+)
 from engine.state import GameState, Model
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,25 +191,46 @@ def _effective_raw(scn: Scenario) -> dict[str, Any]:
     return raw
 
 
+#: refusals that only say whose turn it is: a script's action refused for one of these
+#: alone is walked forward to the actor's turn, where the rules give their own reason
+TURN_CODES = frozenset({NOT_YOUR_TURN, ACTIVATING, ALREADY_ACTIVATED})
+
+
 def reach(game: Game, action: act.Action, limit: int = 500) -> list[act.Action] | None:
     """The 'end activation / end phase' steps a player would take, in this turn, before
     ``action`` becomes legal; [] if it already is; None if it cannot be reached."""
-    if game.check(action).ok:
-        return []
+    return _walk(game, action, limit)[0]
+
+
+def _walk(game: Game, action: act.Action, limit: int) -> tuple[list[act.Action] | None, str]:
+    """(the steps that make ``action`` legal in this turn or None, why it is refused).
+
+    Why the refusal is walked too: refused now, an action may only be out of turn ("it is
+    blue's turn"), while the real obstacle (no line of sight, out of range) shows once
+    play reaches the actor. The first reason met on the way that is not about whose turn
+    it is names what a player would have hit; with none, the reason given now."""
+    now = game.check(action)
+    if now.ok:
+        return [], ""
+    best = now.reason or "not allowed now"
+    found = not set(now.codes) & TURN_CODES
     probe = game.clone()
     turn = probe.state.turn
     steps: list[act.Action] = []
     for _ in range(limit):
         step = probe.ruleset.advance(probe.state, probe.ctx)
         if step is None:
-            return None
+            break
         probe.apply(step)
         steps.append(step)
         if probe.state.over or probe.state.turn != turn:
-            return None
-        if probe.check(action).ok:
-            return steps
-    return None
+            break
+        legal = probe.check(action)
+        if legal.ok:
+            return steps, ""
+        if not found and legal.reasons and not set(legal.codes) & TURN_CODES:
+            best, found = legal.reason, True
+    return None, best
 
 
 class ScriptError(Exception):
@@ -223,10 +250,10 @@ def run_script(game: Game, scn: Scenario) -> list[Event]:
             continue
         if isinstance(action, act.EndTurn):
             steps: list[act.Action] | None = []
+            reason = ""
         else:
-            steps = reach(game, action)
+            steps, reason = _walk(game, action, 500)
         if steps is None:
-            reason = game.check(action).reason or "not allowed now"
             game.log.emit("refused", reason, actor=action.actor)
             continue
         for s in steps:

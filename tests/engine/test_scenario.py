@@ -228,3 +228,30 @@ to = [10, 16]
     refused = [e for e in game.log.events if e.kind == "refused"]
     assert len(refused) == 1 and refused[0].action == 1
     assert game.state.models["a"].y == 14.0
+
+
+def test_an_out_of_turn_action_is_refused_for_the_rules_reason_not_the_turn(tmp_path):
+    """Audit (umr.md, finding 11, c02b): an action that is both out of turn and against the
+    rules is refused for the rule a player would hit once play reaches the actor, not
+    with "it is blue's turn"."""
+    text = (
+        GOOD
+        + """
+[[actions]]
+actor = "a"
+do = "move"
+to = [10, 14]
+[[actions]]
+actor = "b"
+do = "move"
+to = [10, 100]
+"""
+    )
+    scn = load_scenario(_write(tmp_path, text))
+    game = new_game(scn)
+    assert not game.check(scn.actions[1][0]).ok  # a is still activating
+    run_script(game, scn)
+    refused = [e for e in game.log.events if e.kind == "refused"]
+    assert [e.action for e in refused] == [1]
+    assert "too far" in refused[0].text and "turn" not in refused[0].text
+    assert game.state.models["b"].y != 100.0
