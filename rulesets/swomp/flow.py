@@ -11,7 +11,15 @@ deployment (deploy.py).
 
 from __future__ import annotations
 
-from engine.ruleset import Context, Ruleset, load
+from engine.ruleset import (
+    ACTIVATING,
+    ALREADY_ACTIVATED,
+    NOT_YOUR_TURN,
+    Context,
+    Reason,
+    Ruleset,
+    load,
+)
 from engine.state import GameState, Model
 from engine.turns import AlternatingFlow, roll_off
 
@@ -80,18 +88,21 @@ def resolve_actor(state: GameState, actor: str) -> tuple[list[Model], str]:
 
 
 def turn_problem(state: GameState, unit: str, side: str) -> str:
+    """Why ``unit`` of ``side`` may not act now ("" if it may); the turn-order reasons
+    carry the engine's codes so programs (the script runner, the window) tell them from
+    a rule's refusal without reading the words."""
     if state.over:
         return "the game is over"
     owed = reactions.owed(state)
     if owed:
         return str(owed["text"])
     if side != state.active:
-        return f"it is {state.active}'s action, not {side}'s ({R_ROUND})"
+        return Reason(f"it is {state.active}'s action, not {side}'s ({R_ROUND})", NOT_YOUR_TURN)
     cur = TURNS.current(state)
     if cur is not None and cur != unit:
-        return f"{cur} is acting: end its action first ({R_ROUND})"
+        return Reason(f"{cur} is acting: end its action first ({R_ROUND})", ACTIVATING)
     if unit not in TURNS.ready_units(state, side):
-        return f"{unit} has already acted this round ({R_ROUND})"
+        return Reason(f"{unit} has already acted this round ({R_ROUND})", ALREADY_ACTIVATED)
     return ""
 
 
