@@ -35,11 +35,11 @@ class Action:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"do": self.KIND}
-        for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
-            if v == f.default or (f.default_factory is not dataclasses.MISSING and not v):
+        for name, default, factory in _fields(type(self)):
+            v = getattr(self, name)
+            if v == default or (factory and not v):
                 continue
-            d[f.name] = _plain(v)
+            d[name] = _plain(v)
         return d
 
     def describe(self) -> str:
@@ -54,6 +54,22 @@ class Action:
         if weapon:
             bits.append(f"with {weapon}")
         return " ".join(bits)
+
+
+_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
+
+
+def _fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
+    """(name, default, has a default factory) of each field of an action class, kept per
+    class. Why: ``dataclasses.fields`` rebuilds its tuple on every call, and the random
+    agent and the checks read an action's fields thousands of times a game (issue 24)."""
+    got = _FIELDS.get(cls)
+    if got is None:
+        got = _FIELDS[cls] = tuple(
+            (f.name, f.default, f.default_factory is not dataclasses.MISSING)
+            for f in dataclasses.fields(cls)
+        )
+    return got
 
 
 def _plain(v: Any) -> Any:
@@ -162,13 +178,13 @@ def unsound(action: Action) -> str | None:
     overflow on a move to 1e308; ``Game.check`` refuses such an action before any
     ruleset sees it, whoever built it (a script, an agent, the window).
     """
-    for f in dataclasses.fields(action):
-        v = getattr(action, f.name)
+    for name, _, _ in _fields(type(action)):
+        v = getattr(action, name)
         stack = [v]
         while stack:
             x = stack.pop()
             if isinstance(x, float) and not _sound(x):
-                return f"{f.name}: {x} is not a finite number within ±{MAX_VALUE:g}"
+                return f"{name}: {x} is not a finite number within ±{MAX_VALUE:g}"
             if isinstance(x, tuple):
                 stack.extend(x)
     return None

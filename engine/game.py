@@ -18,6 +18,7 @@ from engine.dice import Dice
 from engine.events import Event, EventLog
 from engine.ruleset import Context, Legality, Odds, Outcome, Ruleset
 from engine.state import GameState
+from engine.whether import whether
 
 
 @dataclass
@@ -84,6 +85,12 @@ class Game:
         if bad:
             return Legality.no(bad)
         return self.ruleset.check(self.state, action, self.ctx)
+
+    def allowed(self, action: Action) -> bool:
+        """``check(action).ok``, letting the rules stop at the first reason
+        (``engine.whether``): for agents, which read the verdict alone."""
+        with whether():
+            return self.check(action).ok
 
     def candidates(self, side: str | None = None) -> list[Action]:
         side = side or self.to_act()

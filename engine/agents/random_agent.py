@@ -6,7 +6,8 @@ a random pick needs only one legal action. A ruleset that offers ``proposals(sta
 side, ctx)`` — the menu before ``check``, as (actions known legal, actions to check) —
 lets the agent draw an action at random, check it, and draw again among the rest only
 if it was refused: still uniform over the legal actions of the menu, at the cost of a
-check or two instead of one per action. Other rulesets (or a ``proposals`` that
+check or two instead of one per action. It asks ``Game.allowed``, the verdict alone, so
+a rule may stop at the first reason it finds. Other rulesets (or a ``proposals`` that
 answers None) are served from ``candidates`` as before.
 """
 
@@ -46,7 +47,7 @@ class RandomAgent:
         while pool:
             i = self.dice.face(len(pool)) - 1
             a, known = pool[i]
-            if known or game.check(a).ok:
+            if known or game.allowed(a):
                 return a
             pool[i] = pool[-1]
             pool.pop()

@@ -166,7 +166,7 @@ class SearchAgent:
             if best is not None:
                 return best, False
             step = sim.ruleset.advance(sim.state, sim.ctx)
-            if step is not None and sim.check(step).ok:
+            if step is not None and sim.allowed(step):
                 return step, False
         return self._listed(sim, side, seed)
 
@@ -187,7 +187,7 @@ class SearchAgent:
             if key in seen:
                 continue
             seen.add(key)
-            if n >= known and not sim.check(a).ok:
+            if n >= known and not sim.allowed(a):
                 continue
             odds = sim.odds(a)
             if odds is not None and odds.expected is not None and odds.measures == DAMAGE:
@@ -215,7 +215,7 @@ class SearchAgent:
             return best, False
         if not self.scored_policy:
             step = sim.ruleset.advance(sim.state, sim.ctx)
-            if step is not None and sim.check(step).ok:
+            if step is not None and sim.allowed(step):
                 return step, False
             return opts[(seed >> 7) % len(opts)], True
         ties: list[Action] = []

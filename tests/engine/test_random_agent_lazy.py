@@ -62,6 +62,9 @@ class _Game:
     def check(self, action):
         return self.ruleset.check(action)
 
+    def allowed(self, action):
+        return self.check(action).ok
+
 
 def test_a_refused_draw_is_drawn_again_among_the_rest():
     acts = [EndPhase(actor=x) for x in ("a", "b", "c", "d")]
