@@ -14,6 +14,7 @@ import math
 from engine.actions import Action, Charge, EndPhase, Fight, Move, Shoot
 from engine.ruleset import Context
 from engine.state import GameState, Model
+from engine.whether import whether
 
 from .actions import Cast, ChangeFrontage, Disembark, Drive, Embark, ReplaceDriver
 from .build import mtype
@@ -62,7 +63,12 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
         seen.add(key)
         if len(out) >= CAP:
             break
-        if key in ok or check(state, a, ctx).ok:
+        if key in ok:
+            out.append(a)
+            continue
+        with whether():
+            legal = check(state, a, ctx).ok
+        if legal:
             out.append(a)
     return out
 
@@ -224,7 +230,9 @@ def _open_shots(
     out: list[Action] = []
     for t in _nearest(state, m, SHOT_LOOK):
         a = Shoot(actor=actor, target=t.id, weapon=str(w.get("name", "")))
-        if check(state, a, ctx).ok:
+        with whether():
+            ok = check(state, a, ctx).ok
+        if ok:
             out.append(a)
             if len(out) >= k:
                 break

@@ -17,6 +17,7 @@ from typing import Any
 from engine.actions import Action
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
+from engine.whether import only_whether
 from rulesets.umr import build, candidates, flow, odds, rules, score, victory
 from rulesets.umr.actions import Climb, Jump, Lead, RpgTest
 from rulesets.umr.state import mv
@@ -43,7 +44,7 @@ class UMR(Ruleset):
         flow.setup(state, ctx, first)
 
     def check(self, state: GameState, action: Action, ctx: Context) -> Legality:
-        why = rules.check(state, action, ctx)
+        why = rules.check(state, action, ctx, only_whether())
         return Legality.no(*why) if why else Legality.yes()
 
     def apply(self, state: GameState, action: Action, ctx: Context) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 from engine.dice import Modifier, percent
 from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
+from engine.whether import only_whether
 
 from ..build import def_value, mtype, parse_dice
 from ..state import disorganized, in_melee, is_block, live_models, mv
@@ -103,6 +104,8 @@ def problems(
                 limit=rng_,
             )
         )
+    if out and only_whether():
+        return out  # refused already: sight, the dear measure, can wait (issue 24)
     s = sight(state, ctx, m, t)
     if not s.visible:
         out.append(Reason(f"{t.id} cannot be seen: {s.why}", NO_SIGHT))
