@@ -12,6 +12,7 @@ import math
 from engine import actions as act
 from engine.ruleset import Context
 from engine.state import GameState, Model
+from engine.whether import whether
 from rulesets.inter_arma import rules
 from rulesets.inter_arma.build import ranged_weapons
 from rulesets.inter_arma.chapters import measure, melee, movement
@@ -43,7 +44,10 @@ def _moves(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
             continue
         to = _towards(m, foe[0], max(0.0, T.inches(allow) - 0.05))
         mv = act.Move(actor=m.id, to=to, mode=mode)
-        if probe and not movement.check(state, ctx, mv) and not rules.check(state, mv, ctx):
+        # rules.check of a move in the movement phase is movement.check: asked once
+        with whether():
+            legal = not rules.check(state, mv, ctx)
+        if probe and legal:
             out.append(mv)
     return out
 
@@ -54,7 +58,9 @@ def _shots(state: GameState, ctx: Context, m: Model, k: int = 3) -> list[act.Act
     out: list[act.Action] = []
     for e in nearest(state, m, len(state.models)):
         s = act.Shoot(actor=m.id, target=e.id)
-        if not rules.check(state, s, ctx):
+        with whether():
+            legal = not rules.check(state, s, ctx)
+        if legal:
             out.append(s)
             if len(out) >= k:
                 break

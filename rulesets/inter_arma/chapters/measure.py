@@ -38,7 +38,16 @@ def gap_cm(a: Model, b: Model) -> float:
 
 
 def in_contact(a: Model, b: Model) -> bool:
+    # bounding circles farther apart than CONTACT: the bases are too (the exact measure
+    # is never less), and most pairs on the table are (issue 24)
+    reach = base_radius_in(_base(a)) + base_radius_in(_base(b)) + CONTACT + 1e-9
+    if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
+        return False
     return distance(footprint(a), footprint(b)) <= CONTACT
+
+
+def _base(m: Model) -> float | tuple[float, float]:
+    return tuple(m.base) if isinstance(m.base, list) else m.base
 
 
 def kinds_under(ctx: Context, m: Model) -> set[str]:

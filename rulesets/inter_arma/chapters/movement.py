@@ -14,6 +14,7 @@ from fractions import Fraction
 from engine.actions import Move
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
+from engine.whether import only_whether
 from rulesets.inter_arma.build import foot_type, mounted
 from rulesets.inter_arma.chapters import combat, formation, goals, measure, night, retreat
 from rulesets.inter_arma.chapters import tables as T
@@ -91,6 +92,8 @@ def check(state: GameState, ctx: Context, a: Move) -> list[str]:
     path = list(a.waypoints(m.pos))
     if any(not ctx.battlefield.on_table(x, y) for x, y in path):
         why.append("the path leaves the table")
+    if why and only_whether():
+        return why  # refused already: the terrain along the path can wait (issue 24)
     why += retreat.check(state, ctx, m, path)
     if mode == "crawl" and len(path) >= 2:
         from engine.geometry import crossings

@@ -15,6 +15,7 @@ from engine.actions import Shoot
 from engine.dice import Modifier
 from engine.ruleset import OUT_OF_RANGE, Context, Odds, Reason
 from engine.state import GameState, Model
+from engine.whether import only_whether
 from rulesets.inter_arma.build import mounted, ranged_weapons
 from rulesets.inter_arma.chapters import combat, measure, spotting
 from rulesets.inter_arma.chapters import tables as T
@@ -74,6 +75,8 @@ def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
         p.problems.append(f"{m.id} is crawling: no shooting while crawling (IA-MOVE f)")
     if measure.enemies_in_contact(state, m):
         p.problems.append(f"{m.id} is in contact with the enemy: it fights instead (IA-I-CONTACT)")
+    if p.problems and only_whether():
+        return p  # refused already: sight can wait (issue 24)
     seen = spotting.unseen(state, m, t) or measure.sees(state, ctx, m, t)
     if seen:
         p.problems.append(Reason(seen, "no_sight"))
