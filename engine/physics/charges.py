@@ -130,6 +130,7 @@ class _Charges(_Moves):
             return None
         me = self._world_shape(Footprint(pose[0], pose[1], pose[2], base))
         self._space.add(me)
+        self._moved.clear()  # a move measured now holds until undone
         self._tags[me] = _Tag("model", "")
         try:
             queue = [by_shape[h] for h in hits]
@@ -137,6 +138,7 @@ class _Charges(_Moves):
             return self._nudge_rec(queue, {}, set(), tfp, tshape, exclude, placed, budget)
         finally:
             self._space.remove(me)
+            self._moved.clear()  # a move measured now holds until undone
             del self._tags[me]
 
     def _nudge_rec(
@@ -187,6 +189,7 @@ class _Charges(_Moves):
                 continue  # too deep to fix by one step
             shape = self._world_shape(Footprint(alt[0], alt[1], alt[2], base))
             self._space.add(shape)
+            self._moved.clear()  # a move measured now holds until undone
             self._tags[shape] = _Tag("model", cid)
             chosen[cid] = alt
             try:
@@ -195,6 +198,7 @@ class _Charges(_Moves):
                 )
             finally:
                 self._space.remove(shape)
+                self._moved.clear()  # a move measured now holds until undone
                 del self._tags[shape]
                 del chosen[cid]
             if found is not None:
@@ -224,9 +228,11 @@ class _Charges(_Moves):
         def put(cid: str, pose: Pose) -> None:
             if cid in placed:
                 self._space.remove(placed[cid][1])
+                self._moved.clear()  # a move measured now holds until undone
                 del self._tags[placed[cid][1]]
             shape = self._world_shape(Footprint(pose[0], pose[1], pose[2], self._bodies[cid].base))
             self._space.add(shape)
+            self._moved.clear()  # a move measured now holds until undone
             self._tags[shape] = _Tag("model", cid)
             placed[cid] = (pose, shape)
 
@@ -247,6 +253,7 @@ class _Charges(_Moves):
         finally:
             for _, shape in placed.values():
                 self._space.remove(shape)
+                self._moved.clear()  # a move measured now holds until undone
                 del self._tags[shape]
         return {cid: placed_pose for cid, (placed_pose, _) in placed.items()}
 

@@ -84,7 +84,24 @@ class _Moves(_Space):
         The end is rounded to 0.01 in, clear of everything, and when blocked within
         :data:`CONTACT_TOLERANCE` of what stopped it. Whatever the base already overlaps
         at its start does not stop it (so a badly placed base can get out).
+
+        Remembered until a shape is added or removed: an AI proposes a move, its check
+        measures the same move, and the candidate filter checks it again (issue 24).
         """
+        ignore = tuple(ignore)
+        key = (mover, tuple((float(p[0]), float(p[1])) for p in path), ignore)
+        got = self._moved.get(key)
+        if got is None:
+            if len(self._moved) >= 4096:
+                self._moved.clear()
+            got = self._moved[key] = self._move(mover, path, ignore)
+        assert isinstance(got, MoveResult)
+        return got
+
+    def _move(
+        self, mover: str, path: Sequence[tuple[float, float]], ignore: Iterable[str]
+    ) -> MoveResult:
+        """``move``, worked out."""
         fp = self._bodies[mover]
         exclude = self._exclude(mover, ignore)
         start: Pose = (fp.x, fp.y, fp.facing)

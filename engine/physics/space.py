@@ -48,6 +48,8 @@ class _Space:
         self._bodies: dict[str, Footprint] = {}
         self._model_shapes: dict[str, pymunk.Shape] = {}
         self._probes: dict[tuple[object, ...], tuple[pymunk.Body, pymunk.Shape]] = {}
+        #: answers of ``move`` since the shapes last changed (see ``Physics.move``)
+        self._moved: dict[tuple[object, ...], object] = {}
         static = self._space.static_body
         # Impassable polygons become their boundary segments: pymunk polygons are convex
         # hulls, and walls or buildings often are not. A base can only get inside one by
@@ -68,11 +70,13 @@ class _Space:
             self._add_static(seg, _Tag("edge", eid))
 
     def _add_static(self, shape: pymunk.Shape, tag: _Tag) -> None:
+        self._moved.clear()
         self._space.add(shape)
         self._tags[shape] = tag
         self._shapes_by_id.setdefault(tag.id, []).append(shape)
 
     def _remove_static(self, shape: pymunk.Shape) -> None:
+        self._moved.clear()
         tag = self._tags.pop(shape)
         self._space.remove(shape)
         shapes = self._shapes_by_id[tag.id]
