@@ -195,7 +195,7 @@ class App:
         b = self.battle
         if b is None:
             return False
-        if b.dice is not None or b.tweens or b.job is not None:
+        if b.dice is not None or b.tweens or b.job is not None or b.controller.sliced.busy:
             return True
         c = b.controller
         if c.drag is not None or (c.note is not None and self.time < c.note_until):

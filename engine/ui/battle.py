@@ -240,6 +240,8 @@ class BattleScreen(Referee, Panels):
             df = ((e[2] - s[2] + 180) % 360) - 180
             ov.moving[mid] = (s[0] + (e[0] - s[0]) * t, s[1] + (e[1] - s[1]) * t, s[2] + df * t)
         ov.sight_circle = self._sight_circle(ov.selected)
+        if b.job is not None and not b.job.done.is_set():
+            ov.busy = "computer thinking\u2026"
         return ov
 
     def _sight_circle(self, mid: str) -> tuple[tuple[float, float], float] | None:

@@ -19,12 +19,13 @@ from typing import Protocol, TypeVar, cast
 from engine.actions import Action, Move, Turn
 from engine.battlefield import Footprint
 from engine.game import Game
-from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, TOO_FAR, Legality, Odds
+from engine.ruleset import TOO_FAR, Legality, Odds
 from engine.ui import choices, measure
 from engine.ui.camera import Camera
 from engine.ui.choices import Mode, akey
 from engine.ui.moving import Moving
 from engine.ui.overlays import OddsCard, Overlays, TargetMark
+from engine.ui.targets import Sliced, mark_of
 
 Point = tuple[float, float]
 T = TypeVar("T")
@@ -85,6 +86,8 @@ class Controller(Moving):
         #: the last rules query that raised, shown in the hint instead of a silent blank
         self.rules_error = ""
         self.sight = measure.Sight(session.game.ctx)
+        #: target marks measured a slice per frame (``marks_soon``)
+        self.sliced = Sliced()
         self.on_change: Callable[[], None] | None = None
         #: model ids to the names a player reads, in what the table shows (Names.text)
         self.rename: Callable[[str], str] = lambda text: text
@@ -218,50 +221,48 @@ class Controller(Moving):
     def classify(self, proto: Action) -> dict[str, TargetMark]:
         """Every enemy, and every friend the rules offer, as a target of ``proto``: valid,
         cover (with its visible fraction), hidden, out of arc, out of range, or illegal
-        for another reason."""
+        for another reason. All of them now (a click commits on this answer); the frame
+        asks ``marks_soon``."""
+        return self._memo(
+            ("classify", akey(proto)),
+            lambda: {t: self._mark_target(proto, t) for t in self._target_ids(proto)},
+        )
 
-        def get() -> dict[str, TargetMark]:
-            g = self.game
-            shooter = self.shooter_of(proto)
-            if shooter not in g.state.models or not choices.has_field(proto, "target"):
-                return {}
-            me = g.state.models[shooter]
-            offered = self.offered(proto)
-            out: dict[str, TargetMark] = {}
-            for t in g.state.live():
-                if t.side == me.side and t.id not in offered and t.unit not in offered:
-                    continue
-                a = choices.aimed(proto, self.aim_of(proto, t.id))
-                out[t.id] = self._mark(a, shooter, t.id)
-            return out
+    def marks_soon(self, proto: Action) -> tuple[dict[str, TargetMark], bool]:
+        """``classify`` a slice per frame (``engine.ui.targets``): (marks, complete)."""
+        key = ("classify", akey(proto))
+        if self._cache_version == self.s.version and key in self._cache:
+            return cast(dict[str, TargetMark], self._cache[key]), True
+        models = self.game.state.models
+        marks, done = self.sliced.soon(
+            self.s.version,
+            key,
+            lambda: self._target_ids(proto),
+            lambda t: self._mark_target(proto, t),
+            lambda t: t in models and not models[t].removed,
+        )
+        return (self._memo(key, lambda: marks), True) if done else (marks, False)
 
-        return self._memo(("classify", akey(proto)), get)
+    def _target_ids(self, proto: Action) -> list[str]:
+        g = self.game
+        shooter = self.shooter_of(proto)
+        if shooter not in g.state.models or not choices.has_field(proto, "target"):
+            return []
+        me = g.state.models[shooter]
+        offered = self.offered(proto)
+        return [
+            t.id
+            for t in g.state.live()
+            if not (t.side == me.side and t.id not in offered and t.unit not in offered)
+        ]
 
-    def _mark(self, a: Action, shooter: str, target: str) -> TargetMark:
-        leg = self.check(a)
+    def _mark_target(self, proto: Action, target: str) -> TargetMark:
+        a = choices.aimed(proto, self.aim_of(proto, target))
         sight = None
         if a.KIND == "shoot":
-            sight = self.sight.sight(
-                footprint_of(self.game, shooter), footprint_of(self.game, target)
-            )
-        if leg.ok:
-            if sight is not None and (sight.fraction < 0.995 or sight.soft or sight.hard):
-                kind = "hard " if sight.hard else ""
-                return TargetMark(
-                    "cover", f"{kind}cover, {sight.fraction:.0%} visible", sight.fraction
-                )
-            return TargetMark("valid", "", sight.fraction if sight else None)
-        reason = leg.reason
-        codes = leg.codes
-        if OUT_OF_ARC in codes:
-            return TargetMark("arc", "out of arc")
-        if OUT_OF_RANGE in codes or TOO_FAR in codes:
-            return TargetMark("range", "out of range")
-        if NO_SIGHT in codes:
-            return TargetMark("hidden", "hidden", 0.0)
-        if sight is not None and sight.fraction <= 0.0:
-            return TargetMark("hidden", "hidden", 0.0)
-        return TargetMark("illegal", _short(reason))
+            me = footprint_of(self.game, self.shooter_of(proto))
+            sight = self.sight.sight(me, footprint_of(self.game, target))
+        return mark_of(self.check(a), sight)
 
     def target_action(self, target: str) -> Action | None:
         """The current mode aimed at model ``target`` (its unit where the rules aim so)."""
@@ -513,7 +514,8 @@ class Controller(Moving):
         shooter = self.shooter_of(proto)
         if shooter not in g.state.models:
             return
-        ov.targets = self.classify(proto)
+        ov.targets, done = self.marks_soon(proto)
+        ov.busy = "" if done else "measuring lines of sight\u2026"
         me = footprint_of(g, shooter)
         weapon = (
             g.state.models[shooter].weapon(getattr(proto, "weapon", "") or "")
@@ -592,8 +594,3 @@ def _limit(leg: Legality) -> float | None:
     r = leg.find(TOO_FAR)
     limit = r.data.get("limit") if r is not None else None
     return None if limit is None else float(limit)
-
-
-def _short(reason: str, n: int = 40) -> str:
-    first = reason.split(";")[0].strip()
-    return first if len(first) <= n else first[: n - 1] + "\u2026"

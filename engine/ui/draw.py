@@ -26,7 +26,7 @@ from engine.battlefield import (
     base_size_in,
 )
 from engine.state import Base
-from engine.ui import contest, style
+from engine.ui import busy, contest, style
 from engine.ui.camera import ZOOM_LEVELS, Camera
 from engine.ui.glyphs import _centroid, terrain_glyphs
 from engine.ui.measure import outline, template
@@ -107,6 +107,7 @@ class Renderer:
         self._scale_bar(surf, view, cam)
         if ov.dice:
             self._dice(surf, cam, ov.dice)
+        busy.busy_marker(surf, cam.view, ov.busy, self._label)  # when work is owed
         surf.set_clip(clip)
 
     # helpers ------------------------------------------------------------------------------

@@ -169,3 +169,6 @@ class Overlays:
     unit_links: bool = True
     #: the selected model's sight (centre, radius in inches), where the rules limit it
     sight_circle: tuple[Point, float] | None = None
+    #: work running off the frame (marks being measured, the computer thinking): the
+    #: table shows its last good picture with this marker (issue 24)
+    busy: str = ""

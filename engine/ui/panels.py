@@ -140,7 +140,9 @@ class Panels(Screen):
         c = self.controller
         if mode.place:  # aimed at a point (a deployment, a jump): no targets to list
             return f"{mode.label}: click the ground"
-        marks = c.classify(mode.proto)
+        marks, done = c.marks_soon(mode.proto)
+        if not done:  # measured a slice per frame: the rings follow, the tip stays short
+            return f"{mode.label}: hover a target for the odds"
         parts = []
         for tid, mk in marks.items():
             if mk.cls in ("valid", "cover"):
@@ -169,6 +171,7 @@ class Panels(Screen):
         c, hud, b = self.controller, self.hud, self
         text = ""
         linker = b.linker
+        marks, done = c.marks_soon(c.mode.proto) if c.mode is not None else ({}, True)
         if b.odds_hover and self._hover_odds is not None:
             hovered = self._hover_odds
             text = odds_html(hovered.describe(), c.odds(hovered), c.check(hovered).reason, linker)
@@ -179,10 +182,10 @@ class Panels(Screen):
             text = f"<b>{esc(c.mode.label)}</b>: click the ground to aim it.<br>" + odds_html(
                 a.describe(), c.odds(a) if leg.ok else None, leg.reason, linker
             )
-        elif c.mode is not None and c.hover and c.hover in c.classify(c.mode.proto):
+        elif c.mode is not None and c.hover and c.hover in marks:
             a = c.target_action(c.hover)
             assert a is not None
-            mk = c.classify(c.mode.proto)[c.hover]
+            mk = marks[c.hover]
             leg = c.check(a)
             text = odds_html(
                 a.describe(),
@@ -193,7 +196,6 @@ class Panels(Screen):
             if mk.cls == "cover":
                 text += f"<br><font color='#f0cf7a'>{esc(mk.label)}</font>"
         elif c.mode is not None:
-            marks = c.classify(c.mode.proto)
             counts: dict[str, int] = {}
             for mk in marks.values():
                 counts[mk.cls] = counts.get(mk.cls, 0) + 1
@@ -210,6 +212,8 @@ class Panels(Screen):
                 f"{esc(names.get(k, k))}</font>"
                 for k, n in counts.items()
             )
+            if not done:
+                summary += " <font color='#9aa3b2'>(measuring\u2026)</font>"
             text = (
                 f"<b>{esc(c.mode.label)}</b>: hover a target for the odds, click to "
                 f"commit.<br>Targets (ring colours): {summary}"
