@@ -288,9 +288,11 @@ def aim(state: GameState, ctx: Context, ms: list[Model]) -> float | None:
     if best is None:
         return None
     _, m, wpn = best
-    rng = float(wpn.get("range", 0)) + 1e-9
-    s = next(shooting.seen_in_order(state, ctx, m, {**wpn, "arc": 360}), None)
-    if s is not None and s.dist <= rng:
+    # the nearest enemy sighted within range: nearer ones are all hidden, so no enemy
+    # beyond the range need have its sight measured (the dearest question, issue 24)
+    rng = float(wpn.get("range", 0))
+    s = next(shooting.seen_in_order(state, ctx, m, {**wpn, "arc": 360}, within=rng), None)
+    if s is not None:
         return round(table.bearing(m.pos, state.models[s.id].pos), 1)
     return None
 
