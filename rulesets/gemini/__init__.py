@@ -8,9 +8,10 @@ rules, each a switch a scenario's ``options`` table turns on (``switches``). Eac
 is its own unit (the text's skirmish premise). README.md says where each switch plugs
 into the rules.
 
-The class wires the engine's interface to the modules that hold the rules: build
-(models), switches (the options), rules (the turn and the dispatch), movement,
-shooting, melee, wounds, morale, measure (cover, contact) and ai (options, score).
+The class wires the engine's interface to the skeleton's modules: build (models),
+flow (the turn), rules (the dispatch to the chapters), candidates and score (the
+computer), odds, victory; the rulebook's chapters are in ``chapters/`` (movement,
+shooting, melee, wounds, morale, the Combat Score, the switches and ``options/``).
 """
 
 from __future__ import annotations
@@ -21,20 +22,9 @@ from typing import Any
 from engine import actions as act
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
 from engine.state import GameState, Model
-from rulesets.gemini import (
-    ai,
-    build,
-    cs_odds,
-    melee,
-    movement,
-    reacting,
-    rules,
-    shooting,
-    switches,
-    tables,
-    view,
-)
-from rulesets.gemini.options import phase_hooks, tasks
+from rulesets.gemini import build, candidates, flow, odds, rules, score, victory
+from rulesets.gemini.chapters import movement, reacting, switches, tables, view
+from rulesets.gemini.chapters.options import tasks
 
 
 @register
@@ -74,29 +64,27 @@ class Gemini(Ruleset):
 
     # --- the turn: the flow the ``turns`` switch picks ---------------------------------
     def setup(self, state: GameState, ctx: Context, first: str | None) -> None:
-        state.vars.setdefault(rules.KEY, {"stamp": 0})
-        rules.flow(state).setup(self, state, ctx, first)
-        phase_hooks.setup(state, ctx)
+        flow.setup(self, state, ctx, first)
 
     def to_act(self, state: GameState) -> str | None:
-        side: str | None = rules.flow(state).to_act(state)
+        side: str | None = flow.flow(state).to_act(state)
         return side
 
     def check(self, state: GameState, action: act.Action, ctx: Context) -> Legality:
-        verdict: Legality = rules.flow(state).check(self, state, action, ctx)
+        verdict: Legality = flow.flow(state).check(self, state, action, ctx)
         return verdict
 
     def apply(self, state: GameState, action: act.Action, ctx: Context) -> None:
-        before = rules.step_key(state)
-        rules.flow(state).apply(self, state, action, ctx)
-        rules.stepped(state, ctx, before)
+        before = flow.step_key(state)
+        flow.flow(state).apply(self, state, action, ctx)
+        flow.stepped(state, ctx, before)
 
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[act.Action]:
-        found: list[act.Action] = rules.flow(state).candidates(self, state, side, ctx)
+        found: list[act.Action] = flow.flow(state).candidates(self, state, side, ctx)
         return found
 
     def advance(self, state: GameState, ctx: Context) -> act.Action | None:
-        step: act.Action | None = rules.flow(state).advance(self, state, ctx)
+        step: act.Action | None = flow.flow(state).advance(self, state, ctx)
         return step
 
     def answer(
@@ -122,10 +110,10 @@ class Gemini(Ruleset):
         rules.resolve(state, action, ctx)
 
     def options(self, state: GameState, unit: str, ctx: Context) -> list[act.Action]:
-        return ai.options(state, unit, ctx)
+        return candidates.options(state, unit, ctx)
 
     def at_turn_limit(self, state: GameState, ctx: Context) -> None:
-        rules.at_turn_limit(state)
+        victory.at_turn_limit(state)
 
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:
         m = state.models.get(actor)
@@ -134,17 +122,10 @@ class Gemini(Ruleset):
     def odds(self, state: GameState, action: act.Action, ctx: Context) -> Odds | None:
         if not self.check(state, action, ctx).ok:
             return None
-        if isinstance(action, act.Shoot):
-            return shooting.odds(state, ctx, action)
-        if isinstance(action, act.Fight) and switches.of(state).combat_score:
-            m, foe = state.models[action.actor], state.models[action.target]
-            return cs_odds.odds(state, ctx, m, foe)
-        if isinstance(action, act.Fight):
-            return melee.odds(state, ctx, action)
-        return None
+        return odds.action_odds(state, ctx, action)
 
     def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
-        return ai.score(state, side, ctx)
+        return score.score(state, side, ctx)
 
     def model_view(self, model: Model) -> dict[str, Any]:
         return view.model_view(model)

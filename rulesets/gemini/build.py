@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.state import Model
-from rulesets.gemini import tables as T
-from rulesets.gemini.options import tasks
+from rulesets.gemini.chapters import tables as T
+from rulesets.gemini.chapters.options import tasks
+from rulesets.gemini.state import mv
 
 #: the figures and flags a model's ``stats`` may give: the profile, the activation
 #: number Act and Cool Cl (GM-PROFILE), and what the switches read of a model (leader,
@@ -136,7 +137,7 @@ def cool(m: Model) -> int:
 
 def ranged(m: Model) -> list[dict[str, Any]]:
     """The model's shooting weapons (a range and not a melee class), still usable."""
-    spent = set(m.vars.get("spent", []))
+    spent = set(mv(m).get("spent", []))
     return [
         w
         for w in m.weapons

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.actions import Charge, Fight
 from engine.testing import apply
-from rulesets.gemini import combat_score
+from rulesets.gemini.chapters import combat_score
 from tests.rulesets.gemini.helpers import duel, to_phase
 
 CONTACT = 25.0 / 25.4 + 0.01
@@ -136,7 +136,7 @@ def test_the_odds_of_a_contest_are_exact():
     (15 of 36); a 1 adds one to the foe, so b's 2 against r's 1 is a win by 2."""
     from fractions import Fraction
 
-    from rulesets.gemini import cs_odds
+    from rulesets.gemini import odds
 
     g = duel({"weapons": [KNIFE]}, {"weapons": [KNIFE]}, gap=CONTACT,
              options={"combat_score": True})  # fmt: skip
@@ -145,10 +145,10 @@ def test_the_odds_of_a_contest_are_exact():
     assert o.chance == Fraction(15, 36)
     # by two: 2 against a 1 (3 against 1), and 4-2, 5-3, 6-4
     assert o.dist[2] == Fraction(1 + 3, 36)
-    assert cs_odds.side_dist(1, 0)[(6, 0, 0)] == Fraction(1, 6)
-    assert cs_odds.side_dist(2, 0)[(6, 0, 1)] == Fraction(1, 36)
+    assert odds.side_dist(1, 0)[(6, 0, 0)] == Fraction(1, 6)
+    assert odds.side_dist(2, 0)[(6, 0, 1)] == Fraction(1, 36)
     # a parry re-roll of a single die: the new face stands
-    assert cs_odds.side_dist(1, 1) == cs_odds.side_dist(1, 0)
+    assert odds.side_dist(1, 1) == odds.side_dist(1, 0)
 
 
 def test_smoke_halves_ws_rounding_up():

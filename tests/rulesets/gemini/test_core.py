@@ -12,7 +12,7 @@ from engine.actions import Charge, EndPhase, Fight, Move, Shoot
 from engine.battlefield import TerrainFeature
 from engine.ruleset import NO_SIGHT, NOT_YOUR_TURN, OUT_OF_RANGE, TOO_FAR
 from engine.testing import apply
-from rulesets.gemini import tables as T
+from rulesets.gemini.chapters import tables as T
 from tests.rulesets.gemini.helpers import RIFLE, duel, to_phase
 
 
@@ -157,7 +157,7 @@ def test_a_charge_reaches_twice_m_into_base_contact():
     g = duel(gap=8.5)  # 8.5" centre to centre less a 25 mm base: a 7.5" gap
     assert g.check(Charge(actor="b", target="r")).ok
     g.apply(Charge(actor="b", target="r"))
-    from rulesets.gemini.measure import in_contact
+    from rulesets.gemini.chapters.measure import in_contact
 
     assert in_contact(g.state.models["b"], g.state.models["r"])
     far = duel(gap=12.0)
@@ -220,7 +220,7 @@ def test_turn_of_phases_one_side_after_the_other():
 def test_ld_test_is_2d6_at_or_under_and_snake_eyes_passes_a_two():
     """GM-LD, GM-SNAKE-EYES: 2d6 ≤ Ld passes; with the switch a double 1 always does."""
     from engine.dice import Modifier
-    from rulesets.gemini import morale
+    from rulesets.gemini.chapters import morale
 
     g = duel(options={"snake_eyes": True})
     m = g.state.models["b"]

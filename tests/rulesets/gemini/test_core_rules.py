@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.actions import EndPhase, Move, Shoot
 from engine.ruleset import load
-from rulesets.gemini import rules
+from rulesets.gemini import victory
 from tests.rulesets.gemini.helpers import RIFLE, duel, to_phase
 
 CONTACT = 25.0 / 25.4 + 0.01
@@ -83,5 +83,5 @@ def test_the_turn_limit_goes_to_the_larger_share_of_wounds_left():
         g.apply(EndPhase())
     assert g.outcome().winner == "blue" and "50%" in g.outcome().reason
     g2 = duel(turn_limit=1)
-    rules.at_turn_limit(g2.state)
+    victory.at_turn_limit(g2.state)
     assert g2.state.over["winner"] is None

@@ -8,11 +8,11 @@ import pytest
 
 from engine.dice import Dice, Modifier
 from engine.state import Model
-from rulesets.gemini.options import movement_extras as MX
-from rulesets.gemini.options import observation as O
-from rulesets.gemini.options import reactions as R
-from rulesets.gemini.options import skills as S
-from rulesets.gemini.options import targeting as TG
+from rulesets.gemini.chapters.options import movement_extras as MX
+from rulesets.gemini.chapters.options import observation as O
+from rulesets.gemini.chapters.options import reactions as R
+from rulesets.gemini.chapters.options import skills as S
+from rulesets.gemini.chapters.options import targeting as TG
 
 
 def dice(*faces: int) -> Dice:

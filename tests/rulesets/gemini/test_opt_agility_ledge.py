@@ -111,7 +111,7 @@ def test_downed_beyond_two_inches_of_the_ledge_takes_no_test():
 
 def test_knocked_down_on_the_gasr_table_tests_too():
     """GM-GASR-WOUNDS: a Knocked Down result near a ledge calls the same test."""
-    from rulesets.gemini.options import ledges
+    from rulesets.gemini.chapters.options import ledges
 
     g = duel(gap=13.0, terrain=[HILL], options={"injuries": "gasr_table"})
     r = g.state.models["r"]

@@ -7,8 +7,8 @@ import pytest
 
 from engine.dice import Dice
 from engine.state import Model
-from rulesets.gemini.options import conditions as C
-from rulesets.gemini.options import injuries as I
+from rulesets.gemini.chapters.options import conditions as C
+from rulesets.gemini.chapters.options import injuries as I
 
 
 def dice(*faces: int) -> Dice:

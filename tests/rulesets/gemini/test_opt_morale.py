@@ -8,10 +8,10 @@ from fractions import Fraction
 
 from engine.dice import Dice, Modifier
 from engine.state import Model
-from rulesets.gemini.options import morale_extras as ME
-from rulesets.gemini.options import nerve as N
-from rulesets.gemini.options.common import ld_test
-from rulesets.gemini.options.morale_extras import ForceModel, Friend
+from rulesets.gemini.chapters.options import morale_extras as ME
+from rulesets.gemini.chapters.options import nerve as N
+from rulesets.gemini.chapters.options.common import ld_test
+from rulesets.gemini.chapters.options.morale_extras import ForceModel, Friend
 
 
 def dice(*faces: int) -> Dice:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from engine.actions import Charge, Choose, EndActivation, Move
 from engine.testing import apply, make_game
-from rulesets.gemini.arap import Activate
-from rulesets.gemini.options.react_hooks import Overwatch
+from rulesets.gemini.actions import Activate, Overwatch
 from tests.rulesets.gemini.helpers import RIFLE, duel
 
 ARAP = {"turns": "arap", "overwatch": "arap"}

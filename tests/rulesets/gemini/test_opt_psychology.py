@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.dice import Dice
 from engine.state import Model
-from rulesets.gemini.options import psychology as P
+from rulesets.gemini.chapters.options import psychology as P
 
 
 def dice(*faces: int) -> Dice:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.actions import Charge, Choose, EndPhase, Move
 from engine.testing import apply
-from rulesets.gemini import measure
+from rulesets.gemini.chapters import measure
 from tests.rulesets.gemini.helpers import RIFLE, duel
 
 

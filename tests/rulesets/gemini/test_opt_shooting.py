@@ -7,7 +7,7 @@ import pytest
 
 from engine.dice import Dice
 from engine.state import Model
-from rulesets.gemini.options import shooting_extras as X
+from rulesets.gemini.chapters.options import shooting_extras as X
 
 
 def dice(*faces: int) -> Dice:

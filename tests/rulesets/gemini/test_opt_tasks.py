@@ -13,7 +13,8 @@ import pytest
 from engine.actions import Move, from_dict
 from engine.scenario import load_scenario, new_game, run_script
 from engine.testing import apply
-from rulesets.gemini.options.tasks import Attempt, Search, record
+from rulesets.gemini.actions import Attempt, Search
+from rulesets.gemini.chapters.options.tasks import record
 from tests.rulesets.gemini.helpers import duel
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -116,7 +117,7 @@ def test_the_computer_offers_the_task_in_reach():
 def test_turn_limit_counts_places_first():
     """GM-I-TASKS: at the turn limit the side with more places found or done wins,
     even with fewer wounds left; no places: wounds alone (GM-I-END)."""
-    from rulesets.gemini.rules import at_turn_limit
+    from rulesets.gemini.victory import at_turn_limit
 
     g = game([DOOR, CACHE])
     record(g.state, "done")["red:door"] = "r"

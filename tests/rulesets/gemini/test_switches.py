@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.gemini import switches
+from rulesets.gemini.chapters import switches
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIO = (ROOT / "rulesets" / "gemini" / "scenarios" / "default.toml").read_text()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine.actions import EndActivation, Move, Shoot
 from engine.testing import apply, make_game
-from rulesets.gemini.arap import NO_ACTIONS, Activate
+from rulesets.gemini.actions import Activate
+from rulesets.gemini.chapters.arap import NO_ACTIONS
 from tests.rulesets.gemini.helpers import RIFLE, duel
 
 

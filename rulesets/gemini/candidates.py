@@ -1,0 +1,129 @@
+"""The computer's options (``options``); its reading of a position is ``score``.
+
+Why few options: each model gets a charge at every foe in reach, a full move towards
+its nearest foe and one back towards cover from it, a shot with each weapon at its three
+nearest foes (the closest-target rule keeps one) and a fight with each foe in contact;
+the greedy and search agents then choose by the exact odds and the score.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine import actions as act
+from engine.ruleset import Context
+from engine.state import GameState, Model
+from rulesets.gemini import build
+from rulesets.gemini.actions import Overwatch
+from rulesets.gemini.chapters import measure, movement
+from rulesets.gemini.chapters import tables as T
+from rulesets.gemini.chapters.options import react_hooks, tasks
+
+
+def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
+    foes = [e for e in state.live() if e.side != m.side]
+    return sorted(foes, key=lambda e: (math.dist(m.pos, e.pos), e.id))[:k]
+
+
+def _towards(
+    ctx: Context, m: Model, goal: tuple[float, float], inches: float, stop: float
+) -> tuple[float, float]:
+    """The point a move of ``inches`` allowance reaches going straight at ``goal``,
+    ending ``stop`` inches short of it (difficult ground counted)."""
+    d = math.dist(m.pos, goal)
+    if d <= stop + 0.05:
+        return m.pos
+    k = (d - stop) / d
+    aim = (m.x + (goal[0] - m.x) * k, m.y + (goal[1] - m.y) * k)
+    end = ctx.table.walk([m.pos, aim], max(0.0, inches - 0.05), T.DIFFICULT).end
+    return (round(end[0], 2), round(end[1], 2))
+
+
+#: bearings (degrees off the straight line) of the moves that go round a wall or a base
+DETOURS = (35.0, -35.0, 90.0, -90.0)
+
+
+def _around(m: Model, goal: tuple[float, float]) -> list[tuple[float, float]]:
+    """The foe's position and points a move's length off to either side of the line to
+    it: a straight move stopped by a wall gets nowhere, a detour goes round it."""
+    d = math.dist(m.pos, goal)
+    if d < 1e-6:
+        return [goal]
+    base = math.atan2(goal[1] - m.y, goal[0] - m.x)
+    out = [goal]
+    for off in DETOURS:
+        a = base + math.radians(off)
+        out.append((m.x + d * math.cos(a), m.y + d * math.sin(a)))
+    return out
+
+
+def _dogleg(
+    state: GameState, ctx: Context, m: Model, goal: tuple[float, float], allow: float
+) -> list[act.Action]:
+    """Two-leg moves: a step to either side, then on toward the foe, so a model behind
+    a wall steps round its end (the straight and angled moves stop against it)."""
+    d = math.dist(m.pos, goal)
+    if d < 1e-6:
+        return []
+    ux, uy = (goal[0] - m.x) / d, (goal[1] - m.y) / d
+    out: list[act.Action] = []
+    for side in (1.0, -1.0):
+        for step in (allow / 2, allow * 3 / 4):
+            a = (round(m.x - uy * side * step, 2), round(m.y + ux * side * step, 2))
+            rest = allow - step - 0.05
+            b = (round(a[0] + ux * rest, 2), round(a[1] + uy * rest, 2))
+            mv = act.Move(actor=m.id, path=(m.pos, a, b))
+            if not movement.move_problems(state, ctx, mv):
+                res = movement.physics(state, ctx).move(m.id, [a, b])
+                if res.blocked_by is None:
+                    out.append(mv)
+    return out
+
+
+def _moves(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
+    out: list[act.Action] = []
+    foes = nearest(state, m, 3)
+    if not foes:
+        return out
+    limit = 2 * movement.allowance(state, m)
+    for e in foes:
+        if measure.gap(m, e) <= limit:
+            out.append(act.Charge(actor=m.id, target=e.id))
+    allow = movement.allowance(state, m)
+    e = foes[0]
+    stop = (measure.gap(m, e) - math.dist(m.pos, e.pos)) * -1 + 0.5
+    for goal in _around(m, e.pos):  # straight at it, and round what stands in the way
+        to = _towards(ctx, m, goal, allow, stop if goal == e.pos else 0.0)
+        if math.dist(to, m.pos) <= 0.2:
+            continue
+        end = movement.physics(state, ctx).move(m.id, [to]).end  # where a wall stops it
+        if math.dist(end, m.pos) > 0.2:
+            out.append(act.Move(actor=m.id, to=(round(end[0], 2), round(end[1], 2))))
+    out += _dogleg(state, ctx, m, e.pos, allow)
+    back = (2 * m.x - e.x, 2 * m.y - e.y)
+    bf = ctx.battlefield
+    back = (min(max(back[0], 0.5), bf.width - 0.5), min(max(back[1], 0.5), bf.depth - 0.5))
+    to = _towards(ctx, m, back, allow, 0.0)
+    if math.dist(to, m.pos) > 0.2:
+        out.append(act.Move(actor=m.id, to=to))
+    return out
+
+
+def options(state: GameState, unit: str, ctx: Context) -> list[act.Action]:
+    """Actions the AI may consider for the unit's model in the phase being played."""
+    out: list[act.Action] = []
+    phase = state.phase
+    for m in state.units().get(unit, []):
+        if phase in ("movement", "activation"):
+            out += _moves(state, ctx, m)
+            out += tasks.options(state, ctx, m)
+        if phase == "activation" and not react_hooks.overwatch_problems(state, m):
+            out.append(Overwatch(actor=m.id))  # GM-OVERWATCH-ARAP
+        if phase in ("shooting", "activation"):
+            for w in build.ranged(m):
+                for e in nearest(state, m, 3):
+                    out.append(act.Shoot(actor=m.id, target=e.id, weapon=str(w.get("name", ""))))
+        if phase in ("close_combat", "activation"):
+            for e in measure.foes_in_contact(state, m):
+                out.append(act.Fight(actor=m.id, target=e.id))
+    return out
