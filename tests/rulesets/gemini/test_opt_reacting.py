@@ -157,3 +157,22 @@ def test_waiting_model_that_cannot_react_any_more_loses_it():
     for _ in range(4):
         apply(g, EndPhase())
     assert not g.state.pending and "react_wait" not in g.state.models["b"].vars
+
+
+def test_waiting_reaction_in_the_activation_game_comes_when_the_side_passes():
+    """GM-I-REACT-WAIT with turns = "arap": blue waits; when red's turn passes to blue
+    (red's only model has activated), blue is asked to fire at red."""
+    from engine.actions import EndActivation
+    from rulesets.gemini.actions import Activate
+
+    g = duel({"weapons": [RIFLE]}, gap=13.0, options={"reactions": True, "turns": "arap"})
+    apply(g, Activate(actor="b", count=1), dice=[1])  # no action: blue's model is done
+    assert g.to_act() == "red"
+    apply(g, Activate(actor="r", count=1), dice=[5])
+    apply(g, Move(actor="r", to=(20.0, 19.0)))
+    assert g.state.pending[0]["options"] == ["fire", "wait", "hold"]
+    apply(g, Choose(option="wait"))
+    assert not g.state.pending
+    apply(g, EndActivation())
+    d = g.state.pending[0]
+    assert d["side"] == "blue" and d["data"]["late"] and d["options"] == ["fire", "hold"]
