@@ -87,3 +87,15 @@ def test_dogged_breaks_off_without_a_rout_too():
     ev = apply(g, Move(actor="b", to=(20.0, 6.5)), dice=[2])
     assert "routing" not in g.state.models["b"].status
     assert [e for e in ev if e.rule == "GM-DOGGED"]
+
+
+def test_extra_wounds_below_half_shoots_at_minus_one():
+    """GM-EXTRA-WOUNDS: a model below half its wounds is −1 to hit: b (W 3 + 4 = 7) at
+    3 wounds needs 5+ with BS 3; a 4 misses."""
+    rifle = {"name": "rifle", "range": 24, "S": 3, "class": "rapid_fire"}
+    g = duel({"weapons": [rifle]}, options={"extra_wounds": "2d6"}, setup_dice=[3, 4, 5, 5])
+    g.state.models["b"].hp = 3
+    to_phase(g, "shooting")
+    ev = apply(g, Shoot(actor="b", target="r"), dice=[4])
+    assert g.state.models["r"].hp == 10
+    assert [e for e in ev if "below half its wounds" in e.text and "5+" in e.text]
