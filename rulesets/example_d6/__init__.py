@@ -10,7 +10,9 @@ only the rules.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from engine.actions import Action, Move, Shoot
 from engine.dice import Modifier, die, prob
@@ -34,6 +36,11 @@ class ExampleD6(Ruleset):
     stat_keys = ("SK", "HP")
     stat_defaults = {"SK": 0, "HP": 2}
     turns = AlternatingFlow(RollOff(6, rule="D6-1"), once=("move", "shoot"))
+
+    def stat_problems(self, stats: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The stat schema: SK and HP are whole numbers (a scenario's typo is a load error)."""
+        return [(f"stats.{k}", "must be a whole number") for k in ("SK", "HP")
+                if type(stats.get(k, 0)) is not int]  # fmt: skip
 
     def problems(self, state: GameState, action: Action, ctx: Context) -> list[str]:
         m = state.models[action.actor]

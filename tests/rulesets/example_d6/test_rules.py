@@ -108,3 +108,15 @@ def test_the_default_scenario_plays_to_the_turn_limit():
             break
         g.apply(EndActivation())
     assert g.state.turn == 6 and g.outcome().reason == "turn limit"
+
+
+def test_stats_are_whole_numbers_or_the_model_is_refused():
+    """The stat schema hook (found by tests/test_fuzz.py: SK = "" loaded, then the first
+    shot raised): a stat that is not a whole number is a load problem, never a crash."""
+    rs = load("example_d6")
+    spec = {"id": "b0", "side": "blue", "x": 1.0, "y": 1.0}
+    for bad in ("", 1.5, True, "3"):
+        _, problems = rs.build_model({**spec, "stats": {"SK": bad}})
+        assert ("stats.SK", "must be a whole number") in problems, bad
+    model, problems = rs.build_model({**spec, "stats": {"SK": 2, "HP": 3}})
+    assert not problems and model is not None and model.stat("SK") == 2 and model.hp == 3
