@@ -170,6 +170,8 @@ class App:
     def step(self, events: Sequence[pygame.event.Event] | None = None, dt: float = 1 / 60) -> bool:
         """One frame: input, agents, animations, drawing. False once the app should close."""
         self.time += dt
+        if self.battle is not None:
+            self.battle.controller.sliced.new_frame()
         batch = list(pygame.event.get()) if events is None else list(events)
         for _ in range(4):  # widgets post their own events (button pressed, ...): drain them
             for e in batch:

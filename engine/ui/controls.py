@@ -516,6 +516,8 @@ class Controller(Moving):
             return
         ov.targets, done = self.marks_soon(proto)
         ov.busy = "" if done else "measuring lines of sight\u2026"
+        if not done and self.hover not in ov.targets and self.hover in self._target_ids(proto):
+            ov.targets = {**ov.targets, self.hover: self._mark_target(proto, self.hover)}
         me = footprint_of(g, shooter)
         weapon = (
             g.state.models[shooter].weapon(getattr(proto, "weapon", "") or "")

@@ -18,10 +18,10 @@ from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, TOO_FAR, Legality
 from engine.ui.measure import SightView
 from engine.ui.overlays import TargetMark
 
-#: seconds of a frame the marks may take (a 60 Hz frame has 16.7 ms in all)
+#: seconds of a frame the marks may take, all calls together (a 60 Hz frame has 16.7 ms)
 SLICE_S = 0.004
-#: targets marked in any frame whatever the clock says: a small table is marked at once
-MIN_PER_FRAME = 8
+#: a table with no more targets than this is marked at once, whatever the clock says
+SMALL_TABLE = 8
 
 Marks = dict[str, TargetMark]
 
@@ -60,6 +60,12 @@ class Sliced:
         #: the last complete marks per action key (what the table shows meanwhile)
         self._shown: dict[Hashable, Marks] = {}
         self._owed_at = -1.0
+        self._spent = 0.0
+
+    def new_frame(self) -> None:
+        """A frame begins: the budget is whole again (the overlays, the odds panel and
+        the action tips all ask within one frame, and share it)."""
+        self._spent = 0.0
 
     @property
     def busy(self) -> bool:
@@ -85,18 +91,20 @@ class Sliced:
         if job is None:
             job = self._jobs[key] = (list(reversed(ids())), {})
         todo, marks = job
-        end = time.perf_counter() + self.budget
-        n = 0
-        while todo:
+        start = time.perf_counter()
+        end = start + self.budget - self._spent
+        small = len(todo) + len(marks) <= SMALL_TABLE
+        while todo:  # at least one target a call: the marks always get done
             tid = todo.pop()
             marks[tid] = mark(tid)
-            n += 1
-            if todo and n >= MIN_PER_FRAME and time.perf_counter() >= end:
+            if todo and not small and time.perf_counter() >= end:
                 self._owed_at = time.perf_counter()
+                self._spent += self._owed_at - start
                 last = self._shown.get(key)
                 if last is None:
                     return dict(marks), False
                 return {t: m for t, m in last.items() if live(t)}, False
+        self._spent += time.perf_counter() - start
         if len(self._shown) > 64:
             self._shown.clear()
         self._shown[key] = marks

@@ -24,9 +24,9 @@ def test_slices_add_up_and_the_last_complete_marks_stand_in_meanwhile():
         asked.append(t)
         return TargetMark("valid", "")
 
-    s = Sliced(budget=0.0)  # only MIN_PER_FRAME targets a frame
+    s = Sliced(budget=0.0)  # no time at all: one target a call
     first, done = s.soon(1, "k", lambda: ids, mark, lambda t: True)
-    assert not done and s.busy and list(first) == ids[: targets.MIN_PER_FRAME]
+    assert not done and s.busy and list(first) == ids[:1]
     while not done:
         got, done = s.soon(1, "k", lambda: ids, mark, lambda t: True)
     assert got == _marks(ids) and asked == ids  # each target measured once, in order
@@ -45,8 +45,8 @@ def test_the_window_marks_over_frames_with_a_busy_marker(battle, monkeypatch):
     c = app.controller
     click(app, screen_pos(app, "b0"))
     key(app, pygame.K_1)  # shoot: two enemies to mark
-    monkeypatch.setattr(targets, "MIN_PER_FRAME", 1)
-    c.sliced = Sliced(budget=0.0)  # from now on one target a frame, nothing measured yet
+    monkeypatch.setattr(targets, "SMALL_TABLE", 1)
+    c.sliced = Sliced(budget=0.0)  # from now on one target a call, nothing measured yet
     c._cache.clear()
     ov = app.battle.overlays()
     assert ov.busy and len(ov.targets) < 2 and app.busy()
@@ -54,6 +54,17 @@ def test_the_window_marks_over_frames_with_a_busy_marker(battle, monkeypatch):
     ov = app.battle.overlays()
     assert not ov.busy and ov.targets == c.classify(c.mode.proto)
     assert set(ov.targets) == {"r0", "r1"}
+
+
+def test_the_frame_budget_is_shared_and_renewed_each_frame():
+    s = Sliced(budget=0.05)
+    s._spent = 0.05  # the frame's budget already spent by an earlier call
+    ids = [f"t{i:02d}" for i in range(20)]
+    got, done = s.soon(1, "k", lambda: ids, lambda t: TargetMark("valid", ""), lambda t: True)
+    assert not done and len(got) == 1  # one target, no more, in a spent frame
+    s.new_frame()
+    got, done = s.soon(1, "k", lambda: ids, lambda t: TargetMark("valid", ""), lambda t: True)
+    assert done and got == _marks(ids)  # a fresh 50 ms does the cheap rest at once
 
 
 def test_a_small_table_is_marked_in_one_frame(battle):
