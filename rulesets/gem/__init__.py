@@ -196,9 +196,7 @@ class Gem(Ruleset):
         return score(state, side)
 
     def victory_text(self, scenario: Any) -> str:
-        from .score import victory_text
-
-        return victory_text(scenario)
+        return victory.victory_text(scenario)
 
     def points_report(self, path: str | Path) -> str | None:
         """GEM-4: each figure priced by the point formula (GEM-4.2.2), the army's limits checked."""

@@ -278,31 +278,6 @@ def close_pull(state: GameState, side: str) -> float:
     return CLOSE * pull(chargers, foes, reach, CLOSE_SPAN, gain=outfights)
 
 
-def victory_text(scenario: Any) -> str:
-    """What wins a GEM scenario (GEM-3.7, GEM-I-TURNLIMIT), for the new-game screen:
-    its objectives, the last survivor, and the share of points kept at the turn limit."""
-    out = []
-    for o in scenario.objectives or []:
-        who, what = o.get("side", "?"), o.get("id", "the objective")
-        radius = float(o.get("radius", 3.0))
-        late = (
-            f"; if they have not by turn {o['by_turn']}, their enemy wins"
-            if o.get("by_turn")
-            else ""
-        )
-        out.append(
-            f'{who} win by holding {what} (radius {radius:g}") at the end of a turn with no '
-            f"enemy figure inside it{late}."
-        )
-    out.append("A side with no figure left on the table has lost.")
-    if scenario.turn_limit:
-        out.append(
-            f"After {scenario.turn_limit} turns the side keeping the larger share of its "
-            "starting points value wins (GEM-I-TURNLIMIT)."
-        )
-    return " ".join(out)
-
-
 def score(state: GameState, side: str) -> float:
     """Material kept against the enemy's, plus objectives, the melees' expected
     exchange and the pulls toward targets and toward foes to charge."""

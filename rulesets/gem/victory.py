@@ -108,3 +108,28 @@ def kept_share(state: GameState, side: str) -> float:
         if m.side == side and on_hand(m)
     )
     return now / start if start else 0.0
+
+
+def victory_text(scenario: Any) -> str:
+    """What wins a GEM scenario (GEM-3.7, GEM-I-TURNLIMIT), for the new-game screen:
+    its objectives, the last survivor, and the share of points kept at the turn limit."""
+    out = []
+    for o in scenario.objectives or []:
+        who, what = o.get("side", "?"), o.get("id", "the objective")
+        radius = float(o.get("radius", 3.0))
+        late = (
+            f"; if they have not by turn {o['by_turn']}, their enemy wins"
+            if o.get("by_turn")
+            else ""
+        )
+        out.append(
+            f'{who} win by holding {what} (radius {radius:g}") at the end of a turn with no '
+            f"enemy figure inside it{late}."
+        )
+    out.append("A side with no figure left on the table has lost.")
+    if scenario.turn_limit:
+        out.append(
+            f"After {scenario.turn_limit} turns the side keeping the larger share of its "
+            "starting points value wins (GEM-I-TURNLIMIT)."
+        )
+    return " ".join(out)
