@@ -110,14 +110,14 @@ class Gem(Ruleset):
             if build.in_block_order(ms[0]):
                 gg["blocks"][u] = blocks.derive(ms)
         gg["melee"] = []
-        rules.start_turn(state, ctx, first)
+        flow.start_turn(state, ctx, first)
 
     # --- playing ------------------------------------------------------------------
     turns = flow.TURNS
 
     def start_turn(self, state: GameState, ctx: Context) -> None:
         """A new turn (GEM-2): vehicles' turn start, initiative, the segments."""
-        rules.start_turn(state, ctx)
+        flow.start_turn(state, ctx)
 
     def at_turn_limit(self, state: GameState, ctx: Context) -> None:
         victory.turn_limit(state, ctx)
@@ -143,23 +143,23 @@ class Gem(Ruleset):
         return proposals(state, side, ctx)
 
     def advance(self, state: GameState, ctx: Context) -> Action | None:
-        return rules.advance(state, ctx)
+        return flow.advance(state, ctx)
 
     def answer_problems(
         self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
     ) -> list[str]:
         """The setup's decisions (GEM-2.0.2 to GEM-2.0.4): terrain_setup.py and deploy.py
         judge the answers."""
-        found: list[str] = rules.setup_step(decision).problems(state, decision, action, ctx)
+        found: list[str] = flow.setup_step(decision).problems(state, decision, action, ctx)
         return found
 
     def answer(
         self, state: GameState, decision: Mapping[str, Any], action: Action, ctx: Context
     ) -> None:
-        rules.answer(state, dict(decision), action, ctx)
+        flow.answer(state, dict(decision), action, ctx)
 
     def replies(self, state: GameState, decision: Mapping[str, Any], ctx: Context) -> list[Action]:
-        found: list[Action] = rules.setup_step(decision).replies(state, decision, ctx)
+        found: list[Action] = flow.setup_step(decision).replies(state, decision, ctx)
         return found
 
     def placed_terrain(self, battlefield: Battlefield, state: GameState) -> Battlefield:

@@ -19,7 +19,8 @@ from engine.whether import whether
 from .actions import Cast, ChangeFrontage, Disembark, Drive, Embark, ReplaceDriver
 from .build import mtype
 from .chapters import blocks, magic, measure, missile, transport, vehicles
-from .rules import cards_current, check
+from .flow import cards_current
+from .rules import check
 from .state import foes_in_melee, is_block, mv, unit_models
 
 CAP = 60
@@ -49,7 +50,7 @@ def _units_now(state: GameState, side: str, need: str) -> list[str]:
 
 def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
     if state.pending:  # the setup's decisions (GEM-2.0.2 to GEM-2.0.4)
-        from .rules import setup_step
+        from .flow import setup_step
 
         return list(setup_step(state.pending[0]).replies(state, state.pending[0], ctx))
     sure, unsure = _proposals(state, side, ctx)

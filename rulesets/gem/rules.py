@@ -1,15 +1,12 @@
-"""GEM's check and apply per action kind, and the flow of segments.
+"""GEM's check and apply per action kind: each verb to the chapter that rules it.
 
 Why one dispatcher: the window, the runner and the AI all ask "may this be done now?"
-the same way; each verb's reasons come from the module that owns the rule (movement,
+the same way; each verb's reasons come from the chapter that owns the rule (movement,
 missile, melee, magic, vehicles, transport, deploy), and this module only adds "whose
-segment is it" and moves play on.
+segment is it"; flow.py then moves play on.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import Any
 
 from engine.actions import (
     Action,
@@ -29,7 +26,7 @@ from . import flow, victory
 from .actions import field_of
 from .build import mtype
 from .chapters import blocks, formation, magic, melee, missile, movement, room, transport, vehicles
-from .state import foes_in_melee, gs, is_block, mv, option, unit_models, unit_of
+from .state import foes_in_melee, is_block, unit_models, unit_of
 
 MOVE_VERBS = (
     "move",
@@ -77,7 +74,7 @@ def _timing(state: GameState, kind: str, unit: str, side: str) -> str:
         return f"it is {state.active}'s turn to act, not {side}'s"
     want = PHASE_OF.get(kind)
     if state.phase == "cards" and want in ("movement", "missile"):
-        card = cards_current(state)
+        card = flow.cards_current(state)
         if card is None:
             return "no card is showing"
         need = "move" if want == "movement" else "fire"
@@ -90,12 +87,6 @@ def _timing(state: GameState, kind: str, unit: str, side: str) -> str:
             f"{state.phase.replace('_', ' ')} segment (GEM-2)"
         )
     return ""
-
-
-def cards_current(state: GameState) -> list[str] | None:
-    deck = gs(state).get("deck") or []
-    i = int(gs(state).get("card", 0))
-    return deck[i] if 0 <= i < len(deck) else None
 
 
 def _target_model(state: GameState, target: str, frm: Model | None) -> Model | None:
@@ -141,7 +132,7 @@ def check(state: GameState, a: Action, ctx: Context) -> Legality:
         if side != state.active:
             return Legality.no(f"it is {state.active}'s turn to act, not {side}'s")
         if state.phase == "cards":
-            card = cards_current(state)
+            card = flow.cards_current(state)
             if card is None or card != [unit, "magic"]:
                 showing = f"{card[1]} for {card[0]}" if card else "none"
                 return Legality.no(
@@ -239,7 +230,7 @@ def apply(state: GameState, a: Action, ctx: Context) -> None:
         flow.TURNS.apply(load("gem"), state, a, ctx)
         return
     if isinstance(a, (EndPhase, EndActivation)):
-        end_phase(state, ctx)
+        flow.end_phase(state, ctx)
         return
     if kind in transport.VERBS:
         transport.apply(state, a, ctx)
@@ -305,190 +296,6 @@ def _after(state: GameState, ctx: Context) -> None:
     """After an action: has anyone won, and whose decision is it now."""
     victory.check(state, ctx)
     if state.phase == "cards" and not state.over:
-        _next_card(state, ctx)
+        flow.next_card(state, ctx)
     elif not state.over:
-        skip_idle(state, ctx)
-
-
-# ------------------------------------------------------------------ segments
-def end_phase(state: GameState, ctx: Context) -> None:
-    if state.phase == "cards":
-        _next_card(state, ctx)
-        return
-    _advance_segment(state, ctx)
-    skip_idle(state, ctx)
-
-
-def _advance_segment(state: GameState, ctx: Context) -> None:
-    before = state.phase
-    if before == "movement" and state.active is not None:
-        vehicles.no_order(state, ctx, state.active)
-    ended = flow.phased(state).next(state)
-    if ended:
-        end_of_turn(state, ctx)
-        return
-    if state.phase != before:
-        enter(state, ctx, before)
-
-
-def enter(state: GameState, ctx: Context, left: str) -> None:
-    """Hooks between segments: cards turned, forced vehicle moves, the deck, morale."""
-    if left == "magic_defence":
-        magic.resolve(state, ctx)
-        victory.check(state, ctx)
-    if state.phase in ("movement", "cards"):
-        for m in state.live():
-            if mtype(m) == "vehicle" and vehicles.forced_move(m) and not mv(m).get("moved_done"):
-                vehicles.auto_drive(state, ctx, m)
-    if state.phase == "cards":
-        from .chapters import cards
-
-        cards.build_deck(state, ctx)
-        _show_card(state, ctx)
-    if state.phase == "morale":
-        from .chapters import morale
-
-        morale.segment(state, ctx)
-        victory.check(state, ctx)
-
-
-def _show_card(state: GameState, ctx: Context) -> None:
-    """Turn up cards until one belongs to a unit still on the table (GEM-2.5)."""
-    deck = gs(state).get("deck") or []
-    while True:
-        card = cards_current(state)
-        if card is None:
-            d = state.vars[flow.CARDS.KEY]
-            d["i"] = len(d["order"]) - 1
-            state.active = d["order"][-1]
-            _advance_segment(state, ctx)
-            return
-        if unit_models(state, card[0]):
-            state.active = unit_models(state, card[0])[0].side
-            ctx.log.emit(
-                "note",
-                f"card {int(gs(state)['card']) + 1} of {len(deck)}: {card[1]} "
-                f"for {card[0]} (GEM-2.5)",
-                actor=card[0],
-                rule="GEM-2.5",
-            )
-            return
-        gs(state)["card"] = int(gs(state)["card"]) + 1
-
-
-def _next_card(state: GameState, ctx: Context) -> None:
-    gs(state)["card"] = int(gs(state).get("card", 0)) + 1
-    _show_card(state, ctx)
-    skip_idle(state, ctx)
-
-
-def idle(state: GameState, side: str) -> bool:
-    """Nothing for ``side`` to decide in this segment (so play moves on by itself)."""
-    ph = state.phase
-    if ph == "morale":
-        return True
-    if ph == "magic_offence":
-        return not magic.has_power(state, side, "offensive")
-    if ph == "magic_defence":
-        return not magic.has_power(state, side, "defensive")
-    if ph == "melee":
-        return not any(foes_in_melee(state, u) for u in state.units(side))
-    if ph == "missile":
-        return not any(
-            missile.default_weapon(m) is not None and not mv(m).get("fired")
-            for m in state.live(side)
-        )
-    return False
-
-
-def skip_idle(state: GameState, ctx: Context) -> None:
-    for _ in range(100):
-        if state.over or state.active is None or state.phase in ("cards",) + flow.SETUP_PHASES:
-            return
-        if not idle(state, state.active):
-            return
-        _advance_segment(state, ctx)
-
-
-def start_turn(state: GameState, ctx: Context, first: str | None = None) -> None:
-    flow.reset_turn_flags(state)
-    if state.turn <= 1:
-        # SCENARIO_FORMAT "state.moved": how far it moved in its last activation, so
-        # Table 2's moved modifiers apply in turn 1 and wear off with it (GEM-I-STATE)
-        for m in state.models.values():
-            if "moved_before" in m.vars:
-                mv(m)["moved"] = float(mv(m)["moved_before"])
-    for m in state.live():
-        if mtype(m) == "vehicle":
-            vehicles.start_of_turn(state, ctx, m)
-    victory.check(state, ctx)
-    if state.over:
-        return
-    order = (
-        flow.roll_initiative(state, ctx, first)
-        if not option(state, "cards") or state.turn == 1
-        else list(gs(state).get("order", state.sides))
-    )
-    if state.turn == 1 and _setup(state, ctx, order):
-        return  # GEM-2 "1a. Setup": the segments begin once its decisions are made
-    begin_turn(state, ctx, order)
-
-
-def _setup(state: GameState, ctx: Context, order: list[str]) -> bool:
-    """GEM-2 "1a. Setup" in the rulebook's order, each part when the scenario plays it:
-    terrain (GEM-2.0.2), then the edges and the deployment (GEM-2.0.3, GEM-2.0.4). True
-    while one of its decisions is owed."""
-    from .chapters import deploy, terrain_setup
-
-    if terrain_setup.wanted(state) and terrain_setup.start(state, ctx, order):
-        return True
-    if option(state, "deployment") and "setup" not in gs(state):
-        return deploy.start(state, ctx, order)
-    return False
-
-
-def setup_step(decision: Mapping[str, Any]) -> Any:
-    """The module that judges and carries out a setup decision (the engine holds it in
-    ``state.pending``): terrain placement or deployment."""
-    from .chapters import deploy, terrain_setup
-
-    return terrain_setup if decision.get("kind") == terrain_setup.STEP else deploy
-
-
-def answer(state: GameState, decision: dict, a: Action, ctx: Context) -> None:
-    """A setup decision answered (``Gem.answer``). GEM-2 "1a. Setup": once none is owed,
-    the next part of the setup, or turn 1's segments in the initiative order. Here and
-    not in deploy.py or terrain_setup.py, so they never import this dispatch (no import
-    cycle)."""
-    setup_step(decision).answer(state, decision, a, ctx)
-    if state.pending:
-        return
-    from .chapters.terrain_setup import placed
-
-    here = placed(ctx.battlefield, state)  # the game follows after this action
-    ctx = ctx if here is ctx.battlefield else Context(here, ctx.dice, ctx.log)
-    order = list(gs(state)["order"])
-    if setup_step(decision) is not setup_step({}) and _setup(state, ctx, order):
-        return
-    begin_turn(state, ctx, order)
-
-
-def begin_turn(state: GameState, ctx: Context, order: list[str]) -> None:
-    """The turn's segments, in initiative order ``order`` (after the setup on turn 1)."""
-    gs(state)["order"] = order
-    flow.phased(state).start_turn(state, order)
-    ctx.log.emit(
-        "turn", f"turn {state.turn} begins: {', '.join(order)} in that order", rule="GEM-2"
-    )
-    if state.phase == "cards":  # no magic segments before the deck (GEM-I-MAGICCARDS)
-        enter(state, ctx, "")
-    skip_idle(state, ctx)
-
-
-def end_of_turn(state: GameState, ctx: Context) -> None:
-    """The last segment has ended: the engine's turn structure ends the turn."""
-    flow.TURNS.end_round(load("gem"), state, ctx)
-
-
-def advance(state: GameState, ctx: Context) -> Action | None:
-    return None if state.over else EndPhase()
+        flow.skip_idle(state, ctx)
