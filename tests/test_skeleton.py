@@ -38,7 +38,7 @@ CHAPTERS = "chapters"
 #: rulesets small enough to live in their __init__ (the template to copy)
 SINGLE_FILE = {"example_d6"}
 #: not yet on the skeleton: may only shrink
-PENDING: set[str] = {"gem"}
+PENDING: set[str] = set()
 
 #: a raw string key on a vars dict: ``x.vars["k"]``, ``vars.get("k")``, ``vars.setdefault("k"``
 RAW_VARS = re.compile(r"""\bvars\s*(\[\s*|\.(get|setdefault|pop)\(\s*)["']""")

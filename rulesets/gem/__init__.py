@@ -23,7 +23,7 @@ from . import build, flow, rules, victory
 from .chapters import blocks
 from .chapters.transport import carried
 from .chapters.transport import check_army as transport_check_army
-from .state import gs, is_block, mv, svars, unit_models
+from .state import gs, in_block_order, is_block, mtype, mv, svars, unit_models
 
 
 def read_options(state: GameState) -> dict[str, bool]:
@@ -82,8 +82,8 @@ class Gem(Ruleset):
             if len({m.side for m in ms}) > 1:
                 out.append((ms[1].id, f"unit {unit} mixes sides"))
                 continue
-            if any(build.in_block_order(m) for m in ms):
-                if not all(build.in_block_order(m) for m in ms):
+            if any(in_block_order(m) for m in ms):
+                if not all(in_block_order(m) for m in ms):
                     out.append(
                         (ms[0].id, f"block {unit} mixes block figures with others (GEM-2.1.2)")
                     )
@@ -107,7 +107,7 @@ class Gem(Ruleset):
                 m.x, m.y, m.facing = v.x, v.y, v.facing
         gg["blocks"] = {}
         for u, ms in state.units().items():
-            if build.in_block_order(ms[0]):
+            if in_block_order(ms[0]):
                 gg["blocks"][u] = blocks.derive(ms)
         gg["melee"] = []
         flow.start_turn(state, ctx, first)
@@ -176,7 +176,7 @@ class Gem(Ruleset):
         the road: the road bonus depends on the path). A block moves by its lead figure;
         a vehicle drives by speed and turns (GEM-3.1), so it has no allowance in inches."""
         m = state.models.get(actor)
-        if m is None or m.removed or build.mtype(m) == "vehicle":
+        if m is None or m.removed or mtype(m) == "vehicle":
             return None
         from .chapters.movement import allowance
 
@@ -215,7 +215,7 @@ class Gem(Ruleset):
         wheels (GEM-3.1: the speed; twice it with a dragging wheel, 0 when it may only
         turn in place), which the window draws as its turning arcs."""
         view: dict[str, Any] = {"hp": model.hp, "status": sorted(model.status)}
-        if build.mtype(model) == "vehicle":
+        if mtype(model) == "vehicle":
             from .chapters.vehicles import turn_radius
 
             view["speed"] = float(mv(model).get("speed", 0.0))

@@ -13,6 +13,8 @@ from typing import Any
 from engine.building import Build, Builder
 from engine.state import Model
 
+from .state import mtype, mv
+
 STAT_KEYS = ("OFF", "DEF", "HIT", "ATT", "MOR", "MAG", "MOV", "SIZ", "ARM", "ACC")
 TYPES = (
     "skirmisher",
@@ -299,7 +301,7 @@ class GemBuilder(Builder):
             m.set_status(str(s))
         if st.get("aboard"):
             # GEM-I-EMBARK: it starts inside that vehicle (check_army checks the vehicle)
-            m.vars["aboard"] = str(st["aboard"])
+            mv(m)["aboard"] = str(st["aboard"])
             m.removed = True
             m.set_status("aboard")
         if st.get("disorganized"):
@@ -307,16 +309,7 @@ class GemBuilder(Builder):
         if "disorganized" in m.status:
             # GEM-2.4.5 "cannot move during the next turn": set out disorganized, it became so
             # before turn 1 and recovers when turn 2 begins (GEM-I-STATE)
-            m.vars["disorganized_until"] = 1
-
-
-def mtype(m: Model) -> str:
-    return str(m.vars.get("type", "skirmisher"))
-
-
-def in_block_order(m: Model) -> bool:
-    """Block infantry (GEM-2.1.2): block and heavy types, and peltasts in block order."""
-    return mtype(m) in ("block", "heavy", "peltast") and m.vars.get("order") == "block"
+            mv(m)["disorganized_until"] = 1
 
 
 def def_value(m: Model, attack: str = "", vehicle: bool = True) -> int:

@@ -17,11 +17,10 @@ from engine.state import GameState, Model
 from engine.whether import whether
 
 from .actions import Cast, ChangeFrontage, Disembark, Drive, Embark, ReplaceDriver
-from .build import mtype
 from .chapters import blocks, magic, measure, missile, transport, vehicles
 from .flow import cards_current
 from .rules import check
-from .state import foes_in_melee, is_block, mv, unit_models
+from .state import foes_in_melee, is_block, mtype, mv, unit_models
 
 CAP = 60
 SHOT_LOOK = 6  # foes looked at, nearest first, for a figure's shots

@@ -20,9 +20,8 @@ from engine.state import GameState
 from engine.turns import Phased, PhasedFlow, roll_off
 
 from . import victory
-from .build import mtype
 from .chapters import magic, missile, vehicles
-from .state import PER_TURN, foes_in_melee, gs, mv, option, unit_models
+from .state import PER_TURN, foes_in_melee, gs, mtype, mv, option, unit_models
 
 PHASES = ("magic_offence", "magic_defence", "movement", "missile", "melee", "morale")
 CARD_PHASES = ("magic_offence", "magic_defence", "cards", "melee", "morale")

@@ -24,9 +24,8 @@ from engine.state import GameState, Model
 
 from . import flow, victory
 from .actions import field_of
-from .build import mtype
 from .chapters import blocks, formation, magic, melee, missile, movement, room, transport, vehicles
-from .state import foes_in_melee, is_block, unit_models, unit_of
+from .state import foes_in_melee, is_block, mtype, unit_models, unit_of
 
 MOVE_VERBS = (
     "move",

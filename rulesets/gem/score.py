@@ -36,12 +36,22 @@ from typing import Any
 from engine.closing import closeness, pull
 from engine.state import GameState, Model
 
-from .build import def_value, mtype
+from .build import def_value
 from .chapters import blocks, measure
 from .chapters.melee import attack_dice, melee_weapon, ranks_of
 from .chapters.points import model_value
 from .chapters.tables import table1, table3
-from .state import disorganized, engagements, is_block, mv, on_hand, svars, unit_models, unit_side
+from .state import (
+    disorganized,
+    engagements,
+    is_block,
+    mtype,
+    mv,
+    on_hand,
+    svars,
+    unit_models,
+    unit_side,
+)
 
 HOLD = 200.0  # holding an objective now: it wins at the end of the turn unless contested
 GUARD = (45.0, 25.0)  # the other side's first and second unit inside the radius (deny it)

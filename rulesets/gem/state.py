@@ -25,8 +25,6 @@ from typing import Any, TypedDict, cast
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from .build import in_block_order, mtype
-
 
 class Setup(TypedDict):
     """The pre-game setup (GEM-2.0.2 to 2.0.4): sides in order, who chose the edges."""
@@ -152,6 +150,16 @@ def svars(state: GameState) -> StateVars:
 def mv(m: Model) -> GemModelVars:
     """A model's ``vars`` as GEM keeps them (nothing created)."""
     return cast(GemModelVars, m.vars)
+
+
+def mtype(m: Model) -> str:
+    """The figure type (skirmisher, block, heavy, peltast, vehicle...; build.py)."""
+    return str(mv(m).get("type", "skirmisher"))
+
+
+def in_block_order(m: Model) -> bool:
+    """Block infantry (GEM-2.1.2): block and heavy types, and peltasts in block order."""
+    return mtype(m) in ("block", "heavy", "peltast") and mv(m).get("order") == "block"
 
 
 def option(state: GameState, name: str) -> bool:

@@ -13,8 +13,7 @@ from __future__ import annotations
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from ..build import mtype
-from ..state import gs, mv, option
+from ..state import gs, mtype, mv, option
 from .missile import default_weapon
 
 

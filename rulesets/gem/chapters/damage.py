@@ -10,8 +10,7 @@ from __future__ import annotations
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from ..build import mtype
-from ..state import gs, is_block, remove_model
+from ..state import gs, is_block, mtype, remove_model
 from . import blocks
 
 

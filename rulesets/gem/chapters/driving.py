@@ -14,13 +14,13 @@ import math
 from engine.ruleset import Context
 from engine.state import GameState, Model
 
-from ..build import mtype
 from ..state import (
     d6_check,
     forced_move,
     has,
     in_place_only,
     max_speed,
+    mtype,
     mv,
     speed_range,
     turn_radius,

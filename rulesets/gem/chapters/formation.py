@@ -11,8 +11,7 @@ import math
 from engine.ruleset import Context
 from engine.state import GameState
 
-from ..build import mtype
-from ..state import gs, in_melee, is_block, mv, unit_models
+from ..state import gs, in_melee, is_block, mtype, mv, unit_models
 from . import blocks
 from .movement import can_move_problems
 

@@ -20,8 +20,7 @@ from engine.dice import Modifier
 from engine.ruleset import OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 
-from ..build import mtype
-from ..state import gs, mv, unit_models
+from ..state import gs, mtype, mv, unit_models
 from . import measure
 from .combat import Attack, roll_attack
 from .damage import apply_hits

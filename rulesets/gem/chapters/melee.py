@@ -16,8 +16,8 @@ from engine.dice import Modifier
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
-from ..build import def_value, mtype
-from ..state import disorganized, engage, engagement, is_block, mv, unit_models
+from ..build import def_value
+from ..state import disorganized, engage, engagement, is_block, mtype, mv, unit_models
 from . import blocks, measure
 from .combat import Attack, roll_attack
 from .damage import apply_hits

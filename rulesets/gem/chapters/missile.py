@@ -17,8 +17,8 @@ from engine.ruleset import NO_SIGHT, OUT_OF_ARC, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 from engine.whether import only_whether
 
-from ..build import def_value, mtype, parse_dice
-from ..state import disorganized, in_melee, is_block, live_models, mv
+from ..build import def_value, parse_dice
+from ..state import disorganized, in_melee, is_block, live_models, mtype, mv
 from . import blocks, measure
 from .combat import Attack, roll_attack
 from .damage import apply_hits

@@ -15,11 +15,11 @@ from engine.dice import Modifier
 from engine.ruleset import Context
 from engine.state import GameState
 
-from ..build import mtype
 from ..state import (
     foes_in_melee,
     gs,
     lost_percent,
+    mtype,
     mv,
     prune_engagements,
     set_disorganized,

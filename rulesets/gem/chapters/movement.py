@@ -20,14 +20,15 @@ from engine.polygons import point_segment_distance
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
-from ..build import in_block_order, mtype
 from ..state import (
     disorganized,
     engage,
     foes_in_melee,
     gs,
+    in_block_order,
     in_melee,
     is_block,
+    mtype,
     mv,
     roster,
     roster_memo,

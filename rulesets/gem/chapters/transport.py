@@ -21,8 +21,16 @@ from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
 
 from ..actions import field_of
-from ..build import in_block_order, mtype
-from ..state import driverless, has_driver, in_melee, mv, remove_model, unit_models
+from ..state import (
+    driverless,
+    has_driver,
+    in_block_order,
+    in_melee,
+    mtype,
+    mv,
+    remove_model,
+    unit_models,
+)
 from . import measure
 from .combat import Attack, roll_attack
 from .tables import terrain
