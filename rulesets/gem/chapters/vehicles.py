@@ -1,7 +1,7 @@
 """Vehicles (GEM-3.1 to GEM-3.4): the one name the other rules import.
 
 Why a facade: the vehicle rules are split by job — what damage leaves a vehicle able to
-do (vstate), driving and the moves it makes by itself (driving), the damage tables,
+do (state.py), driving and the moves it makes by itself (driving), the damage tables,
 wrecks and skids (vdamage), and the troops and drivers inside (transport) — while
 missile fire, melee, the dispatcher and the tests keep asking ``vehicles.<rule>``.
 """
