@@ -36,6 +36,8 @@ if TYPE_CHECKING:  # pragma: no cover
 NOT_YOUR_TURN = "not_your_turn"
 ALREADY_ACTIVATED = "already_activated"
 ACTIVATING = "activating"
+#: the turn's sequence has not reached this action yet (another phase, segment or card)
+NOT_NOW = "not_now"
 GAME_OVER = "game_over"
 NO_SUCH_MODEL = "no_such_model"
 UNKNOWN_ACTION = "unknown_action"

@@ -22,6 +22,7 @@ from engine.game import Game, mark_start
 from engine.ruleset import (
     ACTIVATING,
     ALREADY_ACTIVATED,
+    NOT_NOW,
     NOT_YOUR_TURN,
     Ruleset,
     load,
@@ -193,7 +194,7 @@ def _effective_raw(scn: Scenario) -> dict[str, Any]:
 
 #: refusals that only say whose turn it is: a script's action refused for one of these
 #: alone is walked forward to the actor's turn, where the rules give their own reason
-TURN_CODES = frozenset({NOT_YOUR_TURN, ACTIVATING, ALREADY_ACTIVATED})
+TURN_CODES = frozenset({NOT_YOUR_TURN, ACTIVATING, ALREADY_ACTIVATED, NOT_NOW})
 
 
 def reach(game: Game, action: act.Action, limit: int = 500) -> list[act.Action] | None:

@@ -19,7 +19,7 @@ from engine.actions import (
     Move,
     Shoot,
 )
-from engine.ruleset import Context, Legality, load
+from engine.ruleset import NOT_NOW, NOT_YOUR_TURN, Context, Legality, Reason, load
 from engine.state import GameState, Model
 
 from . import flow, victory
@@ -70,20 +70,21 @@ def _live_actor(state: GameState, actor: str) -> tuple[str | None, Model | None,
 
 def _timing(state: GameState, kind: str, unit: str, side: str) -> str:
     if side != state.active:
-        return f"it is {state.active}'s turn to act, not {side}'s"
+        return Reason(f"it is {state.active}'s turn to act, not {side}'s", NOT_YOUR_TURN)
     want = PHASE_OF.get(kind)
     if state.phase == "cards" and want in ("movement", "missile"):
         card = flow.cards_current(state)
         if card is None:
-            return "no card is showing"
+            return Reason("no card is showing", NOT_NOW)
         need = "move" if want == "movement" else "fire"
         if card[0] != unit or card[1] != need:
-            return f"the card showing is {card[1]} for {card[0]} (GEM-2.5)"
+            return Reason(f"the card showing is {card[1]} for {card[0]} (GEM-2.5)", NOT_NOW)
         return ""
     if want and state.phase != want:
-        return (
+        return Reason(
             f"{kind.replace('_', ' ')} belongs to the {want} segment; this is the "
-            f"{state.phase.replace('_', ' ')} segment (GEM-2)"
+            f"{state.phase.replace('_', ' ')} segment (GEM-2)",
+            NOT_NOW,
         )
     return ""
 
@@ -129,7 +130,9 @@ def check(state: GameState, a: Action, ctx: Context) -> Legality:
     why = _timing(state, kind, unit, side)
     if kind == "cast":
         if side != state.active:
-            return Legality.no(f"it is {state.active}'s turn to act, not {side}'s")
+            return Legality.no(
+                Reason(f"it is {state.active}'s turn to act, not {side}'s", NOT_YOUR_TURN)
+            )
         if state.phase == "cards":
             card = flow.cards_current(state)
             if card is None or card != [unit, "magic"]:
