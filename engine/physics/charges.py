@@ -129,17 +129,13 @@ class _Charges(_Moves):
         if self._blockers(self._probe(base, pose, -2.0 * _GRID), exclude):
             return None
         me = self._world_shape(Footprint(pose[0], pose[1], pose[2], base))
-        self._space.add(me)
-        self._moved.clear()  # a move measured now holds until undone
-        self._tags[me] = _Tag("model", "")
+        self._put(me, _Tag("model", ""))
         try:
             queue = [by_shape[h] for h in hits]
             budget = [_NUDGE_BUDGET]
             return self._nudge_rec(queue, {}, set(), tfp, tshape, exclude, placed, budget)
         finally:
-            self._space.remove(me)
-            self._moved.clear()  # a move measured now holds until undone
-            del self._tags[me]
+            self._take(me)
 
     def _nudge_rec(
         self,
@@ -188,18 +184,14 @@ class _Charges(_Moves):
             if more and self._blockers(self._probe(base, alt, -2.0 * _GRID), skip):
                 continue  # too deep to fix by one step
             shape = self._world_shape(Footprint(alt[0], alt[1], alt[2], base))
-            self._space.add(shape)
-            self._moved.clear()  # a move measured now holds until undone
-            self._tags[shape] = _Tag("model", cid)
+            self._put(shape, _Tag("model", cid))
             chosen[cid] = alt
             try:
                 found = self._nudge_rec(
                     rest + more, chosen, moved_now, tfp, tshape, exclude, placed, budget
                 )
             finally:
-                self._space.remove(shape)
-                self._moved.clear()  # a move measured now holds until undone
-                del self._tags[shape]
+                self._take(shape)
                 del chosen[cid]
             if found is not None:
                 return found
@@ -227,13 +219,9 @@ class _Charges(_Moves):
 
         def put(cid: str, pose: Pose) -> None:
             if cid in placed:
-                self._space.remove(placed[cid][1])
-                self._moved.clear()  # a move measured now holds until undone
-                del self._tags[placed[cid][1]]
+                self._take(placed[cid][1])
             shape = self._world_shape(Footprint(pose[0], pose[1], pose[2], self._bodies[cid].base))
-            self._space.add(shape)
-            self._moved.clear()  # a move measured now holds until undone
-            self._tags[shape] = _Tag("model", cid)
+            self._put(shape, _Tag("model", cid))
             placed[cid] = (pose, shape)
 
         try:
@@ -252,9 +240,7 @@ class _Charges(_Moves):
                 put(cid, pose)
         finally:
             for _, shape in placed.values():
-                self._space.remove(shape)
-                self._moved.clear()  # a move measured now holds until undone
-                del self._tags[shape]
+                self._take(shape)
         return {cid: placed_pose for cid, (placed_pose, _) in placed.items()}
 
     def place_in_contact(

@@ -84,6 +84,19 @@ class _Space:
         if not shapes:
             del self._shapes_by_id[tag.id]
 
+    def _put(self, shape: pymunk.Shape, tag: _Tag) -> None:
+        """A passing base (the charge packer's trial spots) into the space, tagged. Every
+        change of shapes clears ``move``'s memo, here as in ``_add_static``."""
+        self._moved.clear()
+        self._space.add(shape)
+        self._tags[shape] = tag
+
+    def _take(self, shape: pymunk.Shape) -> None:
+        """A base ``_put`` in, out again (and ``move``'s memo cleared)."""
+        self._moved.clear()
+        self._space.remove(shape)
+        del self._tags[shape]
+
     def _world_shape(self, fp: Footprint) -> pymunk.Shape:
         """A base as a shape on the static body, in table coordinates."""
         static = self._space.static_body
