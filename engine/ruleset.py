@@ -12,7 +12,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -351,6 +351,13 @@ class Ruleset:
         """The scenario's ``options`` table as this ruleset reads it: (where, problem)
         pairs, ``where`` relative to the table (``turns``: "'x' is not one of ...").
         Default: none (the schema's shared keys are checked already)."""
+        return []
+
+    def place_problems(
+        self, places: Sequence[Mapping[str, Any]], options: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        """The scenario's ``objectives`` as this ruleset reads them (a place's task: a
+        skill test, a hidden thing): (where from the top, problem) pairs. Default: none."""
         return []
 
     def placed_terrain(self, battlefield: Battlefield, state: GameState) -> Battlefield:

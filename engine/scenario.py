@@ -98,11 +98,8 @@ def scenario_from_data(data: dict[str, Any], name: str) -> Scenario:
         for where, what in ruleset.option_problems(opts):
             chk.add(f"options.{where}" if where else "options", what)
     places = top.get("objectives")
-    # an optional hook: a ruleset whose places carry tasks of its own checks them
-    # (gemini's hidden things and skill tasks): (where from the top, problem) pairs
-    place_problems = getattr(ruleset, "place_problems", None)
-    if place_problems is not None and isinstance(places, list):
-        for where, what in place_problems(places, opts if isinstance(opts, dict) else {}):
+    if ruleset is not None and isinstance(places, list):
+        for where, what in ruleset.place_problems(places, opts if isinstance(opts, dict) else {}):
             chk.add(where, what)
     conditions = top.get("conditions", "")
     if isinstance(conditions, str) and conditions and conditions not in CONDITIONS:
@@ -197,14 +194,10 @@ def _effective_raw(scn: Scenario) -> dict[str, Any]:
 TURN_CODES = frozenset({NOT_YOUR_TURN, ACTIVATING, ALREADY_ACTIVATED, NOT_NOW})
 
 
-def reach(game: Game, action: act.Action, limit: int = 500) -> list[act.Action] | None:
-    """The 'end activation / end phase' steps a player would take, in this turn, before
-    ``action`` becomes legal; [] if it already is; None if it cannot be reached."""
-    return _walk(game, action, limit)[0]
-
-
-def _walk(game: Game, action: act.Action, limit: int) -> tuple[list[act.Action] | None, str]:
-    """(the steps that make ``action`` legal in this turn or None, why it is refused).
+def reach(game: Game, action: act.Action, limit: int = 500) -> tuple[list[act.Action] | None, str]:
+    """(the 'end activation / end phase' steps a player would take, in this turn, before
+    ``action`` becomes legal — [] if it already is, None if it cannot be reached — and,
+    when it cannot, why it is refused).
 
     Why the refusal is walked too: refused now, an action may only be out of turn ("it is
     blue's turn"), while the real obstacle (no line of sight, out of range) shows once
@@ -253,7 +246,7 @@ def run_script(game: Game, scn: Scenario) -> list[Event]:
             steps: list[act.Action] | None = []
             reason = ""
         else:
-            steps, reason = _walk(game, action, 500)
+            steps, reason = reach(game, action)
         if steps is None:
             game.log.emit("refused", reason, actor=action.actor)
             continue
