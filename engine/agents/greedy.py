@@ -195,14 +195,18 @@ class GreedyAgent:
         pull: float = 0.0,
         common: int | None = None,
         samples: int | None = None,
+        odds: Odds | None | bool = False,
     ) -> Option:
         """The expected position value after ``action``: the ruleset's score (a win or a
         loss decides it) plus ``pull`` per inch the side closes on the enemy. Sample k
         rolls the dice of stream ``common + k``: ``choose`` gives every candidate of a
         decision the same ``common``, so two shots are compared on the same faces.
         ``samples`` (at most; one for an action that rolls nothing): ``attack_samples``
-        for an attack with exact damage odds, else ``samples``."""
-        odds = game.odds(action)
+        for an attack with exact damage odds, else ``samples``. ``odds``: the action's,
+        when the caller has them already (False: ask the ruleset)."""
+        if odds is False:
+            odds = game.odds(action)
+        assert odds is None or isinstance(odds, Odds)
         start = front(game.state, side) if pull else 0.0
         base = self.dice.face(1 << 30) if common is None else common
         values: list[float] = []
@@ -241,14 +245,17 @@ class GreedyAgent:
         # every attack on a first look of ``2 * samples``, then the best few on
         # ``attack_samples``: most of a decision's shots are nowhere near the best
         first = 2 * self.samples
+        odds = {id(a): game.odds(a) for a in candidates}  # each asked once a decision
         options = [
-            self.evaluate(game, side, a, pull, common, first if o else None)
-            for a, o in ((a, is_scored_attack(game.odds(a))) for a in candidates)
+            self.evaluate(game, side, a, pull, common, first if is_scored_attack(o) else None, o)
+            for a, o in ((a, odds[id(a)]) for a in candidates)
         ]
         options.sort(key=lambda o: -o.value)
         for i, o in enumerate(options[:REFINE]):
-            if o.samples == first and is_scored_attack(game.odds(o.action)):
-                options[i] = self.evaluate(game, side, o.action, pull, common)
+            if o.samples == first and is_scored_attack(odds[id(o.action)]):
+                options[i] = self.evaluate(
+                    game, side, o.action, pull, common, None, odds[id(o.action)]
+                )
         options.sort(key=lambda o: -o.value)
         best = options[0].value
         ties = [o for o in options if o.value >= best - 1e-9]
