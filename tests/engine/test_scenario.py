@@ -208,23 +208,19 @@ to = [10, 100]
     assert set(doc["models"]["a"]) >= {"side", "x", "y", "facing", "hp", "removed", "status"}
 
 
-def test_an_action_out_of_reach_this_turn_is_refused_and_changes_nothing(tmp_path):
-    text = (
-        GOOD
-        + """
-[[actions]]
-actor = "a"
-do = "move"
-to = [10, 14]
-[[actions]]
-actor = "a"
-do = "move"
-to = [10, 16]
-"""
+def _played(tmp_path: Path, moves: list[tuple[str, int]]):
+    """GOOD with its models moving to (10, y) in turn, played as a script."""
+    text = GOOD + "".join(
+        f'[[actions]]\nactor = "{who}"\ndo = "move"\nto = [10, {y}]\n' for who, y in moves
     )
     scn = load_scenario(_write(tmp_path, text))
     game = new_game(scn)
     run_script(game, scn)
+    return game, scn
+
+
+def test_an_action_out_of_reach_this_turn_is_refused_and_changes_nothing(tmp_path):
+    game, _ = _played(tmp_path, [("a", 14), ("a", 16)])
     refused = [e for e in game.log.events if e.kind == "refused"]
     assert len(refused) == 1 and refused[0].action == 1
     assert game.state.models["a"].y == 14.0
@@ -234,23 +230,10 @@ def test_an_out_of_turn_action_is_refused_for_the_rules_reason_not_the_turn(tmp_
     """Audit (umr.md, finding 11, c02b): an action that is both out of turn and against the
     rules is refused for the rule a player would hit once play reaches the actor, not
     with "it is blue's turn"."""
-    text = (
-        GOOD
-        + """
-[[actions]]
-actor = "a"
-do = "move"
-to = [10, 14]
-[[actions]]
-actor = "b"
-do = "move"
-to = [10, 100]
-"""
-    )
-    scn = load_scenario(_write(tmp_path, text))
-    game = new_game(scn)
-    assert not game.check(scn.actions[1][0]).ok  # a is still activating
-    run_script(game, scn)
+    game, scn = _played(tmp_path, [("a", 14), ("b", 100)])
+    fresh = new_game(scn)
+    fresh.apply(scn.actions[0][0])
+    assert not fresh.check(scn.actions[1][0]).ok  # a is still activating
     refused = [e for e in game.log.events if e.kind == "refused"]
     assert [e.action for e in refused] == [1]
     assert "too far" in refused[0].text and "turn" not in refused[0].text
