@@ -102,6 +102,13 @@ class Gemini(Ruleset):
     ) -> list[str]:
         return reacting.answer_problems(state, ctx, dict(decision), action)
 
+    def proposals(
+        self, state: GameState, side: str, ctx: Context
+    ) -> tuple[list[act.Action], list[act.Action]] | None:
+        """The menu before ``check`` (issue 24: the random agent and the rollouts draw
+        from it and check what they draw)."""
+        return candidates.proposals(state, side, ctx)
+
     # --- the rules ----------------------------------------------------------------------
     def problems(self, state: GameState, action: act.Action, ctx: Context) -> list[str]:
         return rules.problems(state, action, ctx)

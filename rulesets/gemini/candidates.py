@@ -4,6 +4,12 @@ Why few options: each model gets a charge at every foe in reach, a full move tow
 its nearest foe and one back towards cover from it, a shot with each weapon at its three
 nearest foes (the closest-target rule keeps one) and a fight with each foe in contact;
 the greedy and search agents then choose by the exact odds and the score.
+
+Why ``proposals`` too (issue 24): ``candidates`` probes each move through the physics
+and checks every option, most of a random game's time; the random agent needs one
+legal action and the search's rollouts only the attacks. ``proposals`` is the same
+menu unchecked, its moves sketched by arithmetic (``_sketched_moves``): the same
+charges, shots and fights, moves to the same bearings that no probe has walked.
 """
 
 from __future__ import annotations
@@ -13,11 +19,13 @@ import math
 from engine import actions as act
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.gemini import build
-from rulesets.gemini.actions import Overwatch
+from rulesets.gemini import build, flow
+from rulesets.gemini.actions import Activate, Overwatch
 from rulesets.gemini.chapters import measure, movement
 from rulesets.gemini.chapters import tables as T
+from rulesets.gemini.chapters.arap import ArapFlow, max_dice
 from rulesets.gemini.chapters.options import react_hooks, tasks
+from rulesets.gemini.state import arap
 
 
 def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
@@ -109,13 +117,76 @@ def _moves(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
     return out
 
 
-def options(state: GameState, unit: str, ctx: Context) -> list[act.Action]:
-    """Actions the AI may consider for the unit's model in the phase being played."""
+def _sketched_moves(state: GameState, m: Model) -> list[act.Action]:
+    """``_moves``' menu drawn by arithmetic alone, for ``proposals``: the same charges,
+    and moves of the allowance straight at the nearest foe (stopping short of its base),
+    along the detour bearings, the two-leg steps round a wall and back from it, none
+    walked over the ground nor swept through the physics (a wall stops the move when it
+    is played; ``check`` refuses one too dear across difficult ground)."""
+    foes = nearest(state, m, 3)
+    if not foes:
+        return []
+    allow = movement.allowance(state, m)
+    out: list[act.Action] = [
+        act.Charge(actor=m.id, target=e.id) for e in foes if measure.gap(m, e) <= 2 * allow
+    ]
+    e = foes[0]
+    d = math.dist(m.pos, e.pos)
+    if d < 1e-6 or allow <= 0.25:
+        return out
+    reach = allow - 0.05
+    ux, uy = (e.x - m.x) / d, (e.y - m.y) / d
+    ahead = min(reach, measure.gap(m, e) - 0.5)  # short of its base, as ``_moves``
+    ends = [(ux * ahead, uy * ahead)] if ahead > 0.2 else []
+    for off in DETOURS:
+        a = math.atan2(uy, ux) + math.radians(off)
+        ends.append((reach * math.cos(a), reach * math.sin(a)))
+    ends.append((-ux * reach, -uy * reach))
+    for dx, dy in ends:
+        out.append(act.Move(actor=m.id, to=(round(m.x + dx, 2), round(m.y + dy, 2))))
+    for side in (1.0, -1.0):
+        for step in (allow / 2, allow * 3 / 4):
+            a2 = (round(m.x - uy * side * step, 2), round(m.y + ux * side * step, 2))
+            rest = allow - step - 0.05
+            b = (round(a2[0] + ux * rest, 2), round(a2[1] + uy * rest, 2))
+            out.append(act.Move(actor=m.id, path=(m.pos, a2, b)))
+    return out
+
+
+def proposals(
+    state: GameState, side: str, ctx: Context
+) -> tuple[list[act.Action], list[act.Action]] | None:
+    """The menu before ``check``, as (actions known legal, actions to check), for an agent
+    that needs one legal action, not the checked list (the random agent, the search's
+    rollout policy): the flow's own menu with each model's moves sketched
+    (``_sketched_moves``); None while a decision is owed (``candidates`` answers it)."""
+    fl = flow.flow(state)
+    if state.over or state.pending or fl.to_act(state) != side:
+        return None
+    menu: list[act.Action] = []
+    if isinstance(fl, ArapFlow):
+        menu.append(act.EndActivation())
+        cur = fl.current(state)
+        if cur is None:
+            for mid in fl.ready(state, side):
+                menu += [Activate(actor=mid, count=n) for n in range(1, max_dice(state, mid) + 1)]
+        elif int(arap(state)["left"]) > 0:
+            menu += options(state, state.models[cur].unit, ctx, sketch=True)
+        return [], menu
+    menu.append(fl.passing())
+    for unit in fl.acting_units(state, side):
+        menu += options(state, unit, ctx, sketch=True)
+    return [], menu
+
+
+def options(state: GameState, unit: str, ctx: Context, sketch: bool = False) -> list[act.Action]:
+    """Actions the AI may consider for the unit's model in the phase being played
+    (``sketch``: the moves drawn without measuring the ground, for ``proposals``)."""
     out: list[act.Action] = []
     phase = state.phase
     for m in state.units().get(unit, []):
         if phase in ("movement", "activation"):
-            out += _moves(state, ctx, m)
+            out += _sketched_moves(state, m) if sketch else _moves(state, ctx, m)
             out += tasks.options(state, ctx, m)
         if phase == "activation" and not react_hooks.overwatch_problems(state, m):
             out.append(Overwatch(actor=m.id))  # GM-OVERWATCH-ARAP
