@@ -44,6 +44,44 @@ def test_copy_is_independent():
     assert s.vars["act"]["done"] == []
 
 
+def test_copy_copies_every_mutable_part_and_keeps_shared_objects_shared():
+    """The copy carries a model's stats, weapons, status and vars as new objects (a
+    ruleset may change any of them: Gemini's conditions lower stats), and one object
+    reached from two places in the state stays one object in the copy."""
+    s = _state()
+    shared = {"ammo": 2}
+    s.models["a"].weapons.append(shared)
+    s.vars["last_weapon"] = shared
+    s.models["a"].set_status("pinned")
+    c = s.copy()
+    assert c.to_dict() == s.to_dict() and c.checksum() == s.checksum()
+    a, ca = s.models["a"], c.models["a"]
+    for name in ("stats", "weapons", "status", "vars"):
+        assert getattr(ca, name) == getattr(a, name)
+        assert getattr(ca, name) is not getattr(a, name), name
+    ca.stats["MOVE"] = 0
+    ca.status.clear()
+    assert a.stats == {"MOVE": 1} and a.status == ["pinned"]
+    assert c.vars["last_weapon"] is ca.weapons[-1]
+    c.vars["last_weapon"]["ammo"] = 1
+    assert shared == {"ammo": 2}
+
+
+def test_copy_deep_copies_an_attribute_a_ruleset_added_and_drops_caches():
+    """A model attribute beyond the fields is copied deeply too; a cache kept on the
+    state under a ``_`` name is left for the copy to rebuild, the id order is kept."""
+    s = _state()
+    s.models["b"].__dict__["marks"] = ["x"]
+    s.__dict__["_memo"] = {"big": 1}
+    s.ids()
+    c = s.copy()
+    c.models["b"].__dict__["marks"].append("y")
+    assert s.models["b"].__dict__["marks"] == ["x"]
+    assert "_memo" not in c.__dict__ and c.ids() == ["a", "b"]
+    c.models["c"] = Model(id="c", side="red", unit="c", x=0.0, y=0.0)
+    assert c.ids() == ["a", "b", "c"] and s.ids() == ["a", "b"]
+
+
 def test_checksum_changes_with_the_state_and_ignores_float_noise():
     s = _state()
     base = s.checksum()
