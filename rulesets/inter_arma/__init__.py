@@ -51,6 +51,13 @@ class InterArma(Ruleset):
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[act.Action]:
         return candidates.candidates(state, side, ctx)
 
+    def proposals(
+        self, state: GameState, side: str, ctx: Context
+    ) -> tuple[list[act.Action], list[act.Action]] | None:
+        """The menu before ``check``, for the lazy random pick and the search's rollout
+        policy (see ``engine.agents.random_agent``)."""
+        return candidates.proposals(state, side, ctx)
+
     def advance(self, state: GameState, ctx: Context) -> act.Action | None:
         return flow.advance(state)
 

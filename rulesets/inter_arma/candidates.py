@@ -1,8 +1,15 @@
-"""The computer's options (candidates).
+"""The computer's options: ``candidates``, a short list of checked options, and
+``proposals``, the same menu with the moves unchecked.
 
 Why few options: each figure gets a walk and a run towards its nearest enemy (and a
 crawl for skirmishers), its shots at the three nearest enemies, and its clashes; the
 search agents then choose by the exact odds and the score.
+
+Why ``proposals`` too: checking every figure's moves (the retreat, the woods, the
+formation along each path) was most of a random game's time (issue 24), and the random
+agent needs one legal action, the search's rollout policy only the attacks. So the
+moves go unchecked (each agent checks what it draws); the shots and clashes are
+``candidates``' own, checked, in its order, so the rollout's best attack is the same.
 """
 
 from __future__ import annotations
@@ -30,24 +37,38 @@ def _towards(m: Model, e: Model, inches: float) -> tuple[float, float]:
     return (round(m.x + (e.x - m.x) * k, 2), round(m.y + (e.y - m.y) * k, 2))
 
 
-def _moves(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
+def _advances(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
+    """A walk, a run and a crawl (those the figure has) toward its nearest enemy, each as
+    far as its allowance along the straight line reaches; unchecked."""
     out: list[act.Action] = []
     foe = nearest(state, m)
     if not foe:
         return out
-    for mode in ("walk", "run", "crawl"):
-        probe = act.Move(actor=m.id, to=(m.x, m.y), mode=mode)
-        if movement.base_cm(m, mode) is None:
+    line = [m.pos, foe[0].pos]
+    cut: dict[bool, float] = {}  # the reductions differ only for a crawl (IA-MOVE)
+    for mode in movement.MODES:
+        base = movement.base_cm(m, mode)
+        if base is None:
             continue
-        allow, _ = movement.allowance_cm(state, ctx, m, mode, [m.pos, foe[0].pos])
+        crawl = mode == "crawl"
+        if crawl not in cut:
+            cut[crawl] = sum(r for r, _ in movement.reductions(state, ctx, m, mode, line))
+        allow = max(0.0, base - cut[crawl])
         if allow <= 0:
             continue
         to = _towards(m, foe[0], max(0.0, T.inches(allow) - 0.05))
-        mv = act.Move(actor=m.id, to=to, mode=mode)
-        # rules.check of a move in the movement phase is movement.check: asked once
+        out.append(act.Move(actor=m.id, to=to, mode=mode))
+    return out
+
+
+def _moves(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
+    """The advances the rules allow (a move in the movement phase is ruled by
+    movement.check alone: asked once, verdict only)."""
+    out: list[act.Action] = []
+    for mv in _advances(state, ctx, m):
         with whether():
             legal = not rules.check(state, mv, ctx)
-        if probe and legal:
+        if legal:
             out.append(mv)
     return out
 
@@ -67,6 +88,15 @@ def _shots(state: GameState, ctx: Context, m: Model, k: int = 3) -> list[act.Act
     return out
 
 
+def _fights(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
+    out: list[act.Action] = []
+    for e in measure.enemies_in_contact(state, m):
+        f = act.Fight(actor=m.id, target=e.id)
+        if not melee.check(state, ctx, f):
+            out.append(f)
+    return out
+
+
 def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
     if state.over or state.active != side:
         return []
@@ -79,9 +109,30 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
         elif state.phase == "ranged" and ranged_weapons(m):
             out += _shots(state, ctx, m)
         elif state.phase == "melee":
-            for e in measure.enemies_in_contact(state, m):
-                f = act.Fight(actor=m.id, target=e.id)
-                if not melee.check(state, ctx, f):
-                    out.append(f)
+            out += _fights(state, ctx, m)
     out.append(act.EndPhase())
     return out
+
+
+def proposals(
+    state: GameState, side: str, ctx: Context
+) -> tuple[list[act.Action], list[act.Action]] | None:
+    """``candidates``' menu as (actions known legal, actions to check): the shots, clashes
+    and the end of the phase checked as ``candidates`` checks them, the moves unchecked
+    (an agent checks the one it draws); None when the side has nothing to do, as
+    ``candidates`` offers nothing then."""
+    if state.over or state.active != side:
+        return None
+    sure: list[act.Action] = []
+    unsure: list[act.Action] = []
+    for m in state.live(side):
+        if "wounded" in m.status:
+            continue
+        if state.phase == "movement":
+            unsure += _advances(state, ctx, m)
+        elif state.phase == "ranged" and ranged_weapons(m):
+            sure += _shots(state, ctx, m)
+        elif state.phase == "melee":
+            sure += _fights(state, ctx, m)
+    sure.append(act.EndPhase())
+    return sure, unsure

@@ -19,6 +19,7 @@ from engine.geometry import (
 from engine.polygons import polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
+from engine.whether import only_whether, whether
 from rulesets.inter_arma.build import mounted
 from rulesets.inter_arma.chapters import tables as T
 from rulesets.inter_arma.state import gs
@@ -100,15 +101,25 @@ def line_blocked(ctx: Context, m: Model, t: Model) -> list[str]:
 
 
 def sees(state: GameState, ctx: Context, m: Model, t: Model) -> str:
-    """'' when ``m`` sees ``t``; else the reason, in cm (IA-SIGHT)."""
-    rng, why = sight_cm(state, ctx, m, t)
+    """'' when ``m`` sees ``t``; else the reason, in cm (IA-SIGHT). Verdict only
+    (``engine.whether``): a figure beyond the longest sight of all is refused before its
+    sight is measured through the woods and the line drawn (issue 24)."""
     d = gap_cm(m, t)
+    if d > T.SIGHT_MOUNTED + 1e-9 and only_whether():
+        return f"{t.id} is beyond sight ({d:.1f} cm > {T.SIGHT_MOUNTED} cm, IA-SIGHT)"
+    rng, why = sight_cm(state, ctx, m, t)
     if d > rng + 1e-9:
         return f"{t.id} is beyond sight ({d:.1f} cm > {rng:g} cm: {', '.join(why)})"
     blk = line_blocked(ctx, m, t)
     if blk:
         return f"{t.id} is out of sight: {', '.join(blk)} block the line (IA-SIGHT)"
     return ""
+
+
+def in_sight(state: GameState, ctx: Context, m: Model, t: Model) -> bool:
+    """Whether ``m`` sees ``t`` (``sees`` asked for its verdict alone)."""
+    with whether():
+        return not sees(state, ctx, m, t)
 
 
 def shot_cover(ctx: Context, m: Model, t: Model) -> list[str]:

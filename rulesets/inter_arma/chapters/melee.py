@@ -323,7 +323,7 @@ FATES = ("kill", "capture")
 
 def commander_near(state: GameState, ctx: Context, m: Model, t: Model) -> bool:
     """IA-WOUNDED: an enemy commander who sees the wounded figure decides its fate."""
-    return any(c.stats.get("class") == "commander" and "wounded" not in c.status and not measure.sees(state, ctx, c, t)
+    return any(c.stats.get("class") == "commander" and "wounded" not in c.status and measure.in_sight(state, ctx, c, t)
                for c in state.live(m.side))  # fmt: skip
 
 

@@ -161,7 +161,7 @@ def retreat(state: GameState, ctx: Context, side: str) -> None:
         held = False
         for c in chiefs:
             used = int(mv(c).get("holds", 0))
-            if used >= 2 or measure.sees(state, ctx, c, m):
+            if used >= 2 or not measure.in_sight(state, ctx, c, m):
                 continue
             r = ctx.dice.roll(
                 6,

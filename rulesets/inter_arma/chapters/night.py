@@ -42,7 +42,7 @@ def commander_present(state: GameState, ctx: Context, m: Model) -> bool:
     return any(
         c.stats.get("class") == "commander"
         and "wounded" not in c.status
-        and (c.id == m.id or c.unit == m.unit or not measure.sees(state, ctx, c, m))
+        and (c.id == m.id or c.unit == m.unit or measure.in_sight(state, ctx, c, m))
         for c in state.live(m.side)
     )
 

@@ -77,14 +77,19 @@ def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
         p.problems.append(f"{m.id} is in contact with the enemy: it fights instead (IA-I-CONTACT)")
     if p.problems and only_whether():
         return p  # refused already: sight can wait (issue 24)
-    seen = spotting.unseen(state, m, t) or measure.sees(state, ctx, m, t)
-    if seen:
-        p.problems.append(Reason(seen, "no_sight"))
     atop = measure.perch(ctx, m)
     p.distance = measure.from_base_cm(ctx, atop, t) if atop else measure.gap_cm(m, t)
     p.height = bool(atop) or measure.higher(ctx, m, t)
     up = w["kind"] in T.HEIGHT_WEAPONS and p.height
     p.band = band_of(w, p.distance, T.HEIGHT_BONUS if up else 0)
+    # out of range: the verdict is known before sight is measured (issue 24)
+    seen = (
+        ""
+        if not p.band and only_whether()
+        else spotting.unseen(state, m, t) or measure.sees(state, ctx, m, t)
+    )
+    if seen:
+        p.problems.append(Reason(seen, "no_sight"))
     if not p.band:
         longest = max(x for x in T.RANGES[w["kind"]] if x is not None) + (
             T.HEIGHT_BONUS if up else 0

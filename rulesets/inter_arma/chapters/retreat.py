@@ -37,7 +37,7 @@ def commander_sees(state: GameState, ctx: Context, m: Model) -> bool:
     return any(
         c.stats.get("class") == "commander"
         and "wounded" not in c.status
-        and not measure.sees(state, ctx, c, m)
+        and measure.in_sight(state, ctx, c, m)
         for c in state.live(m.side)
         if c.id != m.id
     )

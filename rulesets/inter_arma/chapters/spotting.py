@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from itertools import chain
 
 from engine.battlefield import TERRAIN_CLASSES
 from engine.geometry import crossings
@@ -123,12 +124,15 @@ def crawler(state: GameState, ctx: Context, c: Model) -> None:
     crawler stays unseen (IA-WEATHER b, IA-NIGHT b)."""
     if measure.conditions(state) != "day":
         return
-    lookers = sorted(
-        (e for e in state.live() if e.side != c.side and able(e)
-         and not measure.sees(state, ctx, e, c) and in_arc(e, c, 180.0)),
+    # nearest first; sight is measured only as far down the list as the looking goes
+    # (the dearest question on the table, issue 24)
+    near = sorted(
+        (e for e in state.live() if e.side != c.side and able(e) and in_arc(e, c, 180.0)),
         key=lambda e: (measure.gap_cm(e, c), e.id),
-    )  # fmt: skip
-    if not lookers:
+    )
+    seeing = (e for e in near if measure.in_sight(state, ctx, e, c))
+    first = next(seeing, None)
+    if first is None:
         return
     if in_water(ctx, c):
         r = ctx.dice.roll(6, f"water hides {c.id}", need=f"{T.WATER_HIDES}+", chance=Fraction(7 - T.WATER_HIDES, 6),
@@ -138,7 +142,7 @@ def crawler(state: GameState, ctx: Context, c: Model) -> None:
                      outcome=str(r.result))  # fmt: skip
         if r.result == "hidden":
             return
-    for e in lookers:
+    for e in chain([first], seeing):
         k = spot_need(ctx, e, c)
         r = ctx.dice.roll(6, f"{e.id} looks for crawling {c.id}", need=f"1-{k}", chance=Fraction(k, 6),
                           actor=e.id, rule="IA-SIGHT",
