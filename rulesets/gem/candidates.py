@@ -9,6 +9,7 @@ nothing illegal is ever offered.
 
 from __future__ import annotations
 
+import heapq
 import math
 
 from engine.actions import Action, Charge, EndPhase, Fight, Move, Shoot
@@ -26,10 +27,23 @@ CAP = 60
 SHOT_LOOK = 6  # foes looked at, nearest first, for a figure's shots
 
 
-def _nearest(state: GameState, m: Model, k: int = 2) -> list[Model]:
-    foes = [f for f in state.live() if f.side != m.side]
-    foes.sort(key=lambda f: (math.dist(m.pos, f.pos), f.id))
-    return foes[:k]
+def _nearest(
+    state: GameState, m: Model, k: int = 2, foes: list[Model] | None = None
+) -> list[Model]:
+    """The ``k`` live foes nearest ``m``'s centre, ties by id (each id is unique, so the
+    model itself is never compared; a partial sort: the menu asks this of every figure).
+    ``foes``: the live models of the other sides, when the caller has them already."""
+    p, side = m.pos, m.side
+    pool = foes if foes is not None else [f for f in state.live() if f.side != side]
+    ranked = heapq.nsmallest(k, ((math.dist(p, (f.x, f.y)), f.id, f) for f in pool))
+    return [f for _, _, f in ranked]
+
+
+def _foes(state: GameState, unit: str) -> list[Model]:
+    """The live models not on ``unit``'s side (asked once per unit, not per figure)."""
+    ms = unit_models(state, unit, live=False)
+    side = ms[0].side if ms else ""
+    return [f for f in state.live() if f.side != side]
 
 
 def _toward(p: tuple[float, float], q: tuple[float, float], d: float) -> tuple[float, float]:
@@ -140,6 +154,7 @@ def _moves(state: GameState, ctx: Context, unit: str) -> list[Action]:
     if not ms:
         return []
     out: list[Action] = []
+    foes = _foes(state, unit)
     if is_block(state, unit):
         rec = blocks.record(state, unit)
         f = (rec["front"][0], rec["front"][1])
@@ -152,7 +167,7 @@ def _moves(state: GameState, ctx: Context, unit: str) -> list[Action]:
                     to=(round(f[0] + d * math.cos(ang), 2), round(f[1] + d * math.sin(ang), 2)),
                 )
             )
-        for t in _nearest(state, ms[0], 2):
+        for t in _nearest(state, ms[0], 2, foes):
             out.append(Charge(actor=unit, target=t.id))
             b = measure.bearing(f, t.pos)
             out.append(Move(actor=unit, to=_toward(f, t.pos, mv * 0.4), facing=round(b, 1)))
@@ -169,11 +184,11 @@ def _moves(state: GameState, ctx: Context, unit: str) -> list[Action]:
             continue
         out += _rides(state, m)
         mv = float(m.stat("MOV", 4))
-        for t in _nearest(state, m, 2):
+        for t in _nearest(state, m, 2, foes):
             gap = max(0.0, measure.distance(m, t) - 1.0)
             out.append(Move(actor=m.id, to=_toward(m.pos, t.pos, min(mv * 0.9, gap))))
             out.append(Charge(actor=m.id, target=t.id))
-        near = _nearest(state, m, 1)
+        near = _nearest(state, m, 1, foes)
         if near:
             away = measure.bearing(near[0].pos, m.pos)
             out.append(

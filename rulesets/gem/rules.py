@@ -187,7 +187,7 @@ def problems(state: GameState, a: Action, ctx: Context, unit: str, m: Model) -> 
         if t is None:
             return [f"no target '{a.target}' on the table"]
         if a.actor not in state.models and is_block(state, unit):
-            if not missile.volley_shooters(state, ctx, unit, t, a.weapon):
+            if not missile.can_volley(state, ctx, unit, t, a.weapon):
                 front = blocks.front_rank(state, unit)
                 w = front[0].weapon(a.weapon) if a.weapon else missile.default_weapon(front[0])
                 return missile.problems(state, ctx, front[0], t, w) or [

@@ -15,6 +15,7 @@ from typing import Any
 from engine.dice import Modifier
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
+from engine.whether import only_whether
 
 from ..build import def_value
 from ..state import disorganized, engage, engagement, is_block, mtype, mv, unit_models
@@ -121,6 +122,13 @@ def charge_problems(state: GameState, ctx: Context, unit: str, actor: str, t: Mo
         return [f"{t.id} is not an enemy on the table"]
     if engagement(state, unit, t.unit):
         return [f"{unit} is already fighting {t.unit}"]
+    if only_whether():  # a unit that may not move may not charge: no path to measure
+        from .movement import can_move_problems
+
+        mover = blocks.live_order(state, unit)[0] if is_block(state, unit) else state.models[actor]
+        early = can_move_problems(state, unit, mover)
+        if early:
+            return early
     plan, *_ = charge_plan(state, ctx, unit, actor, t)
     return plan.problems
 

@@ -68,6 +68,8 @@ def problems(
         out.append(f"{m.id} moved in a rush this turn and cannot fire (GEM-2.2.1)")
     if w.get("heavy") and float(mv(m).get("moved", 0) or 0) > 0:
         out.append(f"{w.get('name')} is a heavy weapon and {m.id} has moved (GEM-2.2.1)")
+    if out and only_whether():
+        return out  # refused on the figure's own state: nothing on the table to measure
     if in_melee(state, m.unit):
         out.append(f"{m.id} is locked in melee (GEM-2.2.1)")
     if mtype(m) == "vehicle":
@@ -363,6 +365,16 @@ def volley_shooters(
         if w is not None and not problems(state, ctx, m, t, w):
             out.append(m)
     return out
+
+
+def can_volley(state: GameState, ctx: Context, unit: str, t: Model, weapon: str) -> bool:
+    """Whether ``volley_shooters`` is not empty, stopping at the first figure that may
+    fire (``check`` needs the verdict, the odds need every shooter)."""
+    for m in blocks.front_rank(state, unit):
+        w = m.weapon(weapon) if weapon else next((x for x in m.weapons if is_ranged(x)), None)
+        if w is not None and not problems(state, ctx, m, t, w):
+            return True
+    return False
 
 
 def default_weapon(m: Model) -> dict[str, Any] | None:

@@ -19,6 +19,7 @@ from engine.battlefield import Footprint, base_radius_in, base_size_in
 from engine.polygons import point_segment_distance
 from engine.ruleset import TOO_FAR, Context, Reason
 from engine.state import GameState, Model
+from engine.whether import only_whether
 
 from ..state import (
     disorganized,
@@ -232,6 +233,8 @@ def plan_model(
 ) -> Plan:
     p = Plan()
     p.problems += can_move_problems(state, m.unit, m)
+    if p.problems and only_whether():
+        return p  # refused already: the path need not be priced (issue 24)
     cost, lines, on = price(ctx, path, m)
     allow, alines = allowance(state, ctx, m, path, rush)
     p.cost, p.allowance, p.lines = cost, allow, alines + lines
@@ -413,6 +416,8 @@ def plan_block(
     lead = blocks.live_order(state, unit)[0]
     p = Plan()
     p.problems += can_move_problems(state, unit, lead)
+    if p.problems and only_whether():
+        return p  # refused already: the block's paths need not be priced (issue 24)
     cost, lines, on = price(ctx, path)
     files = figure_paths(state, unit, path)
     worst = max((price(ctx, fp)[0] for fp in files), default=cost)

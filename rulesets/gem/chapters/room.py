@@ -26,12 +26,19 @@ from . import blocks
 TOLERANCE = 1e-3  # inches, the invariant test's tolerance
 NO_ROOM = "no_room"
 Spot = tuple[float, float, float]
+#: a figure with one of these (as a status or a var) is not standing on the table
+_OFF = ("undeployed", "aboard", "driving")
 
 
 def _standing(m: Model) -> bool:
     """On the table now (not removed, waiting to deploy or riding)."""
-    off = ("undeployed", "aboard", "driving")
-    return not m.removed and not any(s in m.status or m.vars.get(s) for s in off)
+    if m.removed:
+        return False
+    st, v = m.status, m.vars  # a plain loop: asked of every figure for every move checked
+    for s in _OFF:
+        if s in st or v.get(s):
+            return False
+    return True
 
 
 def block_ends(
@@ -79,13 +86,11 @@ def problems(
         was = Footprint(m.x, m.y, m.facing, m.base)
         near = others + movers[i + 1 :]
         for o in near:
-            fo = (
-                Footprint(*ends[o.id], o.base)
-                if o.id in ends
-                else Footprint(o.x, o.y, o.facing, o.base)
-            )
-            if abs(fm.x - fo.x) > 6 or abs(fm.y - fo.y) > 6:
-                continue
+            e = ends.get(o.id)
+            ox, oy = (e[0], e[1]) if e is not None else (o.x, o.y)
+            if abs(fm.x - ox) > 6 or abs(fm.y - oy) > 6:
+                continue  # far apart: no footprint needed to tell
+            fo = Footprint(*e, o.base) if e is not None else Footprint(o.x, o.y, o.facing, o.base)
             if not ctx.table.overlaps(fm, fo, TOLERANCE):
                 continue
             before = Footprint(o.x, o.y, o.facing, o.base)
