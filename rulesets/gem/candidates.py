@@ -18,7 +18,7 @@ from engine.state import GameState, Model
 from engine.whether import whether
 
 from .actions import Cast, ChangeFrontage, Disembark, Drive, Embark, ReplaceDriver
-from .chapters import blocks, magic, measure, missile, transport, vehicles
+from .chapters import blocks, magic, measure, missile, movement, transport, vehicles
 from .flow import cards_current
 from .rules import check
 from .state import foes_in_melee, is_block, mtype, mv, unit_models
@@ -156,6 +156,8 @@ def _moves(state: GameState, ctx: Context, unit: str) -> list[Action]:
     out: list[Action] = []
     foes = _foes(state, unit)
     if is_block(state, unit):
+        if movement.can_move_problems(state, unit, blocks.live_order(state, unit)[0]):
+            return out  # moved, disordered or fighting: every option below is refused
         rec = blocks.record(state, unit)
         f = (rec["front"][0], rec["front"][1])
         mv = float(ms[0].stat("MOV", 4))
@@ -182,6 +184,8 @@ def _moves(state: GameState, ctx: Context, unit: str) -> list[Action]:
         if mtype(m) == "vehicle":
             out += _drives(state, m)
             continue
+        if movement.can_move_problems(state, unit, m):
+            continue  # it may not move: no move, charge or ride of its would pass
         out += _rides(state, m)
         mv = float(m.stat("MOV", 4))
         for t in _nearest(state, m, 2, foes):
