@@ -62,19 +62,20 @@ def candidates(state: GameState, side: str, ctx: Context) -> list[Action]:
     return legal
 
 
-def menu(state: GameState, side: str, ctx: Context) -> list[Action]:
+def menu(state: GameState, side: str, ctx: Context, lazy: bool = False) -> list[Action]:
     """The options of the decision before ``check`` (outside deployment): the answers to
-    a decision owed, else "end activation" and each ready unit's options."""
+    a decision owed, else "end activation" and each ready unit's options. ``lazy``: the
+    unsighted menu of ``proposals``."""
     out: list[Action] = []
     p = reactions.owed(state)
     if p is not None:
-        out += reaction_options(state, ctx, p)
+        out += reaction_options(state, ctx, p, lazy)
     else:
         out.append(EndActivation())
         cur = TURNS.current(state)
         units = [cur] if cur else TURNS.ready_units(state, side)
         for u in units[:6]:
-            out += unit_options(state, ctx, u)
+            out += unit_options(state, ctx, u, lazy)
     return out
 
 
@@ -83,13 +84,21 @@ def proposals(
 ) -> tuple[list[Action], list[Action]] | None:
     """The menu before ``check``, as (actions known legal, actions to check), for an agent
     that needs one legal action and not the whole checked list (the random agent, the
-    search's rollout policy); None in deployment, where only ``candidates`` will do."""
+    search's rollout policy); None in deployment, where only ``candidates`` will do.
+
+    Why it measures no sight (issue 24): sight is the dearest question on the table, and
+    an agent drawing one action needs it only for the shot it draws, which ``check``
+    answers. So the shots on offer are those at the nearest enemies within the weapon's
+    range and arc (``quick_shots``: some will be refused, for sight or the targeting
+    rule, and the agent draws again), an advance faces the nearest enemy within its
+    narrow weapon's range, sighted or not, and the angled detours, which ask ``check``
+    whether the straight advance is refused, are left to ``candidates``."""
     if deploy.active(state):
         return None
-    return [], menu(state, side, ctx)
+    return [], menu(state, side, ctx, lazy=True)
 
 
-def reaction_options(state: GameState, ctx: Context, p: dict) -> list[Action]:
+def reaction_options(state: GameState, ctx: Context, p: dict, lazy: bool = False) -> list[Action]:
     """Answers to the decision owed: decline it, or take it (fire from overwatch, fall
     back from the attack, jump out of the hatch)."""
     k, about = reactions.kind(p), reactions.data(p)
@@ -98,8 +107,11 @@ def reaction_options(state: GameState, ctx: Context, p: dict) -> list[Action]:
         for wid in about["watchers"]:
             w = state.models[wid]
             for wpn in working(w)[:2]:
-                for s in reachable(state, ctx, w, wpn, 2):
-                    out.append(Shoot(actor=wid, target=s.id, weapon=wpn["name"]))
+                if lazy:
+                    ids = [t.id for t in in_reach(state, w, wpn, QUICK_TARGETS)]
+                else:
+                    ids = [s.id for s in reachable(state, ctx, w, wpn, 2)]
+                out += [Shoot(actor=wid, target=t, weapon=wpn["name"]) for t in ids]
     elif k == "retreat":
         d = state.models[about["defender"]]
         out.append(fall_back(ctx, d, core.foes(state, d)))
@@ -132,7 +144,7 @@ def clamp(ctx: Context, p: tuple[float, float]) -> tuple[float, float]:
     )
 
 
-def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
+def unit_options(state: GameState, ctx: Context, unit: str, lazy: bool = False) -> list[Action]:
     ms = core.unit_models(state, unit)
     if not ms:
         return []
@@ -156,20 +168,49 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
             out.append(ClearJam(actor=m.id, weapon=name))
     out += man_options(state, ms)
     if core.is_vehicle(lead):
-        out += vehicle_options(state, ctx, lead, enemies)
+        out += vehicle_options(state, ctx, lead, enemies, lazy)
         return out
     if not enemies:
         return out
-    out += shot_options(state, ctx, ms, actor)
+    if lazy and all(mv(m).get("overwatch") for m in ms):
+        return out  # its arc is set: it may not shoot, charge, turn, move or watch anew
+    out += quick_shots(state, ms, actor) if lazy else shot_options(state, ctx, ms, actor)
     near = enemies[0]
     out += attack_options(state, lead, actor, near)
     if len(ms) == 1:
         turn_to = round(table.bearing(lead.pos, near.pos), 1)
         if abs(turn_to - lead.facing) > 1:
             out.append(Turn(actor=actor, facing=turn_to))
+    if not lazy or not all(settled(m) for m in ms):
+        out += move_options(state, ctx, ms, actor, near, lazy)
+    if not lazy or (
+        not morale.broken(state, unit) and any(fv.overwatch_problem(m) == "" for m in ms)
+    ):
+        out.append(Overwatch(actor=actor))
+    return out
+
+
+def settled(m: Model) -> bool:
+    """Is the model refused any move by the state alone (on overwatch, in combat, or
+    already moved, stood or fought this action)? The lazy menu offers such a unit no
+    move: every one would be drawn only to be refused."""
+    a = core.act(m)
+    if core.engaged(m) or mv(m).get("overwatch"):
+        return True
+    return a["follow"] <= 0 and bool(a["moves"] or a["stood"] or a["fought"])
+
+
+def move_options(
+    state: GameState, ctx: Context, ms: list[Model], actor: str, near: Model, lazy: bool
+) -> list[Action]:
+    """The unit's moves: advances on the nearest enemy (each as far as the unit may move
+    and still shoot, and all the way), detours round what blocks the straight one (not
+    ``lazy``), moves into cover and a move straight back."""
+    lead = ms[0]
+    out: list[Action] = []
     lim, _ = movement.allowance(lead)
     steady = min(movement.shoot_limit(m) for m in ms)
-    face = aim(state, ctx, ms)
+    face = aim(state, ctx, ms, lazy)
     advances: list[Action] = []
     for d in sorted({lim, min(lim, movement.shoot_limit(lead)), min(lim, steady)}, reverse=True):
         dest = clamp(
@@ -178,13 +219,12 @@ def unit_options(state: GameState, ctx: Context, unit: str) -> list[Action]:
         if math.dist(dest, lead.pos) > 0.1:
             advances.append(Move(actor=actor, to=dest, facing=face))
     out += advances
-    if advances and not rules.check(state, advances[0], ctx).ok:
+    if advances and not lazy and not rules.check(state, advances[0], ctx).ok:
         out += detours(ctx, lead, near, lim, actor, face)
     unit_lim = min(movement.allowance(m)[0] for m in ms)
     out += cover_moves.moves(ctx, ms, actor, near, unit_lim, face)
     back = clamp(ctx, toward(lead.pos, (2 * lead.x - near.x, 2 * lead.y - near.y), core.mr(lead)))
     out.append(Move(actor=actor, to=back))
-    out.append(Overwatch(actor=actor))
     return out
 
 
@@ -245,6 +285,71 @@ def reachable(
     return out
 
 
+QUICK_TARGETS = 2  # the nearest enemies within range and arc a lazy menu offers a shot at
+
+
+def in_reach(
+    state: GameState,
+    m: Model,
+    wpn: dict,
+    limit: int,
+    near: list[tuple[float, str, Model]] | None = None,
+) -> list[Model]:
+    """The ``limit`` nearest enemies not locked in combat within the weapon's range and
+    arc, sighted or not (the lazy menu's targets: ``check`` measures the sight).
+    ``near``: ``foes_by_distance(state, m)``, when the caller has it."""
+    rng, arc = float(wpn.get("range", 0)), float(wpn.get("arc", 360))
+    out: list[Model] = []
+    for d, _, t in foes_by_distance(state, m) if near is None else near:
+        if d > rng + 1e-9 or len(out) >= limit:
+            break
+        if table.in_arc(m, t, arc):
+            out.append(t)
+    return out
+
+
+def foes_by_distance(
+    state: GameState, m: Model, free: list[Model] | None = None
+) -> list[tuple[float, str, Model]]:
+    """(distance, id, model) of the enemies of ``m`` not locked in combat (``free``, when
+    the caller has them), nearest first."""
+    if free is None:
+        free = [t for t in state.live() if t.side != m.side and not core.engaged(t)]
+    near = [(table.distance(m, t), t.id, t) for t in free]
+    near.sort(key=lambda e: (e[0], e[1]))
+    return near
+
+
+def quick_shots(state: GameState, ms: list[Model], actor: str) -> list[Action]:
+    """``shot_options`` unsighted, for the lazy menu: each model that may still shoot at
+    its nearest enemies within range and arc with each of its first two weapons, and
+    the unit at the nearest target of each weapon's first carrier."""
+    out: list[Action] = []
+    ready = [
+        m
+        for m in ms
+        if not core.engaged(m) and not core.act(m)["shot"] and not mv(m).get("overwatch")
+    ]
+    side = ms[0].side
+    free = [t for t in state.live() if t.side != side and not core.engaged(t)]
+    near = {m.id: foes_by_distance(state, m, free) for m in ready[:8]}
+    if len(ms) > 1 and not any(mv(m).get("overwatch") for m in ms):
+        names: list[str] = []
+        for m in ready:
+            names += [w["name"] for w in working(m) if w["name"] not in names]
+        for name in names[:3]:
+            carrier = next(m for m in ready if name in (w["name"] for w in working(m)))
+            wpn = shooting.weapon_of(carrier, name)
+            assert wpn is not None
+            for t in in_reach(state, carrier, wpn, 1, near.get(carrier.id)):
+                out.append(Shoot(actor=actor, target=t.id, weapon=name))
+    for m in ready[:8]:
+        for wpn in working(m)[:2]:
+            for t in in_reach(state, m, wpn, QUICK_TARGETS, near[m.id]):
+                out.append(Shoot(actor=m.id, target=t.id, weapon=wpn["name"]))
+    return out
+
+
 def shot_options(state: GameState, ctx: Context, ms: list[Model], actor: str) -> list[Action]:
     """Shots that can hit: the whole unit at one target when every model that would fire
     reaches it (a unit's shot also fires models the target is out of range of), and
@@ -274,11 +379,12 @@ def shot_options(state: GameState, ctx: Context, ms: list[Model], actor: str) ->
     return out
 
 
-def aim(state: GameState, ctx: Context, ms: list[Model]) -> float | None:
+def aim(state: GameState, ctx: Context, ms: list[Model], lazy: bool = False) -> float | None:
     """The facing for an advance: toward the nearest enemy the unit's narrowest-arced
     weapon could sight within its range, or None (face the way it goes). Why: a move
     turns every model to its path, and a heavy weapon's arc is narrow (a lascannon
-    sees 20 degrees), so an advance that ends facing away wastes its shot."""
+    sees 20 degrees), so an advance that ends facing away wastes its shot. ``lazy``:
+    toward the nearest enemy within range, sighted or not."""
     best: tuple[float, Model, dict] | None = None
     for m in ms:
         for wpn in working(m)[:2]:
@@ -291,6 +397,9 @@ def aim(state: GameState, ctx: Context, ms: list[Model]) -> float | None:
     # the nearest enemy sighted within range: nearer ones are all hidden, so no enemy
     # beyond the range need have its sight measured (the dearest question, issue 24)
     rng = float(wpn.get("range", 0))
+    if lazy:
+        near = in_reach(state, m, {**wpn, "arc": 360}, 1)
+        return round(table.bearing(m.pos, near[0].pos), 1) if near else None
     s = next(shooting.seen_in_order(state, ctx, m, {**wpn, "arc": 360}, within=rng), None)
     if s is not None:
         return round(table.bearing(m.pos, state.models[s.id].pos), 1)
@@ -322,11 +431,16 @@ def attack_options(state: GameState, lead: Model, actor: str, near: Model) -> li
     return out
 
 
-def vehicle_options(state: GameState, ctx: Context, v: Model, enemies: list[Model]) -> list[Action]:
+def vehicle_options(
+    state: GameState, ctx: Context, v: Model, enemies: list[Model], lazy: bool = False
+) -> list[Action]:
     out: list[Action] = []
     for wpn in working(v)[:3]:
-        for s in reachable(state, ctx, v, wpn, 2):
-            out.append(Shoot(actor=v.id, target=s.id, weapon=wpn["name"]))
+        if lazy:
+            ids = [t.id for t in in_reach(state, v, wpn, QUICK_TARGETS)]
+        else:
+            ids = [s.id for s in reachable(state, ctx, v, wpn, 2)]
+        out += [Shoot(actor=v.id, target=t, weapon=wpn["name"]) for t in ids]
     if core.act(v)["moves"]:
         return out
     lo, hi = vehicles.speed_range(v)

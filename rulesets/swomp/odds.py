@@ -8,12 +8,13 @@ each contest (shooting.py, melee.py, contest.py).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from engine.actions import Action, Charge, Fight, Shoot
 from engine.dice import percent
 from engine.ruleset import Context, Odds
-from engine.state import GameState
+from engine.state import GameState, Model
 
 from .actions import Rally, Ram, Retreat
 from .chapters import contest, core, melee, morale, reactions, shooting, vehicle_cc, vehicles
@@ -43,7 +44,7 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
                 else "moving"
             )
         )
-        return shooting.odds(
+        return shot_odds(
             state, ctx, m, t, w, action.options, stance, bool(action.options.get("second"))
         )
     if isinstance(action, (Charge, Fight)):
@@ -105,3 +106,51 @@ def odds(state: GameState, action: Action, ctx: Context) -> Odds | None:
             lines=[f"ram: DR + speed {ram_at} + d10 against {ram_def} + d10: {percent(ch)}"],
         )
     return None
+
+
+def hits_dist(p: Fraction, n: int) -> dict[int, Fraction]:
+    """Exact distribution of the number of won contests in ``n`` independent shots."""
+    dist = {0: Fraction(1)}
+    for _ in range(n):
+        nxt: dict[int, Fraction] = {}
+        for k, q in dist.items():
+            nxt[k] = nxt.get(k, Fraction(0)) + q * (1 - p)
+            nxt[k + 1] = nxt.get(k + 1, Fraction(0)) + q * p
+        dist = nxt
+    return dist
+
+
+def shot_odds(
+    state: GameState,
+    ctx: Context,
+    shooter: Model,
+    target: Model,
+    weapon: dict,
+    options: dict[str, Any],
+    stance: str,
+    two: bool,
+) -> Odds:
+    """Chance of at least one hit, the distribution of hits, and the terms of the contest.
+    The range is not part of it: it is measured only after the shot is declared."""
+    _, cover = shooting.sighted(state, ctx, shooter, target, weapon)
+    att = shooting.attack(shooter, weapon, stance, shooting.extra_terms(options, two))
+    crew = core.is_vehicle(target) and bool(mv(target)["veh"].get("exposed"))
+    dfn = shooting.defence(target, cover, moving=True)
+    p = contest.p_win(att.value, dfn.value)
+    lines = [
+        f"{' + '.join(f'{t.reason} {t.value}' for t in att.terms)} + d10 against "
+        f"{' + '.join(f'{t.reason} {t.value}' for t in dfn.terms)} + d10",
+        f"one shot wins {percent(p)} (a 1 always loses, a 10 always wins, ties to the defender)",
+    ]
+    if crew:
+        lines.append("exposed crew: the location is rolled first; a crew hit uses the crew's DR")
+    n = sum(int(w.get("shots", 1)) for w in shooting.battery(shooter, weapon))
+    dist = hits_dist(p, n)
+    dam = int(weapon.get("Dam", 1))
+    dmg = {k * dam: q for k, q in dist.items()}
+    chance = 1 - dist[0]
+    if n > 1:
+        lines.append(f"{n} shots: at least one hit {percent(chance)}")
+    lines.append("range is measured only after the shot is declared (SWOMP-RANGE)")
+    exp = sum((k * q for k, q in dmg.items()), Fraction(0))
+    return Odds(chance=chance, dist=dmg, lines=lines, expected=exp)

@@ -78,10 +78,24 @@ def moves(
     """Up to OFFERED moves of the unit (as one) that put the most of its models in
     cover from ``foe``, each no longer than ``limit``; among equals the shorter move.
     A spot is tried for every model of the unit, since the leader need not be the one
-    that reaches it. Legality (difficult ground, the table edge) is ``check``'s."""
+    that reaches it. Legality (difficult ground, the table edge) is ``check``'s.
+
+    Remembered per battlefield (``swomp.cover_moves``) under everything the answer
+    reads: a unit that has not moved is offered the same spots at every decision."""
+    key = (tuple((m.x, m.y, m.base) for m in ms), actor, foe.pos, limit, facing)
+    return list(
+        ctx.table.memo("swomp.cover_moves").get_or(
+            key, lambda: _moves(ctx, ms, actor, foe, limit, facing)
+        )
+    )
+
+
+def _moves(
+    ctx: Context, ms: list[Model], actor: str, foe: Model, limit: float, facing: float | None
+) -> tuple[Move, ...]:
     cover = pieces(ctx)
     if not cover or not ms:
-        return []
+        return ()
     lead = ms[0]
     fp = foe.pos
     reach = limit + 12.0
@@ -106,4 +120,4 @@ def moves(
             out.append(Move(actor=actor, to=to, facing=facing))
         if len(out) >= OFFERED:
             break
-    return out
+    return tuple(out)

@@ -17,16 +17,17 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 
 from ..state import mv
-from . import core, melee, reactions, shooting, vehicle_cc
+from . import core, melee, reactions, vehicle_cc, watch
 
 R_OVERWATCH = "SWOMP-OVERWATCH"
 
 
-def can_fire_at(state: GameState, ctx: Context, w: Model, t: Model) -> bool:
+def can_fire_at(state: GameState, ctx: Context, w: Model, targets: list[Model]) -> bool:
+    """May ``w`` fire one of its working weapons at one of ``targets``?"""
     for wpn in core.ranged(w):
         if wpn["name"] in mv(w).get("jammed", []):
             continue
-        if shooting.target_problem(state, ctx, w, t, wpn) == "":
+        if watch.may_aim_at_any(state, ctx, w, targets, wpn):
             return True
     return False
 
@@ -45,9 +46,7 @@ def trigger_overwatch(
         watchers = [
             w.id
             for w in state.live(side)
-            if mv(w).get("overwatch")
-            and not core.engaged(w)
-            and any(can_fire_at(state, ctx, w, t) for t in movers)
+            if mv(w).get("overwatch") and not core.engaged(w) and can_fire_at(state, ctx, w, movers)
         ]
         if watchers:
             by_side[side] = watchers

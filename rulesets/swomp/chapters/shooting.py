@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-from engine.dice import Modifier, percent
-from engine.ruleset import NO_SIGHT, OUT_OF_ARC, Context, Odds, Reason
+from engine.dice import Modifier
+from engine.ruleset import NO_SIGHT, OUT_OF_ARC, Context, Reason
 from engine.state import GameState, Model
 
 from ..state import mv
@@ -71,10 +70,10 @@ def sighted(
     """SWOMP "Sighting": most weapons need the shooter's own line of sight; a spotter
     weapon may use any friend's; a radar weapon needs none. Returns (sighted, cover)."""
     kind = weapon.get("sight", "los")
-    seen, cover = table.sight(ctx, shooter, target)
+    seen, cover = table.sight(ctx, shooter, target, _foes(state, shooter.side))
     if not seen and kind == "spotter":
         for f in state.live(shooter.side):
-            if f.id != shooter.id and table.sight(ctx, f, target)[0]:
+            if f.id != shooter.id and table.sight(ctx, f, target, _foes(state, f.side))[0]:
                 seen, cover = True, table.sight(ctx, f, target)[1]
                 break
     if not seen and kind == "radar":
@@ -85,6 +84,25 @@ def sighted(
     if weapon.get("radar"):
         cover = table.NONE  # microwave radar sights see through cover (SWOMP wargear)
     return seen, cover
+
+
+def _foes(state: GameState, side: str) -> Iterator[Model]:
+    """The models a shooter of ``side`` may look at, listed only when a sight is measured
+    (the batch ``table.visible`` measures with the asked pair)."""
+    yield from (m for m in state.live() if m.side != side)
+
+
+def in_view(state: GameState, ctx: Context, shooter: Model, target: Model, weapon: dict) -> bool:
+    """``sighted``'s first answer alone, without the cover (the exact measure)."""
+    kind = weapon.get("sight", "los")
+    if kind == "radar" or table.in_view(ctx, shooter, target, _foes(state, shooter.side)):
+        return True
+    if kind == "spotter":
+        return any(
+            f.id != shooter.id and table.in_view(ctx, f, target, _foes(state, f.side))
+            for f in state.live(shooter.side)
+        )
+    return False
 
 
 def move_bonus(m: Model) -> int:
@@ -171,23 +189,44 @@ def target_problem(
             OUT_OF_ARC,
             arc=arc,
         )
-    ok, _ = sighted(state, ctx, shooter, target, weapon)
-    if not ok:
+    if not in_view(state, ctx, shooter, target, weapon):
         return Reason(f"{target.id} cannot be sighted by {shooter.id} ({R_SIGHT})", NO_SIGHT)
     size = mv(target).get("size", "medium")
-    seen = seen_enemies(state, ctx, shooter, weapon, size, table.distance(shooter, target))
-    me = next((s for s in seen if s.id == target.id), None)
-    if me is None:
-        return f"{target.id} cannot be aimed at"
-    for c in seen:
+    d = table.distance(shooter, target)
+    me: Seen | None = None
+    # the closer ones one at a time, nearest first, up to the first that is no harder to
+    # hit: why, each cover is an exact measure, and the target's own cover is needed
+    # only when a closer one is in view
+    for c in seen_in_order(state, ctx, shooter, weapon, size, d):
+        if (c.dist, c.id) >= (d, target.id):
+            break
         if c.id in also:
             continue
-        if c.size == me.size and (c.dist, c.id) < (me.dist, me.id) and c.evasion <= me.evasion:
+        me = me or seen_one(state, ctx, shooter, target, weapon, d)
+        if me is None:
+            return f"{target.id} cannot be aimed at"
+        if c.evasion <= me.evasion:
             return (
                 f"{target.id} is not the closest {me.size} target: {c.id} is closer and "
                 f"no harder to hit: no more cover or speed ({R_TARGET})"
             )
     return ""
+
+
+def seen_one(
+    state: GameState, ctx: Context, shooter: Model, t: Model, weapon: dict, d: float
+) -> Seen | None:
+    """The shooter's ``Seen`` of one enemy at distance ``d`` (as ``seen_in_order`` would
+    yield it), or None when it is not sighted, out of the arc or in close combat."""
+    if t.side == shooter.side or core.engaged(t):
+        return None
+    if not table.in_arc(shooter, t, float(weapon.get("arc", 360))):
+        return None
+    ok, cover = sighted(state, ctx, shooter, t, weapon)
+    if not ok:
+        return None
+    ev = COVER_BONUS.get(cover, 0) + move_bonus(t)
+    return Seen(d, t.id, mv(t).get("size", "medium"), cover, ev)
 
 
 # --- the two sides of the shooting contest -------------------------------------------------
@@ -522,54 +561,3 @@ def scatter(state: GameState, ctx: Context, shooter: Model, t: Model, w: dict) -
         data={"centre": list(centre)},
     )
     blast(state, ctx, shooter, centre, w, exclude=(), rule=R_SCATTER)
-
-
-# --- odds ------------------------------------------------------------------------------------
-
-
-def hits_dist(p: Fraction, n: int) -> dict[int, Fraction]:
-    """Exact distribution of the number of won contests in ``n`` independent shots."""
-    dist = {0: Fraction(1)}
-    for _ in range(n):
-        nxt: dict[int, Fraction] = {}
-        for k, q in dist.items():
-            nxt[k] = nxt.get(k, Fraction(0)) + q * (1 - p)
-            nxt[k + 1] = nxt.get(k + 1, Fraction(0)) + q * p
-        dist = nxt
-    return dist
-
-
-def odds(
-    state: GameState,
-    ctx: Context,
-    shooter: Model,
-    target: Model,
-    weapon: dict,
-    options: dict[str, Any],
-    stance: str,
-    two: bool,
-) -> Odds:
-    """Chance of at least one hit, the distribution of hits, and the terms of the contest.
-    The range is not part of it: it is measured only after the shot is declared."""
-    _, cover = sighted(state, ctx, shooter, target, weapon)
-    att = attack(shooter, weapon, stance, extra_terms(options, two))
-    crew = core.is_vehicle(target) and bool(mv(target)["veh"].get("exposed"))
-    dfn = defence(target, cover, moving=True)
-    p = contest.p_win(att.value, dfn.value)
-    lines = [
-        f"{' + '.join(f'{t.reason} {t.value}' for t in att.terms)} + d10 against "
-        f"{' + '.join(f'{t.reason} {t.value}' for t in dfn.terms)} + d10",
-        f"one shot wins {percent(p)} (a 1 always loses, a 10 always wins, ties to the defender)",
-    ]
-    if crew:
-        lines.append("exposed crew: the location is rolled first; a crew hit uses the crew's DR")
-    n = sum(int(w.get("shots", 1)) for w in battery(shooter, weapon))
-    dist = hits_dist(p, n)
-    dam = int(weapon.get("Dam", 1))
-    dmg = {k * dam: q for k, q in dist.items()}
-    chance = 1 - dist[0]
-    if n > 1:
-        lines.append(f"{n} shots: at least one hit {percent(chance)}")
-    lines.append("range is measured only after the shot is declared (SWOMP-RANGE)")
-    exp = sum((k * q for k, q in dmg.items()), Fraction(0))
-    return Odds(chance=chance, dist=dmg, lines=lines, expected=exp)

@@ -29,20 +29,59 @@ bearing = Table.bearing
 __all__ = ["HARD", "NONE", "SOFT", "bearing", "distance", "in_arc", "offset", "path_cost"]
 
 
-def sight(ctx: Context, observer: Model, target: Model) -> tuple[bool, str]:
+#: SWOMP-I-SIGHT-SHARE: a target is sighted when more of its base than this share is
+#: in view; at or below it, what shows is the measure's rounding, not a sliver of base
+HIDDEN = 1e-9
+
+
+def sight(
+    ctx: Context, observer: Model, target: Model, row: Iterable[Model] = ()
+) -> tuple[bool, str]:
     """(visible, cover) where cover is none, soft or hard, read from the terrain the line
-    of fire meets (SWOMP reads terrain kinds as units.toml says). Not memoised here: the
-    engine's ``Geometry.sight`` keeps its own cache, shared by every clone."""
+    of fire meets (SWOMP reads terrain kinds as units.toml says). Whether the target is
+    in view is ``visible``'s share (measured with ``row``, the other models the observer
+    may look at, in one batch); the cover of a target in view is the engine's exact
+    ``Geometry.sight`` (memoised there, per battlefield)."""
+    if not in_view(ctx, observer, target, row):
+        return False, NONE
     if not ctx.battlefield.terrain:
         return True, NONE
     s = ctx.table.sight(observer, target)
-    if not s.visible:
-        return False, NONE
     if s.hard_cover:
         return True, HARD
     if s.soft_cover:
         return True, SOFT
     return True, NONE
+
+
+def in_view(ctx: Context, observer: Model, target: Model, row: Iterable[Model] = ()) -> bool:
+    """``sight``'s first answer alone: is any of the target's base in view (no cover is
+    worked out, which takes the exact measure)?"""
+    return not ctx.battlefield.terrain or visible(ctx, observer, target, row) > HIDDEN
+
+
+def visible(ctx: Context, observer: Model, target: Model, row: Iterable[Model] = ()) -> float:
+    """The share of the target's base the observer's eye sees (the engine's batched sight
+    matrix, equal to the exact measure to its rounding).
+
+    Why a batch: one observer's row against many targets costs about what a single pair
+    does, and the rules ask about every enemy of a shooter or a watcher in turn; so a
+    pair not yet known is measured with every model of ``row`` not yet known, and each
+    share is remembered per battlefield (``swomp.visible``) under the two bases."""
+    memo = ctx.table.memo("swomp.visible")
+    fo, ft = footprint(observer), footprint(target)
+    hit = memo.get((fo, ft))
+    if hit is not None:
+        return float(hit)
+    batch = [ft]
+    for m in row:
+        f = footprint(m)
+        if m.id != target.id and m.id != observer.id and (fo, f) not in memo:
+            batch.append(f)
+    shares = ctx.table.geo.visible_row(fo, batch)
+    for f, v in zip(batch, shares):
+        memo.put((fo, f), float(v))
+    return float(shares[0])
 
 
 def under_marker(

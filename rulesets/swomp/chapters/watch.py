@@ -22,6 +22,7 @@ from engine.table import footprint
 
 from ..state import mv
 from . import core, shooting, table
+from .catalog import COVER_BONUS
 
 Point = tuple[float, float]
 
@@ -41,15 +42,45 @@ def usable(w: Model) -> list[dict]:
     return [x for x in core.ranged(w) if x["name"] not in mv(w).get("jammed", [])]
 
 
-def in_area(state: GameState, ctx: Context, w: Model, t: Model) -> bool:
-    """``t`` stands in ``w``'s overwatched area: "the weapon's fire arc, out to maximum
-    range", sighted, and a legal target by the targeting rules."""
+def in_area(state: GameState, ctx: Context, w: Model, targets: list[Model]) -> bool:
+    """One of ``targets`` stands in ``w``'s overwatched area: "the weapon's fire arc,
+    out to maximum range", sighted, and a legal target by the targeting rules."""
     for wpn in usable(w):
-        if table.distance(w, t) > float(wpn.get("range", 0)):
-            continue
-        if shooting.target_problem(state, ctx, w, t, wpn) == "":
+        rng = float(wpn.get("range", 0))
+        near = [t for t in targets if table.distance(w, t) <= rng]
+        if near and may_aim_at_any(state, ctx, w, near, wpn):
             return True
     return False
+
+
+def may_aim_at_any(
+    state: GameState, ctx: Context, shooter: Model, targets: list[Model], weapon: dict
+) -> bool:
+    """Is any of ``targets`` one the weapon may be aimed at (``target_problem`` is '')?
+
+    Why not ``any(target_problem ...)``: the targets (a moving unit) are tried nearest
+    first, and one already found in view rules out a farther one of its size class by
+    the targeting rule when it is no harder to hit than the farther one is at the least
+    (with only its standing cover and its speed), without measuring the farther one's
+    sight. Same answer, fewer of the dearest measures (issue 24)."""
+    found: list[shooting.Seen] = []
+    for d, _, t in sorted((table.distance(shooter, t), t.id, t) for t in targets):
+        size = mv(t).get("size", "medium")
+        if any(c.size == size and c.evasion <= least_evasion(t, weapon) for c in found):
+            continue
+        if shooting.target_problem(state, ctx, shooter, t, weapon) == "":
+            return True
+        s = shooting.seen_one(state, ctx, shooter, t, weapon, d)
+        if s is not None:
+            found.append(s)
+    return False
+
+
+def least_evasion(t: Model, weapon: dict) -> int:
+    """The least evasion ``sighted`` can give the target against this weapon: its speed,
+    and the cover it stands in (none against a radar sight)."""
+    standing = table.NONE if weapon.get("radar") else mv(t).get("cover", table.NONE)
+    return COVER_BONUS.get(standing, 0) + shooting.move_bonus(t)
 
 
 def arcs(w: Model) -> list[tuple[float, float]]:
@@ -80,7 +111,7 @@ def first_shot(
     ws = [
         w
         for w in watchers_of(state, movers[0].side, skip)
-        if from_start or not any(in_area(state, ctx, w, m) for m in movers)
+        if from_start or not in_area(state, ctx, w, movers)
     ]
     length = max(
         (sum(math.dist(p, q) for p, q in zip(pts, pts[1:])) for pts in paths.values()),
@@ -120,7 +151,7 @@ def _sample_from(
                 m.x, m.y = point_along(paths[m.id], s)
                 if core.is_vehicle(m):
                     m.facing = heading_at(paths[m.id], s, home[m.id][2])
-            fire = [w.id for w in ws if any(in_area(state, ctx, w, m) for m in movers)]
+            fire = [w.id for w in ws if in_area(state, ctx, w, movers)]
             if fire:
                 return round(s, 2), fire
             s += table.SAMPLE
@@ -169,6 +200,6 @@ def standing(state: GameState, ctx: Context, targets: list[Model]) -> dict[str, 
     if not live:
         return out
     for w in watchers_of(state, live[0].side):
-        if any(in_area(state, ctx, w, t) for t in live):
+        if in_area(state, ctx, w, live):
             out.setdefault(w.side, []).append(w.id)
     return out
