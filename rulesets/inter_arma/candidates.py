@@ -17,13 +17,16 @@ from __future__ import annotations
 import math
 
 from engine import actions as act
+from engine.geometry import crossings
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.whether import whether
 from rulesets.inter_arma import rules
-from rulesets.inter_arma.build import ranged_weapons
+from rulesets.inter_arma.build import foot_type, ranged_weapons
 from rulesets.inter_arma.chapters import measure, melee, movement
 from rulesets.inter_arma.chapters import tables as T
+
+Point = tuple[float, float]
 
 
 def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
@@ -31,33 +34,137 @@ def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
     return sorted(foes, key=lambda e: (math.dist(m.pos, e.pos), e.id))[:k]
 
 
-def _towards(m: Model, e: Model, inches: float) -> tuple[float, float]:
-    d = math.dist(m.pos, e.pos)
-    k = min(1.0, inches / d) if d else 0.0
-    return (round(m.x + (e.x - m.x) * k, 2), round(m.y + (e.y - m.y) * k, 2))
+#: inches kept between a base and the corner of the building a route goes round
+CLEAR = 0.8
+
+
+def _reach(
+    state: GameState, ctx: Context, m: Model, mode: str, base: float, path: list[Point]
+) -> float:
+    """The allowance (cm) of a ``mode`` move along ``path``: IA-MOVE's reductions depend
+    on where the path ends (uphill) and what it crosses."""
+    red = movement.reductions(state, ctx, m, mode, path)
+    return max(0.0, base - sum(r for r, _ in red))
+
+
+def _along(
+    state: GameState, ctx: Context, m: Model, mode: str, base: float, route: list[Point]
+) -> act.Move | None:
+    """A ``mode`` move along ``route`` as far as the allowance of the move itself
+    reaches. Why measured on the move: the allowance along the whole line to the enemy
+    missed the hill a move ended on (uphill, IA-MOVE c), every advance was then too far,
+    and the figure stood at the foot of the hill for the rest of the game (issue 20)."""
+    allow = base
+    for _ in range(4):
+        if T.inches(allow) <= 0.1:
+            return None
+        pts = [(round(x, 2), round(y, 2)) for x, y in movement.cut(route, T.inches(allow) - 0.05)]
+        if len(pts) < 2 or math.dist(pts[0], pts[-1]) < 0.05:
+            return None
+        there = _reach(state, ctx, m, mode, base, [m.pos, *pts[1:]])
+        if there >= allow - 1e-9:
+            if len(pts) == 2:
+                return act.Move(actor=m.id, to=pts[1], mode=mode)
+            return act.Move(actor=m.id, path=tuple(pts[1:]), mode=mode)
+        allow = there
+    return None
+
+
+def _in_way(ctx: Context, m: Model, a: Point, b: Point) -> list[str]:
+    """The buildings, rocks and walls a base going from ``a`` to ``b`` would run into (its
+    centre line and both edges, a little wider, and its reach past ``b``)."""
+    d = math.dist(a, b)
+    if d < 1e-6:
+        return []
+    r = measure.base_radius(m) + 0.05
+    ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+    out: list[str] = []
+    for side in (0.0, r, -r):
+        p = (a[0] - uy * side, a[1] + ux * side)
+        q = (b[0] + ux * r - uy * side, b[1] + uy * r + ux * side)
+        out += [f for f in crossings([p, q], ctx.battlefield, {"tall"}) if f not in out]
+    return out
+
+
+def _corners(ctx: Context, fid: str, push: float) -> list[Point]:
+    """The corners of feature ``fid`` pushed ``push`` inches out from its middle."""
+    poly = ctx.battlefield.feature(fid).polygon
+    cx = sum(x for x, _ in poly) / len(poly)
+    cy = sum(y for _, y in poly) / len(poly)
+    out = []
+    for vx, vy in poly:
+        d = math.dist((vx, vy), (cx, cy)) or 1.0
+        p = (vx + (vx - cx) / d * push, vy + (vy - cy) / d * push)
+        if ctx.battlefield.on_table(*p):
+            out.append(p)
+    return out
+
+
+def _route(ctx: Context, m: Model, e: Model) -> list[Point]:
+    """The way to ``e``: straight, or the shortest way round the corners of the building
+    or rocks in the line (why: a figure whose line to the nearest enemy ran into the
+    mirror field's tower stood behind it all game, issue 20). A figure already against
+    the building may first step back from it (the physics stops a base that grazes a
+    corner)."""
+    way = _in_way(ctx, m, m.pos, e.pos)
+    if not way:
+        return [m.pos, e.pos]
+    poly = ctx.battlefield.feature(way[0]).polygon
+    cx = sum(x for x, _ in poly) / len(poly)
+    cy = sum(y for _, y in poly) / len(poly)
+    d = math.dist(m.pos, (cx, cy)) or 1.0
+    back = (m.x + (m.x - cx) / d * CLEAR, m.y + (m.y - cy) / d * CLEAR)
+    nodes = [m.pos, back, *_corners(ctx, way[0], measure.base_radius(m) + CLEAR), e.pos]
+    # Dijkstra over the few nodes; an edge is a leg no building stands in
+    goal = len(nodes) - 1
+    dist = {0: 0.0}
+    prev: dict[int, int] = {}
+    todo = {0}
+    done: set[int] = set()
+    while todo:
+        i = min(todo, key=lambda k: dist[k])
+        todo.discard(i)
+        done.add(i)
+        if i == goal:
+            break
+        for j in range(1, len(nodes)):
+            if j in done or (j == 1 and i != 0):
+                continue
+            step = dist[i] + math.dist(nodes[i], nodes[j])
+            if step < dist.get(j, math.inf) and not _in_way(ctx, m, nodes[i], nodes[j]):
+                dist[j], prev[j] = step, i
+                todo.add(j)
+    if goal not in prev:
+        return [m.pos, e.pos]
+    path = [goal]
+    while path[-1] != 0:
+        path.append(prev[path[-1]])
+    return [nodes[k] for k in reversed(path)]
+
+
+def _may_crawl(m: Model, e: Model, base: float) -> bool:
+    """A crawl is offered to skirmishers, and to others only when it reaches the enemy
+    (to strike from hiding, IA-AMBUSH). Why: a legionary that crawled across the field
+    covered half a walk and paid 2 cm to get up again (IA-MOVE b), issue 20."""
+    return foot_type(m) == "skirmisher" or measure.gap_cm(m, e) <= base
 
 
 def _advances(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
-    """A walk, a run and a crawl (those the figure has) toward its nearest enemy, each as
-    far as its allowance along the straight line reaches; unchecked."""
+    """A walk, a run and a crawl (those the figure has) toward its nearest enemy, round
+    the building in the way, each as far as its allowance reaches; unchecked."""
     out: list[act.Action] = []
     foe = nearest(state, m)
     if not foe:
         return out
-    line = [m.pos, foe[0].pos]
-    cut: dict[bool, float] = {}  # the reductions differ only for a crawl (IA-MOVE)
+    e = foe[0]
+    route = _route(ctx, m, e)
     for mode in movement.MODES:
         base = movement.base_cm(m, mode)
-        if base is None:
+        if base is None or (mode == "crawl" and not _may_crawl(m, e, base)):
             continue
-        crawl = mode == "crawl"
-        if crawl not in cut:
-            cut[crawl] = sum(r for r, _ in movement.reductions(state, ctx, m, mode, line))
-        allow = max(0.0, base - cut[crawl])
-        if allow <= 0:
-            continue
-        to = _towards(m, foe[0], max(0.0, T.inches(allow) - 0.05))
-        out.append(act.Move(actor=m.id, to=to, mode=mode))
+        mv = _along(state, ctx, m, mode, base, route)
+        if mv is not None:
+            out.append(mv)
     return out
 
 

@@ -1,0 +1,60 @@
+"""The computer's advances (issue 20): a figure must find its way to the enemy.
+
+Why these cases: on the mirror field a legionary whose straight line to the nearest
+enemy ran into the watch tower stood behind it all game, and one at the foot of the hill
+was offered only moves that were too far (the uphill reduction, IA-MOVE c, was measured
+along the line to the enemy, not along the move), so it never climbed.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.actions import Move
+from rulesets.inter_arma import candidates
+from tests.rulesets.inter_arma.helpers import act, box, fig, game
+
+LEGIONARY = {"class": "regular", "type": "infantry", "armored": True, "shield": True}
+
+
+def _moves(g, mid: str) -> list[Move]:
+    out = [a for a in g.candidates("blue") if isinstance(a, Move) and a.actor == mid]
+    assert all(g.check(a).ok for a in out)
+    return out
+
+
+def test_a_figure_behind_a_building_goes_round_it():
+    tower = box("tower", "building", 34.0, 12.5, 38.0, 15.5)
+    g = game(
+        fig("leg", "blue", 36.0, 12.0, **LEGIONARY),
+        fig("gaul", "red", 36.0, 30.0),
+        features=(tower,),
+    )
+    moves = _moves(g, "leg")
+    assert moves, "no advance offered"
+    walk = next(a for a in moves if a.mode == "walk")
+    act(g, walk)
+    leg = g.state.models["leg"]
+    assert math.dist(leg.pos, (36.0, 12.0)) > 2.0  # it moved, round the tower's corner
+    assert not (34.0 < leg.x < 38.0 and 12.5 < leg.y < 15.5)
+
+
+def test_an_advance_up_a_hill_is_within_its_allowance():
+    """IA-MOVE c: from the foot of the hill every walk ends on it, 4 cm shorter: the
+    walk offered is the 3 cm one, and it climbs."""
+    hill = box("hill", "hill", 20.0, 14.0, 52.0, 30.0, height=2.0)
+    g = game(
+        fig("leg", "blue", 36.0, 13.5, **LEGIONARY),
+        fig("gaul", "red", 36.0, 40.0),
+        features=(hill,),
+    )
+    walk = next(a for a in _moves(g, "leg") if a.mode == "walk")
+    assert walk.to is not None and 14.0 < walk.to[1] <= 13.5 + 1.5
+    act(g, walk)
+    assert g.state.models["leg"].y > 14.0
+
+
+def test_a_legionary_far_from_the_enemy_is_not_offered_a_crawl():
+    g = game(fig("leg", "blue", 36.0, 12.0, **LEGIONARY), fig("gaul", "red", 36.0, 40.0))
+    assert {a.mode for a in _moves(g, "leg")} == {"walk", "run"}
+    assert candidates.nearest(g.state, g.state.models["leg"])[0].id == "gaul"
