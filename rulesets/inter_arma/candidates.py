@@ -2,8 +2,9 @@
 ``proposals``, the same menu with the moves unchecked.
 
 Why few options: each figure gets a walk and a run towards its nearest enemy (and a
-crawl for skirmishers), its shots at the three nearest enemies, and its clashes; the
-search agents then choose by the exact odds and the score.
+crawl for skirmishers, or into contact), round the building or friend in its way, its
+shots at the three nearest enemies, and its clashes; the search agents then choose by
+the exact odds and the score.
 
 Why ``proposals`` too: checking every figure's moves (the retreat, the woods, the
 formation along each path) was most of a random game's time (issue 24), and the random
@@ -70,9 +71,12 @@ def _along(
     return None
 
 
-def _in_way(ctx: Context, m: Model, a: Point, b: Point) -> list[str]:
+def _in_way(
+    ctx: Context, m: Model, a: Point, b: Point, friends: tuple[Model, ...] = ()
+) -> list[str]:
     """The buildings, rocks and walls a base going from ``a`` to ``b`` would run into (its
-    centre line and both edges, a little wider, and its reach past ``b``)."""
+    centre line and both edges, a little wider, and its reach past ``b``), then the
+    ``friends`` whose bases stand in its way."""
     d = math.dist(a, b)
     if d < 1e-6:
         return []
@@ -83,7 +87,19 @@ def _in_way(ctx: Context, m: Model, a: Point, b: Point) -> list[str]:
         p = (a[0] - uy * side, a[1] + ux * side)
         q = (b[0] + ux * r - uy * side, b[1] + uy * r + ux * side)
         out += [f for f in crossings([p, q], ctx.battlefield, {"tall"}) if f not in out]
+    out += [f.id for f in friends if _off_line(f.pos, a, b) < r + measure.base_radius(f)]
     return out
+
+
+def _off_line(p: Point, a: Point, b: Point) -> float:
+    """How far ``p`` lies from the segment ``a``-``b``, counted only ahead of ``a`` (a
+    friend beside or behind the start is no obstacle)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)
+    if t <= 0:
+        return math.inf
+    t = min(1.0, t)
+    return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
 
 
 def _corners(ctx: Context, fid: str, push: float) -> list[Point]:
@@ -100,22 +116,53 @@ def _corners(ctx: Context, fid: str, push: float) -> list[Point]:
     return out
 
 
-def _route(ctx: Context, m: Model, e: Model) -> list[Point]:
-    """The way to ``e``: straight, or the shortest way round the corners of the building
-    or rocks in the line (why: a figure whose line to the nearest enemy ran into the
-    mirror field's tower stood behind it all game, issue 20). A figure already against
-    the building may first step back from it (the physics stops a base that grazes a
+def _around(ctx: Context, m: Model, obstacle: str, friends: tuple[Model, ...]) -> list[Point]:
+    """Where a base may pass ``obstacle``: a building's corners, or six points round a
+    friend's base, pushed clear of it."""
+    r = measure.base_radius(m) + CLEAR
+    f = next((f for f in friends if f.id == obstacle), None)
+    if f is None:
+        return _corners(ctx, obstacle, r)
+    ring = measure.base_radius(f) + r
+    pts = [
+        (f.x + ring * math.cos(k * math.pi / 3), f.y + ring * math.sin(k * math.pi / 3))
+        for k in range(6)
+    ]
+    return [p for p in pts if ctx.battlefield.on_table(*p)]
+
+
+def _route(state: GameState, ctx: Context, m: Model, e: Model) -> list[Point]:
+    """The way to ``e``: straight, or the shortest way round the building, rocks or
+    friend in the line (why: a figure whose line to the nearest enemy ran into the
+    mirror field's tower stood behind it all game, and archers walked into the back of
+    a rider bound for the same enemy for four turns, issue 20). A figure already against
+    a building may first step back from it (the physics stops a base that grazes a
     corner)."""
-    way = _in_way(ctx, m, m.pos, e.pos)
+    friends = tuple(f for f in state.live(m.side) if f.id != m.id)
+    reach = measure.base_radius(m) + measure.base_radius(e)
+
+    def blocked(a: Point, b: Point) -> list[str]:
+        # a leg to the enemy ends where the bases touch
+        if b == e.pos:
+            d = math.dist(a, b)
+            b = (
+                (b[0] - (b[0] - a[0]) / d * reach, b[1] - (b[1] - a[1]) / d * reach)
+                if d > reach
+                else a
+            )
+        return _in_way(ctx, m, a, b, friends)
+
+    way = blocked(m.pos, e.pos)
     if not way:
         return [m.pos, e.pos]
-    poly = ctx.battlefield.feature(way[0]).polygon
-    cx = sum(x for x, _ in poly) / len(poly)
-    cy = sum(y for _, y in poly) / len(poly)
-    d = math.dist(m.pos, (cx, cy)) or 1.0
-    back = (m.x + (m.x - cx) / d * CLEAR, m.y + (m.y - cy) / d * CLEAR)
-    nodes = [m.pos, back, *_corners(ctx, way[0], measure.base_radius(m) + CLEAR), e.pos]
-    # Dijkstra over the few nodes; an edge is a leg no building stands in
+    nodes = [m.pos, m.pos, *_around(ctx, m, way[0], friends), e.pos]
+    if way[0] not in state.models:
+        poly = ctx.battlefield.feature(way[0]).polygon
+        cx = sum(x for x, _ in poly) / len(poly)
+        cy = sum(y for _, y in poly) / len(poly)
+        d = math.dist(m.pos, (cx, cy)) or 1.0
+        nodes[1] = (m.x + (m.x - cx) / d * CLEAR, m.y + (m.y - cy) / d * CLEAR)
+    # Dijkstra over the few nodes; an edge is a leg nothing stands in
     goal = len(nodes) - 1
     dist = {0: 0.0}
     prev: dict[int, int] = {}
@@ -131,7 +178,7 @@ def _route(ctx: Context, m: Model, e: Model) -> list[Point]:
             if j in done or (j == 1 and i != 0):
                 continue
             step = dist[i] + math.dist(nodes[i], nodes[j])
-            if step < dist.get(j, math.inf) and not _in_way(ctx, m, nodes[i], nodes[j]):
+            if step < dist.get(j, math.inf) and not blocked(nodes[i], nodes[j]):
                 dist[j], prev[j] = step, i
                 todo.add(j)
     if goal not in prev:
@@ -157,7 +204,7 @@ def _advances(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
     if not foe:
         return out
     e = foe[0]
-    route = _route(ctx, m, e)
+    route = _route(state, ctx, m, e)
     for mode in movement.MODES:
         base = movement.base_cm(m, mode)
         if base is None or (mode == "crawl" and not _may_crawl(m, e, base)):

@@ -58,3 +58,17 @@ def test_a_legionary_far_from_the_enemy_is_not_offered_a_crawl():
     g = game(fig("leg", "blue", 36.0, 12.0, **LEGIONARY), fig("gaul", "red", 36.0, 40.0))
     assert {a.mode for a in _moves(g, "leg")} == {"walk", "run"}
     assert candidates.nearest(g.state, g.state.models["leg"])[0].id == "gaul"
+
+
+def test_a_figure_behind_a_friend_goes_round_it():
+    """Two figures bound for the same enemy: the one behind is offered a way past its
+    friend's base, not only the straight line into it."""
+    g = game(
+        fig("leg", "blue", 36.0, 10.0, **LEGIONARY),
+        fig("rider", "blue", 36.0, 11.5, **LEGIONARY),
+        fig("gaul", "red", 36.0, 30.0),
+    )
+    walk = next(a for a in _moves(g, "leg") if a.mode == "walk")
+    act(g, walk)
+    assert g.state.models["leg"].y > 11.0  # past the friend's line, not stopped at once
+    assert math.dist(g.state.models["leg"].pos, (36.0, 10.0)) > 3.0

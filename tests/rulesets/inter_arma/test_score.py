@@ -1,0 +1,58 @@
+"""The computer's reading of a position (issue 20): an even one-on-one contact is worth
+nothing either way (IA-MELEE-1: the one attacked strikes back when it saves), two on
+one pays (IA-MELEE-2: 1.5d6 for the initiative and both strike), and a wounded enemy
+is worth finishing (IA-WOUNDED)."""
+
+from __future__ import annotations
+
+from rulesets.inter_arma import score
+from tests.rulesets.inter_arma.helpers import BASE, fig, game
+
+
+def _value(*specs) -> float:
+    g = game(*specs)
+    return score.score(g.state, "blue", g.ctx)
+
+
+def test_two_on_one_pays_and_one_on_one_is_even():
+    apart = _value(
+        fig("a", "blue", 30.0, 10.0),
+        fig("b", "blue", 30.0 + 2 * BASE + 0.5, 10.0),
+        fig("g", "red", 30.0 + BASE, 10.0 + 5.0),
+    )
+    one = _value(
+        fig("a", "blue", 30.0, 10.0),
+        fig("b", "blue", 30.0 + 2 * BASE + 0.5, 20.0),
+        fig("g", "red", 30.0 + BASE, 10.0),
+    )
+    two = _value(
+        fig("a", "blue", 30.0, 10.0),
+        fig("b", "blue", 30.0 + 2 * BASE, 10.0),
+        fig("g", "red", 30.0 + BASE, 10.0),
+    )
+    assert two > one + 0.1
+    assert abs(one - apart) < 0.05 + 0.02  # only the pull toward the enemy differs
+
+
+def test_a_wounded_enemy_is_worth_finishing():
+    whole = game(fig("a", "blue", 10.0, 10.0), fig("g", "red", 30.0, 10.0))
+    hurt = game(fig("a", "blue", 10.0, 10.0), fig("g", "red", 30.0, 10.0))
+    hurt.state.models["g"].set_status("wounded")
+    gone = game(fig("a", "blue", 10.0, 10.0), fig("g", "red", 30.0, 10.0))
+    gone.state.models["g"].removed = True
+    v = [score.score(x.state, "blue", x.ctx) for x in (whole, hurt, gone)]
+    assert v[0] < v[1] < v[2]
+    assert v[2] - v[1] >= 0.2  # a quarter of a regular's worth is left to take
+
+
+def test_touching_a_commander_alone_is_a_threat_to_oneself():
+    """IA-MELEE-1, IA-SAVE: a commander has +2 on the initiative and on the save, so a
+    regular in contact with him is in more danger than he is."""
+    chief = {"class": "commander"}
+    even = _value(fig("a", "blue", 30.0, 10.0), fig("g", "red", 30.0 + BASE, 10.0))
+    alone = _value(fig("a", "blue", 30.0, 10.0), fig("g", "red", 30.0 + BASE, 10.0, **chief))
+    apart = _value(fig("a", "blue", 30.0, 10.0), fig("g", "red", 30.0 + BASE, 15.0, **chief))
+    assert alone < apart - 0.05
+    assert (
+        abs(even - _value(fig("a", "blue", 30.0, 10.0), fig("g", "red", 30.0 + BASE, 15.0))) < 0.07
+    )
