@@ -29,8 +29,12 @@ from rulesets.gemini.state import arap
 
 
 def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
-    foes = [e for e in state.live() if e.side != m.side]
-    return sorted(foes, key=lambda e: (math.dist(m.pos, e.pos), e.id))[:k]
+    """The ``k`` live foes nearest ``m`` (centre to centre; equals by id)."""
+    x, y, side = m.x, m.y, m.side
+    foes = [(math.hypot(e.x - x, e.y - y), e.id, e) for e in state.live() if e.side != side]
+    if k == 1:
+        return [min(foes)[2]] if foes else []
+    return [e for _, _, e in sorted(foes)[:k]]
 
 
 def _towards(
@@ -184,7 +188,7 @@ def options(state: GameState, unit: str, ctx: Context, sketch: bool = False) -> 
     (``sketch``: the moves drawn without measuring the ground, for ``proposals``)."""
     out: list[act.Action] = []
     phase = state.phase
-    for m in state.units().get(unit, []):
+    for m in [x for x in state.live() if x.unit == unit]:  # the unit's live models
         if phase in ("movement", "activation"):
             out += _sketched_moves(state, m) if sketch else _moves(state, ctx, m)
             out += tasks.options(state, ctx, m)

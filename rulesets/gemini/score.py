@@ -39,9 +39,14 @@ def way(ctx: Context | None, a: tuple[float, float], b: tuple[float, float]) -> 
     """The length of the way from ``a`` to ``b``: straight when no wall stands between,
     else round the nearest corner of the wall in the way (one corner: enough for the
     walls and ruins of the bundled tables)."""
-    straight = math.dist(a, b)
     if ctx is None:
-        return straight
+        return math.dist(a, b)
+    return float(ctx.table.memo("gemini.way").get_or((a, b), lambda: _way(ctx, a, b)))
+
+
+def _way(ctx: Context, a: tuple[float, float], b: tuple[float, float]) -> float:
+    """``way`` measured (the table keeps it per pair of points: the terrain stays)."""
+    straight = math.dist(a, b)
     wall = ctx.table.first_touched([a, b], WALLS)
     if wall is None:
         return straight
@@ -58,7 +63,22 @@ def closing(state: GameState, side: str, ctx: Context | None = None) -> float:
     """How near the side's models stand to their nearest foes: each adds 1 − d / 60"
     (d the gap to its nearest foe), so every inch closer counts, to base contact. Why
     not capped near: a term flat inside 12" left greedy play standing off at 12" and
-    never charging (the passive baseline was beaten 40% of the time)."""
+    never charging (the passive baseline was beaten 40% of the time). Kept per table
+    for the bases where they stand (a rollout scores the same stance again and again)."""
+    if ctx is None:
+        return _closing(state, side, None)
+    stance = tuple((m.id, m.side, m.x, m.y, _hashable(m.base)) for m in state.live())
+    return float(
+        ctx.table.memo("gemini.closing").get_or((side, stance), lambda: _closing(state, side, ctx))
+    )
+
+
+def _hashable(base: object) -> object:
+    return tuple(base) if isinstance(base, list) else base
+
+
+def _closing(state: GameState, side: str, ctx: Context | None) -> float:
+    """``closing`` measured."""
     near = 0.0
     for m in state.live(side):
         foe = nearest(state, m)

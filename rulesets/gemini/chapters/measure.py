@@ -7,10 +7,12 @@ a log line and a preview read the same numbers.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from engine.battlefield import MM_PER_INCH
 from engine.ruleset import Context
-from engine.state import GameState, Model
+from engine.state import Base, GameState, Model
 from engine.table import distance
 
 #: edge-to-edge gap (inches) that counts as base contact (physics stops within 0.01")
@@ -32,7 +34,30 @@ def in_contact(a: Model, b: Model) -> bool:
 
 def foes_in_contact(state: GameState, m: Model) -> list[Model]:
     """The enemy models in base contact with ``m`` (id order)."""
-    return [e for e in state.live() if e.side != m.side and in_contact(m, e)]
+    side, x, y, base = m.side, m.x, m.y, m.base
+    mine = _reach(base)
+    out = []
+    for e in state.live():
+        if e.side == side:
+            continue
+        # bases whose bounding circles are apart cannot touch: most pairs stop here
+        apart = mine + (mine if e.base == base else _reach(e.base)) + CONTACT + 1e-6
+        if math.hypot(e.x - x, e.y - y) <= apart and distance(m, e) <= CONTACT:
+            out.append(e)
+    return out
+
+
+_REACH: dict[float, float] = {}
+
+
+def _reach(base: Base) -> float:
+    """The radius (inches) of the circle round a base: its half-diagonal."""
+    if isinstance(base, (tuple, list)):
+        return math.hypot(float(base[0]), float(base[1])) / MM_PER_INCH / 2
+    got = _REACH.get(base)
+    if got is None:
+        got = _REACH[base] = float(base) / MM_PER_INCH / 2
+    return got
 
 
 def engaged(state: GameState, m: Model) -> bool:

@@ -89,7 +89,10 @@ def closest_problem(state: GameState, ctx: Context, m: Model, t: Model, w: dict[
     return ""
 
 
-def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
+def plan(state: GameState, ctx: Context, a: Shoot, closest: bool = True) -> Plan:
+    """The shot as the rules see it. ``closest=False`` leaves out the closest-target
+    rule (GM-TARGET), which only refuses: for ``resolve`` and ``odds``, which come after
+    ``check`` has applied it (the rule asks whether each nearer foe could be shot)."""
     m, t = state.models[a.actor], state.models.get(a.target)
     p = Plan()
     if t is None or t.removed or t.side == m.side:
@@ -105,7 +108,7 @@ def plan(state: GameState, ctx: Context, a: Shoot) -> Plan:
     if why:
         p.problems.append(why)
         return p
-    why = closest_problem(state, ctx, m, t, w)
+    why = closest_problem(state, ctx, m, t, w) if closest else ""
     if why:
         p.problems.append(why)
     p.distance = measure.gap(m, t)
@@ -164,7 +167,7 @@ def roll_to_hit(ctx: Context, m: Model, t: Model, p: Plan, k: int) -> tuple[bool
 
 def resolve(state: GameState, ctx: Context, a: Shoot) -> None:
     m, t = state.models[a.actor], state.models[a.target]
-    p = plan(state, ctx, a)
+    p = plan(state, ctx, a, closest=False)  # checked before it is played
     assert p.weapon is not None
     mv(m)["shot"] = state.turn
     fire(state, ctx, m, t, p, int(p.weapon.get("shots", 1)), a.options)
@@ -204,7 +207,9 @@ def fire(
 
 
 def odds(state: GameState, ctx: Context, a: Shoot) -> Odds | None:
-    p = plan(state, ctx, a)
+    """The exact odds of a shot ``check`` has allowed (the ruleset's ``odds`` checks
+    first)."""
+    p = plan(state, ctx, a, closest=False)
     if p.problems or p.weapon is None:
         return None
     t = state.models[a.target]
