@@ -26,6 +26,7 @@ from rulesets.inter_arma import rules
 from rulesets.inter_arma.build import foot_type, ranged_weapons
 from rulesets.inter_arma.chapters import measure, melee, movement
 from rulesets.inter_arma.chapters import tables as T
+from rulesets.inter_arma.state import mv
 
 Point = tuple[float, float]
 
@@ -71,24 +72,26 @@ def _along(
     return None
 
 
-def _in_way(
-    ctx: Context, m: Model, a: Point, b: Point, friends: tuple[Model, ...] = ()
-) -> list[str]:
-    """The buildings, rocks and walls a base going from ``a`` to ``b`` would run into (its
-    centre line and both edges, a little wider, and its reach past ``b``), then the
-    ``friends`` whose bases stand in its way."""
+def _in_way(ctx: Context, m: Model, a: Point, b: Point, friends: tuple[Model, ...] = ()) -> str:
+    """The first of the ``friends`` whose base stands in the way of a base going from
+    ``a`` to ``b``, or else the first building, rock or wall it would run into (its
+    centre line and both edges, a little wider, and its reach past ``b``); '' when the
+    way is clear."""
     d = math.dist(a, b)
     if d < 1e-6:
-        return []
+        return ""
     r = measure.base_radius(m) + 0.05
+    for f in friends:
+        if _off_line(f.pos, a, b) < r + measure.base_radius(f):
+            return f.id
     ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
-    out: list[str] = []
     for side in (0.0, r, -r):
         p = (a[0] - uy * side, a[1] + ux * side)
         q = (b[0] + ux * r - uy * side, b[1] + uy * r + ux * side)
-        out += [f for f in crossings([p, q], ctx.battlefield, {"tall"}) if f not in out]
-    out += [f.id for f in friends if _off_line(f.pos, a, b) < r + measure.base_radius(f)]
-    return out
+        hit = crossings([p, q], ctx.battlefield, {"tall"})
+        if hit:
+            return hit[0]
+    return ""
 
 
 def _off_line(p: Point, a: Point, b: Point) -> float:
@@ -138,10 +141,16 @@ def _route(state: GameState, ctx: Context, m: Model, e: Model) -> list[Point]:
     a rider bound for the same enemy for four turns, issue 20). A figure already against
     a building may first step back from it (the physics stops a base that grazes a
     corner)."""
-    friends = tuple(f for f in state.live(m.side) if f.id != m.id)
-    reach = measure.base_radius(m) + measure.base_radius(e)
+    # only what this turn's move can meet: farther off, the way is found next turn
+    # (and a friend will have moved); it keeps the computer's menu cheap (issue 24)
+    r = measure.base_radius(m)
+    span = T.inches(max(movement.base_cm(m, k) or 0.0 for k in movement.MODES)) + r
+    friends = tuple(
+        f for f in state.live(m.side) if f.id != m.id and math.dist(f.pos, m.pos) < span + 1.0
+    )
+    reach = r + measure.base_radius(e)
 
-    def blocked(a: Point, b: Point) -> list[str]:
+    def blocked(a: Point, b: Point) -> str:
         # a leg to the enemy ends where the bases touch
         if b == e.pos:
             d = math.dist(a, b)
@@ -152,12 +161,18 @@ def _route(state: GameState, ctx: Context, m: Model, e: Model) -> list[Point]:
             )
         return _in_way(ctx, m, a, b, friends)
 
-    way = blocked(m.pos, e.pos)
+    d = math.dist(m.pos, e.pos)
+    if d <= reach + measure.CONTACT + 0.05:
+        return [m.pos, e.pos]  # in contact already
+    near = (
+        e.pos if d <= span + reach else (m.x + (e.x - m.x) / d * span, m.y + (e.y - m.y) / d * span)
+    )
+    way = blocked(m.pos, near)
     if not way:
         return [m.pos, e.pos]
-    nodes = [m.pos, m.pos, *_around(ctx, m, way[0], friends), e.pos]
-    if way[0] not in state.models:
-        poly = ctx.battlefield.feature(way[0]).polygon
+    nodes = [m.pos, m.pos, *_around(ctx, m, way, friends), e.pos]
+    if way not in state.models:
+        poly = ctx.battlefield.feature(way).polygon
         cx = sum(x for x, _ in poly) / len(poly)
         cy = sum(y for _, y in poly) / len(poly)
         d = math.dist(m.pos, (cx, cy)) or 1.0
@@ -201,17 +216,17 @@ def _advances(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
     the building in the way, each as far as its allowance reaches; unchecked."""
     out: list[act.Action] = []
     foe = nearest(state, m)
-    if not foe:
-        return out
+    if not foe or mv(m).get("moved") == state.turn:
+        return out  # a figure moves once a turn (IA-SEQUENCE): nothing to offer
     e = foe[0]
     route = _route(state, ctx, m, e)
     for mode in movement.MODES:
         base = movement.base_cm(m, mode)
         if base is None or (mode == "crawl" and not _may_crawl(m, e, base)):
             continue
-        mv = _along(state, ctx, m, mode, base, route)
-        if mv is not None:
-            out.append(mv)
+        step = _along(state, ctx, m, mode, base, route)
+        if step is not None:
+            out.append(step)
     return out
 
 
@@ -219,11 +234,11 @@ def _moves(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
     """The advances the rules allow (a move in the movement phase is ruled by
     movement.check alone: asked once, verdict only)."""
     out: list[act.Action] = []
-    for mv in _advances(state, ctx, m):
+    for step in _advances(state, ctx, m):
         with whether():
-            legal = not rules.check(state, mv, ctx)
+            legal = not rules.check(state, step, ctx)
         if legal:
-            out.append(mv)
+            out.append(step)
     return out
 
 
