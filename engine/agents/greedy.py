@@ -25,6 +25,7 @@ plain words why the chosen option beat that attack.
 from __future__ import annotations
 
 import math
+import pickle
 from dataclasses import dataclass, field
 
 from engine.actions import Action
@@ -61,6 +62,11 @@ class Option:
     chance: float | None = None
     samples: int = 1
     note: str = field(default="", compare=False)
+    #: the samples behind ``value`` (position values, and the luck of each or None):
+    #: a later look at the same option on the same dice goes on from them
+    draws: tuple[list[float], list[float | None]] = field(
+        default_factory=lambda: ([], []), compare=False, repr=False
+    )
 
     def line(self) -> str:
         odds = f", chance {self.chance:.0%}" if self.chance is not None else ""
@@ -113,6 +119,17 @@ def unlucky_mean(values: list[float], lucks: list[float]) -> float:
         return mv
     slope = sum((x - ml) * (v - mv) for x, v in zip(lucks, values)) / var
     return mv - slope * ml
+
+
+def position_key(state: GameState) -> bytes:
+    """The position as bytes: equal bytes, equal positions (pickle round-trips the
+    state's plain data exactly), so a value worked out for one serves the other. The
+    state's caches (``_`` names) are left out; two equal positions whose bytes differ
+    (a set's order, a shared object) only miss the memo."""
+    d = state.__dict__
+    fields = {k: v for k, v in d.items() if k != "models" and not k.startswith("_")}
+    models = [m.__dict__ for m in state.models.values()]
+    return pickle.dumps((fields, models), pickle.HIGHEST_PROTOCOL)
 
 
 def foes_of(state: GameState, side: str) -> set[str]:
@@ -175,6 +192,11 @@ class GreedyAgent:
         self.tally = {"decisions": 0, "declined": 0}
         self.declined: list[str] = []
         self._worth: dict[tuple[str, ...], float] = {}
+        #: one decision's position values by position (``position_key``): a shot that
+        #: misses leaves the same position in most of its samples, and two shots of one
+        #: model that miss often leave the same one (a UMR decision scores each about
+        #: twice; its score is nine tenths of the decision's cost)
+        self._memo: dict[bytes, float] | None = None
 
     def unit(self, game: Game, side: str) -> float:
         """``worth`` for this game and side, worked out once (from the first position)."""
@@ -187,6 +209,17 @@ class GreedyAgent:
         """The position value the agent maximises: the ruleset's score."""
         return game.score(side)
 
+    def _value(self, game: Game, side: str) -> float:
+        """``value``, from the decision's memo when the position was valued before."""
+        memo = self._memo
+        if memo is None:
+            return self.value(game, side)
+        key = position_key(game.state)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self.value(game, side)
+        return got
+
     def evaluate(
         self,
         game: Game,
@@ -196,6 +229,7 @@ class GreedyAgent:
         common: int | None = None,
         samples: int | None = None,
         odds: Odds | None | bool = False,
+        earlier: Option | None = None,
     ) -> Option:
         """The expected position value after ``action``: the ruleset's score (a win or a
         loss decides it) plus ``pull`` per inch the side closes on the enemy. Sample k
@@ -203,21 +237,25 @@ class GreedyAgent:
         decision the same ``common``, so two shots are compared on the same faces.
         ``samples`` (at most; one for an action that rolls nothing): ``attack_samples``
         for an attack with exact damage odds, else ``samples``. ``odds``: the action's,
-        when the caller has them already (False: ask the ruleset)."""
+        when the caller has them already (False: ask the ruleset). ``earlier``: the
+        same option valued before on the same ``common`` dice, whose samples are kept
+        and only the next ones drawn (sample k is the same whichever look draws it)."""
         if odds is False:
             odds = game.odds(action)
         assert odds is None or isinstance(odds, Odds)
         start = front(game.state, side) if pull else 0.0
         base = self.dice.face(1 << 30) if common is None else common
-        values: list[float] = []
-        lucks: list[float | None] = []
+        values: list[float] = list(earlier.draws[0]) if earlier else []
+        lucks: list[float | None] = list(earlier.draws[1]) if earlier else []
         if samples is None:
             samples = self.attack_samples if is_scored_attack(odds) else self.samples
-        for k in range(samples):
+        for k in range(len(values), samples):
             c = game.clone(dice_seed=base + k)
             before = len(c.dice.consumed)
             c.apply(action)
-            v = self.value(c, side)
+            # a position reached without dice is met once: the memo is for rolls
+            rolled = len(c.dice.consumed) != before
+            v = self._value(c, side) if rolled else self.value(c, side)
             if pull and not c.state.over:
                 v += pull * (start - front(c.state, side))
             if c.state.over:
@@ -225,13 +263,14 @@ class GreedyAgent:
                 v += 1000.0 if w == side else (-1000.0 if w else 0.0)
             values.append(v)
             lucks.append(luck(c))
-            if len(c.dice.consumed) == before:
+            if not rolled:
                 break  # no dice: one sample is exact
         n = len(values)
         known = [x for x in lucks if x is not None]
         value = unlucky_mean(values, known if len(known) == n else [0.0] * n)
         value += damage_hint(odds)
-        return Option(action, value, float(odds.chance) if odds else None, n)
+        chance = float(odds.chance) if odds else None
+        return Option(action, value, chance, n, draws=(values, lucks))
 
     def choose(self, game: Game, side: str) -> Action:
         candidates = game.candidates(side)
@@ -246,16 +285,22 @@ class GreedyAgent:
         # ``attack_samples``: most of a decision's shots are nowhere near the best
         first = 2 * self.samples
         odds = {id(a): game.odds(a) for a in candidates}  # each asked once a decision
-        options = [
-            self.evaluate(game, side, a, pull, common, first if is_scored_attack(o) else None, o)
-            for a, o in ((a, odds[id(a)]) for a in candidates)
-        ]
-        options.sort(key=lambda o: -o.value)
-        for i, o in enumerate(options[:REFINE]):
-            if o.samples == first and is_scored_attack(odds[id(o.action)]):
-                options[i] = self.evaluate(
-                    game, side, o.action, pull, common, None, odds[id(o.action)]
+        self._memo = {}
+        try:
+            options = [
+                self.evaluate(
+                    game, side, a, pull, common, first if is_scored_attack(o) else None, o
                 )
+                for a, o in ((a, odds[id(a)]) for a in candidates)
+            ]
+            options.sort(key=lambda o: -o.value)
+            for i, o in enumerate(options[:REFINE]):
+                if o.samples == first and is_scored_attack(odds[id(o.action)]):
+                    options[i] = self.evaluate(
+                        game, side, o.action, pull, common, None, odds[id(o.action)], o
+                    )
+        finally:
+            self._memo = None
         options.sort(key=lambda o: -o.value)
         best = options[0].value
         ties = [o for o in options if o.value >= best - 1e-9]
