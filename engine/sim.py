@@ -28,7 +28,10 @@ from engine.scenario import load_scenario, new_game
 #: with the project installed elsewhere still finds them
 ROOT = Path(__file__).resolve().parent.parent
 #: attack outcomes that count in the luck tally: the event's chance is that of "hit"
-ATTACK_OUTCOMES = ("hit", "miss", "saved")
+ATTACK_OUTCOMES = ("hit", "miss")
+#: an attack's third outcome (UMR: the attack beat the defence but a save stopped it),
+#: counted only for a rule that also logged a hit or a miss in the game (``luck``)
+SAVED = "saved"
 
 
 @dataclass
@@ -85,16 +88,26 @@ def portable(path: str | Path) -> str:
 def luck(game: Game) -> tuple[dict[str, int], dict[str, float]]:
     """Per side, the attacks that hit and the hits expected from each attack's exact
     chance as the log recorded it before the dice fell (every ruleset logs an attack as
-    a resolution whose outcome is hit, miss or saved, with the chance of a hit)."""
+    a resolution whose outcome is hit or miss, with the chance of a hit).
+
+    "saved" is an attack's outcome in UMR (the attack die beat the defence, a six on
+    defence saved it; the chance logged is still the hit's), but the outcome of a
+    *save roll* in Inter Arma ("saved", "wounded" or "dead", whose chance is the
+    save's, after the hit was logged on its own). A "saved" counts as an attack only
+    for a rule that logged a hit or a miss in the same game: UMR's attack rules do, the
+    save rules never do. (A UMR rule whose every attack in a game was saved is missed:
+    a small undercount, not a count of saves as misses.)"""
     side_of = {m.unit: m.side for m in game.state.models.values()}
     side_of.update({m.id: m.side for m in game.state.models.values()})
     hits = {s: 0 for s in game.state.sides}
     expected = {s: 0.0 for s in game.state.sides}
-    for e in game.log.events:
+    rolls = [e for e in game.log.events if e.kind == "resolution" and e.chance is not None]
+    attack_rules = {e.rule for e in rolls if e.outcome in ATTACK_OUTCOMES}
+    for e in rolls:
         side = side_of.get(e.actor)
-        if e.kind != "resolution" or e.chance is None or side not in hits:
+        if side not in hits or e.chance is None:
             continue
-        if e.outcome in ATTACK_OUTCOMES:
+        if e.outcome in ATTACK_OUTCOMES or (e.outcome == SAVED and e.rule in attack_rules):
             hits[side] += e.outcome == "hit"
             expected[side] += e.chance
     return hits, {s: round(v, 6) for s, v in expected.items()}

@@ -66,6 +66,36 @@ def test_luck_sums_each_attacks_exact_chance_of_a_hit():
     assert expected["red"] == pytest.approx(float(Fraction(21, 36)), abs=1e-6)
 
 
+def test_luck_counts_a_save_roll_as_no_attack():
+    """Inter Arma logs a hit (IA-RANGED, chance of the hit) and then the target's save
+    roll (IA-SAVE: saved, wounded or dead, chance of the save) as two resolutions; the
+    save is not a second attack. UMR's "saved" (UMR-BALLISTIC: the attack die beaten
+    by a six on defence, chance of the hit) is an attack. Events as each logs them."""
+    game = new_game(load_scenario(ROOT / "rulesets/inter_arma/scenarios/default.toml"))
+    blue, red = game.state.sides[:2]
+    shooter = next(m.id for m in game.state.live(blue))
+    target = next(m.id for m in game.state.live(red))
+    emit = game.log.emit
+    emit("resolution", actor=shooter, target=target, rule="IA-RANGED", chance=0.5, outcome="hit")
+    emit("resolution", actor=shooter, target=target, rule="IA-SAVE", chance=0.75, outcome="saved")
+    emit("resolution", actor=shooter, target=target, rule="IA-RANGED", chance=0.5, outcome="miss")
+    emit("resolution", actor=shooter, target=target, rule="IA-SAVE", chance=0.25, outcome="dead")
+    emit(
+        "resolution",
+        actor=shooter,
+        target=target,
+        rule="UMR-BALLISTIC",
+        chance=0.4,
+        outcome="saved",
+    )
+    emit(
+        "resolution", actor=shooter, target=target, rule="UMR-BALLISTIC", chance=0.4, outcome="hit"
+    )
+    hits, expected = sim.luck(game)
+    assert hits[blue] == 2 and hits[red] == 0
+    assert expected[blue] == pytest.approx(0.5 + 0.5 + 0.4 + 0.4)
+
+
 def test_ctrl_c_keeps_the_finished_games(monkeypatch):
     seen = []
 
