@@ -239,7 +239,9 @@ class Context:
         return self.table.memo(name)
 
     def fork(self, dice: Dice, log: EventLog | None = None) -> Context:
-        c = Context(self.battlefield, dice, log or EventLog(), self._geo)
+        """This context on other dice and ``log`` (a fresh one when None; an empty log
+        given is used, not replaced: a clone's game and its context share one log)."""
+        c = Context(self.battlefield, dice, EventLog() if log is None else log, self._geo)
         c._table = self._table
         return c
 

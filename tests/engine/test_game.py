@@ -48,6 +48,19 @@ def test_clone_is_independent_and_cannot_see_forced_dice(toy_game):
     assert c.state.models["b0"].y == 8.0
 
 
+def test_a_clone_logs_into_its_own_log_and_apply_returns_its_events(toy_game):
+    """A clone starts with an empty log; its context writes into that very log, so
+    ``apply`` on a clone returns what happened (the window's move preview reads the
+    rules' words from it), and the parent's log is untouched."""
+    g = toy_game
+    before = len(g.log)
+    c = g.clone(dice_seed=3)
+    assert c.ctx.log is c.log
+    events = c.apply(Move(actor="b0", to=(10.0, 8.0)))
+    assert events and events == c.log.events
+    assert len(g.log) == before
+
+
 def test_clone_with_a_stream_rolls_the_same_faces_wherever_the_game_stands(toy_game):
     """``clone(stream=S)`` starts a fresh stream of seed S, so two different positions
     roll the same faces (common random numbers for a search), while ``clone(dice_seed=)``
