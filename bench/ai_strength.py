@@ -238,6 +238,13 @@ def main() -> None:
         help="start at this game of the sequence (even: pairs stay whole)",
     )
     ap.add_argument("--no-times", action="store_true", help="skip the decision-time lines")
+    ap.add_argument(
+        "--search-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a SearchAgent option for the hard rows, e.g. greedy_prior=1 (repeatable)",
+    )
     args = ap.parse_args()
     if args.first_game % 2:
         ap.error("--first-game must be even, so both games of a seed are played")
@@ -246,6 +253,9 @@ def main() -> None:
     search: dict[str, float] = {"budget": args.budget}
     if args.max_iterations:
         search["max_iterations"] = args.max_iterations
+    for opt in args.search_option:
+        name, _, value = opt.partition("=")
+        search[name] = float(value) if "." in value else int(value)
     args.options = {"search": search}
     pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
     print(HEADER, flush=True)

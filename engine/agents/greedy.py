@@ -62,6 +62,8 @@ class Option:
     chance: float | None = None
     samples: int = 1
     note: str = field(default="", compare=False)
+    #: the part of ``value`` that is ``damage_hint``, not a sampled position value
+    hint: float = field(default=0.0, compare=False)
     #: the samples behind ``value`` (position values, and the luck of each or None):
     #: a later look at the same option on the same dice goes on from them
     draws: tuple[list[float], list[float | None]] = field(
@@ -268,9 +270,9 @@ class GreedyAgent:
         n = len(values)
         known = [x for x in lucks if x is not None]
         value = unlucky_mean(values, known if len(known) == n else [0.0] * n)
-        value += damage_hint(odds)
+        hint = damage_hint(odds)
         chance = float(odds.chance) if odds else None
-        return Option(action, value, chance, n, draws=(values, lucks))
+        return Option(action, value + hint, chance, n, hint=hint, draws=(values, lucks))
 
     def choose(self, game: Game, side: str) -> Action:
         candidates = game.candidates(side)
@@ -281,8 +283,22 @@ class GreedyAgent:
         # common random numbers: every candidate meets the same dice, so the ranking of
         # two shots is not decided by which one happened to roll well (issue 20)
         common = self.dice.face(1 << 30)
-        # every attack on a first look of ``2 * samples``, then the best few on
-        # ``attack_samples``: most of a decision's shots are nowhere near the best
+        options = self.weigh(game, side, candidates, pull, common)
+        best = options[0].value
+        ties = [o for o in options if o.value >= best - 1e-9]
+        pick = ties[self.dice.face(len(ties)) - 1]
+        self.note(game, side, pick, options, unit)
+        # the explanation names the move actually played first, then the others weighed
+        self.last = [pick] + [o for o in options if o is not pick][:4]
+        return pick.action
+
+    def weigh(
+        self, game: Game, side: str, candidates: list[Action], pull: float, common: int
+    ) -> list[Option]:
+        """Every candidate valued on the dice streams from ``common`` (``evaluate``), best
+        first: every attack on a first look of ``2 * samples``, then the best few on
+        ``attack_samples`` (most of a decision's shots are nowhere near the best). The
+        search takes this as its first stage too (docs/decisions/0007)."""
         first = 2 * self.samples
         odds = {id(a): game.odds(a) for a in candidates}  # each asked once a decision
         self._memo = {}
@@ -302,13 +318,7 @@ class GreedyAgent:
         finally:
             self._memo = None
         options.sort(key=lambda o: -o.value)
-        best = options[0].value
-        ties = [o for o in options if o.value >= best - 1e-9]
-        pick = ties[self.dice.face(len(ties)) - 1]
-        self.note(game, side, pick, options, unit)
-        # the explanation names the move actually played first, then the others weighed
-        self.last = [pick] + [o for o in options if o is not pick][:4]
-        return pick.action
+        return options
 
     def note(self, game: Game, side: str, pick: Option, options: list[Option], unit: float) -> None:
         """Say in plain words, in the currency of enemy models, why ``pick`` beat the

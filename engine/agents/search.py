@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from engine.actions import Action
 from engine.agents.greedy import (
     ENGAGE_PER_INCH,
+    GreedyAgent,
     Option,
     damage_hint,
     foes_of,
@@ -124,6 +125,7 @@ class SearchAgent:
         scored_policy: bool = False,
         engage: float = ENGAGE_PER_INCH,
         prefilter: int = 4,
+        greedy_prior: bool = False,
     ) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
@@ -136,6 +138,10 @@ class SearchAgent:
         self.scored_policy = scored_policy
         #: samples of each candidate in the first stage; 0: the old full prior
         self.prefilter = prefilter
+        #: the first stage is greedy's (``GreedyAgent.weigh``): attacks on 8 then 24
+        #: common-dice samples with the luck of the hits taken out (docs/decisions/0007)
+        self.greedy_prior = greedy_prior
+        self._greedy = GreedyAgent(seed=seed, engage=engage)
         # greedy's pull toward the enemy, in enemy models per inch (issue 20): the same
         # position value as greedy's, set per game from ``worth`` when choosing
         self.engage = engage
@@ -431,6 +437,20 @@ class SearchAgent:
             out.append(Option(a, value, float(o.chance) if o else None, counts[i]))
         return out, totals, counts
 
+    def _weighed(
+        self, game: Game, side: str, roots: list[Action]
+    ) -> tuple[list[Option], list[float], list[int]]:
+        """``_sampled``'s answer from greedy's first stage (``GreedyAgent.weigh``, on the
+        common dice of this decision): each option's value, and as its "sum" of
+        samples its value less the damage hint times its count, so the rollouts' own
+        samples of the root value are added with the weight of greedy's."""
+        common = self.dice.face(1 << 30)
+        weighed = self._greedy.weigh(game, side, roots, self.pull, common)
+        by = {id(o.action): o for o in weighed}
+        options = [by[id(a)] for a in roots]
+        totals = [(o.value - o.hint) * o.samples for o in options]
+        return options, totals, [o.samples for o in options]
+
     # --- choosing -----------------------------------------------------------------------
     def choose(self, game: Game, side: str) -> Action:
         roots = game.candidates(side)
@@ -444,7 +464,9 @@ class SearchAgent:
             self.iterations = 0
             return roots[0]
         deadline = time.perf_counter() + self.budget
-        if self.prefilter:
+        if self.greedy_prior:
+            options, totals, counts = self._weighed(game, side, roots)
+        elif self.prefilter:
             options, totals, counts = self._sampled(
                 game, side, roots, deadline, self.prefilter, 1, 0.25
             )

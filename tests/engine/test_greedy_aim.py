@@ -57,3 +57,18 @@ def test_luck_is_unknown_where_a_roll_has_a_third_outcome():
     assert luck(g) == pytest.approx(0.75)
     g.ctx.log.emit("resolution", "save", chance=0.5, outcome="wounded")
     assert luck(g) is None
+
+
+def test_greedys_memo_and_refinement_change_no_value():
+    """``weigh`` values a position reached twice once, and refines the best attacks
+    from the first look's samples: every option's value is the one it gets alone, on
+    the same dice, with nothing remembered."""
+    g = _two_targets()
+    agent = GreedyAgent(5)
+    candidates = g.candidates("blue")
+    weighed = agent.weigh(g, "blue", candidates, 0.3, 1234)
+    assert len(weighed) == len(candidates)
+    for o in weighed:
+        alone = GreedyAgent(5).evaluate(g, "blue", o.action, 0.3, 1234, o.samples)
+        assert o.samples == alone.samples
+        assert o.value == pytest.approx(alone.value, abs=1e-12), o.action.describe()
