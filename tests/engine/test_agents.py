@@ -141,3 +141,16 @@ def test_search_prior_takes_its_floor_of_samples_even_out_of_time():
         .samples
         == 3
     )
+
+
+def test_the_search_leaves_greedys_choice_only_on_a_confident_rollout_difference():
+    """``greedy_prior``: the first stage's best (``order[0]``) stays the choice unless
+    another action's value beats it by more than ``CONFIDENCE`` standard errors of the
+    round-by-round difference of their gains (docs/decisions/0008)."""
+    agent = SearchAgent(1, greedy_prior=True)
+    agent._gains = {0: [0.0, 1.0, 2.0, 3.0], 1: [0.5, 1.5, 2.5, 3.5], 2: [3.0, -2.0, 4.0, -1.0]}
+    means = {0: 10.0, 1: 10.5, 2: 10.6}
+    # 1 gains 0.5 in every round: a sure difference; 2 more on average, but noise
+    assert agent._confident([0, 1, 2], means.__getitem__) == 1
+    agent._gains[1] = [1.5, 0.5, 3.5, 2.5]  # the same mean, now a noisy difference
+    assert agent._confident([0, 1, 2], means.__getitem__) == 0
