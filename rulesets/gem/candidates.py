@@ -24,7 +24,8 @@ from .rules import check
 from .state import foes_in_melee, is_block, mtype, mv, unit_models
 
 CAP = 60
-SHOT_LOOK = 6  # foes looked at, nearest first, for a figure's shots
+SHOT_LOOK = 6  # foes looked at, nearest first, for a figure's shots ...
+SHOT_LOOK_UNIT = 2  # ... of them no more than this many of one enemy unit
 
 
 def _nearest(
@@ -245,9 +246,17 @@ def _open_shots(
     state: GameState, ctx: Context, actor: str, m: Model, w: dict, k: int
 ) -> list[Action]:
     """Up to ``k`` legal shots of ``w`` by ``actor`` at the foes nearest ``m``, looking
-    no further than the ``SHOT_LOOK`` nearest (each look measures sight)."""
+    at no more than ``SHOT_LOOK`` foes (each look measures sight) and no more than
+    ``SHOT_LOOK_UNIT`` of any one enemy unit. Why per unit: a block's sixteen figures
+    were the six nearest foes of a slinger whose line to all of them a friend crossed,
+    and it never loosed at the archers standing clear beyond them."""
     out: list[Action] = []
-    for t in _nearest(state, m, SHOT_LOOK):
+    looks: dict[str, int] = {}
+    n = 0
+    for t in _nearest(state, m, len(state.models)):
+        if looks.get(t.unit, 0) >= SHOT_LOOK_UNIT:
+            continue
+        looks[t.unit] = looks.get(t.unit, 0) + 1
         a = Shoot(actor=actor, target=t.id, weapon=str(w.get("name", "")))
         with whether():
             ok = check(state, a, ctx).ok
@@ -255,6 +264,9 @@ def _open_shots(
             out.append(a)
             if len(out) >= k:
                 break
+        n += 1
+        if n >= SHOT_LOOK:
+            break
     return out
 
 

@@ -143,11 +143,11 @@ def _in_contact(a: Model, foes: list[Model]) -> bool:
     return any(measure.distance(a, f) <= 0.05 for f in foes)
 
 
-def blows(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
-    """Expected points value ``a`` strikes off ``b`` in one melee segment: its attack
-    dice (GEM-2.3.2) at its OFF against ``b``'s DEF with the Table 3 modifiers the melee
-    record holds (charged, ranks deeper, flank or rear, GEM-2.3.1), each hit taking one
-    HIT of ``b``'s figure at the front, and no more hits than ``b`` has HIT left."""
+def strikes(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
+    """Expected HIT ``a`` strikes off ``b`` in one melee segment, before any cap: its
+    attack dice (GEM-2.3.2) at its OFF against the DEF of ``b``'s figure at the front,
+    with the Table 3 modifiers the melee record holds (charged, ranks deeper, flank or
+    rear, GEM-2.3.1)."""
     ours, theirs = unit_models(state, a), unit_models(state, b)
     if not ours or not theirs:
         return 0.0
@@ -159,7 +159,7 @@ def blows(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
         fighters = [m for m in ours if _in_contact(m, theirs)] or ours[:1]
         lead = fighters[0]
         dice = sum(int(melee_weapon(m).get("ATT", m.stat("ATT", 1))) for m in fighters)
-    target = blocks.front_rank(state, b)[0] if is_block(state, b) else theirs[0]
+    target = _front(state, b)
     off = int(melee_weapon(lead).get("OFF", lead.stat("OFF", 1)))
     if disorganized(lead):
         off = max(1, off // 2)
@@ -172,24 +172,52 @@ def blows(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
     zone = e.get("zone", {}).get(a, "front")
     if zone in ("flank", "rear"):
         mod += int(t3[zone])
-    per_hit = model_value(target) / max(1, target.max_hp)
-    hits = min(float(sum(m.hp for m in theirs)), dice * p_hit(off, def_value(target, ""), mod))
-    return hits * per_hit
+    return dice * p_hit(off, def_value(target, ""), mod)
+
+
+def _front(state: GameState, unit: str) -> Model:
+    """The figure of a unit the blows fall on: a block's front rank, else its first."""
+    return (
+        blocks.front_rank(state, unit)[0] if is_block(state, unit) else unit_models(state, unit)[0]
+    )
+
+
+def _struck(state: GameState, unit: str, hits: float) -> float:
+    """Points value of ``hits`` expected HIT on ``unit``: each at its front figure's
+    worth per HIT, no more than the HIT the unit has left."""
+    ms = unit_models(state, unit)
+    if not ms:
+        return 0.0
+    target = _front(state, unit)
+    return min(float(sum(m.hp for m in ms)), hits) * model_value(target) / max(1, target.max_hp)
+
+
+def blows(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
+    """Expected points value ``a`` strikes off ``b`` in one melee segment (``strikes``,
+    each hit taking one HIT of ``b``'s figure at the front, no more than ``b`` has)."""
+    return _struck(state, b, strikes(state, e, a, b))
 
 
 def melee_edge(state: GameState, side: str) -> float:
     """What the side's melees should win it in the next melee segment less what they
-    should cost it: the one-step agent's view of a charge before it is fought."""
-    value = 0.0
+    should cost it: the one-step agent's view of a charge before it is fought.
+
+    Why summed per unit struck: a unit fought by two enemies (a block in front and a
+    general in the flank) loses no more than the HIT it has. Capped per melee instead,
+    each melee counted the whole unit, so striking a figure down now lowered the edge
+    by twice its worth and the agent waited rather than fight (ending the segment)."""
+    hits: dict[str, float] = {}
     for e in engagements(state):
         units = list(e.get("units", []))
-        if len(units) != 2:
+        if len(units) != 2 or side not in (unit_side(state, units[0]), unit_side(state, units[1])):
             continue
         u, v = units
-        if unit_side(state, u) == side:
-            value += blows(state, e, u, v) - blows(state, e, v, u)
-        elif unit_side(state, v) == side:
-            value += blows(state, e, v, u) - blows(state, e, u, v)
+        hits[v] = hits.get(v, 0.0) + strikes(state, e, u, v)
+        hits[u] = hits.get(u, 0.0) + strikes(state, e, v, u)
+    value = 0.0
+    for unit, h in hits.items():
+        worth_off = _struck(state, unit, h)
+        value += -worth_off if unit_side(state, unit) == side else worth_off
     return value
 
 

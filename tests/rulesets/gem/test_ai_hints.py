@@ -196,3 +196,29 @@ def test_shots_are_offered_at_the_nearest_foes_that_can_be_hit():
     assert shots == [Shoot(actor="b", target="r2", weapon="bow")]
     for hidden in ("r1", "r3"):
         assert not check(g.state, Shoot(actor="b", target=hidden, weapon="bow"), g.ctx).ok
+
+
+def test_a_unit_fought_by_two_melees_loses_no_more_than_it_has():
+    """GEM-2.3: a 1-HIT red figure fought in front by one blue figure and in the other
+    melee by a second can lose its one HIT, not two: the expected blows on it are summed
+    over its melees and capped at what it has (why: capped per melee, striking it down
+    now lowered the edge by twice its worth, and the agent ended the segment instead)."""
+    from rulesets.gem.state import engage
+
+    strong = {"OFF": 10, "DEF": 10, "MOV": 6}
+    g = make(
+        [
+            model("b1", "blue", 10.0, 10.0, 0, stats=strong),
+            model("b2", "blue", 10.0, 12.0, 0, stats=strong),
+            model("r", "red", 11.0, 11.0, 180, stats={"OFF": 1, "DEF": 5, "HIT": 1}),
+        ]
+    )
+    st = g.state
+    engage(st, "b1", "r", "front", False)
+    engage(st, "b2", "r", "front", False)
+    p_in, p_out = scoring.p_hit(10, 5, 0), scoring.p_hit(1, 10, 0)
+    assert 2 * p_in > 1  # each melee alone would strike most of its HIT off
+    vb, vr = model_value(st.models["b1"]), model_value(st.models["r"])
+    edge = 1.0 * vr - 2 * p_out * vb
+    assert scoring.melee_edge(st, "blue") == pytest.approx(edge)
+    assert scoring.melee_edge(st, "red") == pytest.approx(-edge)
