@@ -85,3 +85,29 @@ def test_a_verdict_alone_is_the_full_checks_verdict(moved):
         full = check(g.state, a, g.ctx).ok
         with whether():
             assert check(g.state, a, g.ctx).ok == full, a
+
+
+def test_shots_look_past_a_unit_whose_figures_are_all_refused():
+    """GEM-2.2.2: no fire path within 1" of a friend. A red unit of six stands behind a
+    blue friend, nearer the archer than a lone red figure in the open: the menu looks
+    at no more than two figures of one unit, so the lone figure's shot is offered."""
+    from engine.actions import Shoot
+
+    reds = [
+        model(f"r{i}", "red", x, y, 180, unit="reds", profile="slinger")
+        for i, (x, y) in enumerate(
+            [(15, 9.5), (15, 10.5), (16, 9.5), (16, 10.5), (17, 9.5), (17, 10.5)]
+        )
+    ]
+    g = make(
+        [
+            model("b", "blue", 10.0, 10.0, 0, profile="archer"),
+            model("f", "blue", 12.5, 10.0, 0, profile="archer"),
+            *reds,
+            model("lone", "red", 19.0, 18.0, 180, profile="slinger"),
+        ]
+    )
+    to_phase(g, "missile", "blue")
+    assert all(not g.check(Shoot(actor="b", target=r["id"], weapon="bow")).ok for r in reds)
+    shots = [a for a in g.candidates("blue") if isinstance(a, Shoot) and a.actor == "b"]
+    assert Shoot(actor="b", target="lone", weapon="bow") in shots
