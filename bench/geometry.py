@@ -16,9 +16,11 @@ band (clear: visible >= 3/4, cover: >= 1/4, else hidden), which must be 0.
 Then a scaling table (issue 24): 50, 200 and 800 models (half a side) on tables of 20,
 80 and 320 terrain pieces, with the time of the whole matrix (every model of one side
 against every model of the other), of one model's move re-scored incrementally (its row
-as an observer and its column as a target, ``visible_row`` and ``visible_matrix`` with
-one target), the peak memory of the matrix (tracemalloc), and the growth exponents
-(log-log slopes) against the number of models and of terrain pieces.
+as an observer and its column as a target, in one pass: ``visible_cross``; and, as the
+baseline of the same run, the two calls it replaces, ``visible_row`` and
+``visible_matrix`` with one target, which must agree exactly), the peak memory of the
+matrix (tracemalloc), and the growth exponents (log-log slopes) against the number of
+models and of terrain pieces.
 
 Targets: matrix at least 15x faster than the naive loop; preview p90 at most 1 ms; one
 model's move re-scored in at most 1 ms at 200 models. Times are CPU time
@@ -285,31 +287,51 @@ def _moved(rng: random.Random, fp: Footprint, bf: Battlefield) -> Footprint:
             return new
 
 
-def rescore(geo: Geometry, side_a: list[Footprint], side_b: list[Footprint], new: Footprint):
+def rescore(geo: Geometry, side_b: list[Footprint], new: Footprint):
     """One model of side a moved to ``new``: its row (what it sees of side b) and its
-    column (what side b sees of it), the only entries of the matrix that change."""
+    column (what side b sees of it), the only entries of the matrix that change (models
+    never block sight), in one pass (``Geometry.visible_cross``)."""
+    return geo.visible_cross(new, side_b)
+
+
+def rescore_two_calls(geo: Geometry, side_b: list[Footprint], new: Footprint):
+    """The old path, the baseline of the same run: the row and the column asked
+    separately (``visible_row``, then ``visible_matrix`` with one target)."""
     return geo.visible_row(new, side_b), geo.visible_matrix(side_b, [new])[:, 0]
 
 
-def scale_point(n_models: int, n_terrain: int) -> tuple[float, float, float, int]:
-    """(matrix seconds, incremental move seconds, matrix peak MiB, pairs) for one size."""
+def scale_point(n_models: int, n_terrain: int) -> tuple[float, float, float, int, float]:
+    """(matrix seconds, incremental move seconds, matrix peak MiB, pairs, the old
+    two-call move seconds) for one size; the two move paths alternate move by move, so
+    both see the same load, and must give the same numbers."""
     bf, side_a, side_b = build_layout(SEED + n_terrain, n_models // 2, n_terrain)
     geo = Geometry(bf)
     geo.visible_matrix(side_a, side_b)  # warm-up: target arrays, imports
     repeats = 3 if n_models >= 800 else 7
     t_matrix, _ = _time(lambda: geo.visible_matrix(side_a, side_b), repeats)
     rng = random.Random(n_models * 1000 + n_terrain)
-    times = []
+    times, old_times = [], []
     for k in range(MOVES):
         new = _moved(rng, side_a[k % len(side_a)], bf)
         t0 = time.process_time()
-        rescore(geo, side_a, side_b, new)
-        times.append(time.process_time() - t0)
+        row, col = rescore(geo, side_b, new)
+        t1 = time.process_time()
+        old_row, old_col = rescore_two_calls(geo, side_b, new)
+        old_times.append(time.process_time() - t1)
+        times.append(t1 - t0)
+        if not (np.array_equal(row, old_row) and np.array_equal(col, old_col)):
+            raise AssertionError(f"the one-pass move differs from the two calls at {new}")
     tracemalloc.start()
     geo.visible_matrix(side_a, side_b)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return t_matrix, statistics.median(times), peak / 2**20, len(side_a) * len(side_b)
+    return (
+        t_matrix,
+        statistics.median(times),
+        peak / 2**20,
+        len(side_a) * len(side_b),
+        statistics.median(old_times),
+    )
 
 
 def _slope(xs: Sequence[float], ys: Sequence[float]) -> float:
@@ -325,18 +347,18 @@ def scaling() -> bool:
     print("scaling: models (half a side) x terrain pieces on a 72x48 table")
     print(
         f"{'models':>6} {'terrain':>7} {'pairs':>7} {'matrix ms':>10} {'us/pair':>8} "
-        f"{'move ms':>8} {'peak MiB':>9}"
+        f"{'move ms':>8} {'2 calls':>8} {'ratio':>6} {'peak MiB':>9}"
     )
-    got: dict[tuple[int, int], tuple[float, float, float, int]] = {}
+    got: dict[tuple[int, int], tuple[float, float, float, int, float]] = {}
     with progress(len(SCALE_MODELS) * len(SCALE_TERRAIN), "size", quiet=QUIET) as bar:
         for n in SCALE_MODELS:
             for t in SCALE_TERRAIN:
                 got[n, t] = scale_point(n, t)
                 bar.update()
-    for (n, t), (tm, mv, mem, pairs) in got.items():
+    for (n, t), (tm, mv, mem, pairs, old) in got.items():
         print(
             f"{n:6d} {t:7d} {pairs:7d} {tm * 1e3:10.2f} {tm / pairs * 1e6:8.2f} "
-            f"{mv * 1e3:8.3f} {mem:9.1f}"
+            f"{mv * 1e3:8.3f} {old * 1e3:8.3f} {old / mv:6.2f} {mem:9.1f}"
         )
     mid = SCALE_TERRAIN[1]
     ns = list(SCALE_MODELS)
@@ -352,11 +374,11 @@ def scaling() -> bool:
         f"{_slope(ts, [got[200, t][0] for t in ts]):.2f}, move "
         f"{_slope(ts, [got[200, t][1] for t in ts]):.2f}"
     )
-    move = got[200, mid][1]
+    move, old = got[200, mid][1], got[200, mid][4]
     ok = move <= 0.001
     print(
-        f"one move re-scored at 200 models: {move * 1e3:.3f} ms (target <= 1 ms): "
-        f"{'PASS' if ok else 'FAIL'}"
+        f"one move re-scored at 200 models: {move * 1e3:.3f} ms, the two calls "
+        f"{old * 1e3:.3f} ms ({old / move:.2f}x) (target <= 1 ms): {'PASS' if ok else 'FAIL'}"
     )
     return ok
 

@@ -38,6 +38,8 @@ from engine.battlefield import (
 from engine.state import Model
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from engine.geometry import Geometry, Sight
     from engine.physics import Physics
 
@@ -293,6 +295,30 @@ class Table:
             lambda: (float(self.geo.visible_fraction(fa, fb)), _geometry().distance(fa, fb)),
         )
 
+    def visible_matrix(
+        self, observers: Sequence[Footprint | Model], targets: Sequence[Footprint | Model]
+    ) -> np.ndarray:
+        """Visible fractions of every (observer, target) pair in one batched call, an
+        array of shape (len(observers), len(targets)) (``Geometry.visible_matrix``): why,
+        a side's candidates or the hover preview read a whole side's sight at once."""
+        return self.geo.visible_matrix(_fps(observers), _fps(targets))
+
+    def visible_row(
+        self, observer: Footprint | Model, targets: Sequence[Footprint | Model]
+    ) -> np.ndarray:
+        """One observer's fractions against many targets (one row of the matrix)."""
+        fa = observer if isinstance(observer, Footprint) else footprint(observer)
+        return self.geo.visible_row(fa, _fps(targets))
+
+    def visible_cross(
+        self, moved: Footprint | Model, others: Sequence[Footprint | Model]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A moved model re-scored in one pass: (what it sees of each of ``others``, what
+        each of them sees of it), exactly the row and column a full matrix would give;
+        every other pair keeps its fraction, as models never block sight."""
+        fa = moved if isinstance(moved, Footprint) else footprint(moved)
+        return self.geo.visible_cross(fa, _fps(others))
+
     # ------------------------------------------------------------------ terrain
     def pieces(self, kinds: Iterable[str] | None = None) -> tuple[tuple[Box, TerrainFeature], ...]:
         """The features of ``kinds`` (all for None) with their bounding boxes."""
@@ -466,6 +492,11 @@ class Table:
             if polygons.point_in_polygon(a[0] + (b[0] - a[0]) * m, a[1] + (b[1] - a[1]) * m, poly):
                 inside += seg * (t1 - t0)
         return inside
+
+
+def _fps(items: Sequence[Footprint | Model]) -> list[Footprint]:
+    """Footprints of models (footprints as they are)."""
+    return [m if isinstance(m, Footprint) else footprint(m) for m in items]
 
 
 def _detached() -> Table:

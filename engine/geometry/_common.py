@@ -99,3 +99,10 @@ def _cross(ax: Num, ay: Num, bx: Num, by: Num) -> Any:
     """z of the cross product (a x b), for floats and arrays alike (a float for floats,
     an array for arrays: ``Any``, as numpy's operators are typed)."""
     return ax * by - ay * bx
+
+
+def _unit(x: np.ndarray, lo: float = 0.0) -> np.ndarray:
+    """``np.clip(x, lo, 1)`` in place, as two ufuncs: the same numbers without clip's
+    Python-level overhead (it runs a few times in every sight pass)."""
+    np.maximum(x, lo, out=x)
+    return np.minimum(x, 1.0, out=x)

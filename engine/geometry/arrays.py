@@ -14,7 +14,7 @@ from engine.battlefield import (
     base_radius_in,
     base_size_in,
 )
-from engine.geometry._common import _EYE_TOL, Num, _cos_sin_np
+from engine.geometry._common import _EYE_TOL, Num, _cos_sin_np, _unit
 from engine.geometry.bases import _fp_samples, _fp_vertices
 
 
@@ -41,13 +41,14 @@ class _Targets:
 
     C: np.ndarray  # (n, 2) centres
     R: np.ndarray  # (n,) bounding radius
-    V: np.ndarray  # (n, 4, 2) corners of rectangular bases, counter-clockwise
+    V: np.ndarray  # (n, 4, 2) corners of rectangular bases, counter-clockwise (round: 0)
     S: np.ndarray  # (n, SIGHT_SAMPLES, 2) sample points
     area: np.ndarray  # (n,) exact base area (pi r^2 for round bases)
     rnd: np.ndarray  # (n,) round base?
-    axes: np.ndarray  # (n, 2, 2) facing unit vector and its left normal
+    axes: np.ndarray  # (n, 2, 2) facing unit vector and its left normal (round: 0)
     fps: tuple[Footprint, ...] = ()
     lev: np.ndarray | None = None  # (n,) ground elevation (set by Geometry)
+    on_hill: np.ndarray | None = None  # (n, hills among blockers) centre on it (by Geometry)
 
 
 @dataclass
@@ -66,16 +67,23 @@ class _TallInfo:
 
 
 def _target_arrays(tgs: Sequence[Footprint]) -> _Targets:
-    V = _fp_vertices(tgs, 4)  # rectangles' corners (unused for round bases)
+    """Arrays of the targets. Corners and facing axes are filled for rectangular bases
+    only (the passes read them for rectangles alone; a round base leaves zeros)."""
+    k = len(tgs)
     rnd = np.array([base_is_round(t.base) for t in tgs], dtype=bool)
     R = np.array([base_radius_in(t.base) for t in tgs], dtype=float)
-    wd = np.array([base_size_in(t.base) for t in tgs], dtype=float).reshape(len(tgs), 2)
+    wd = np.array([base_size_in(t.base) for t in tgs], dtype=float).reshape(k, 2)
     area = np.where(rnd, np.pi * R**2, wd[:, 0] * wd[:, 1])
-    fac = np.array([t.facing for t in tgs], dtype=float)
-    cs, sn = _cos_sin_np(fac)
-    axes = np.stack([np.stack([cs, sn], -1), np.stack([-sn, cs], -1)], axis=1)
+    V = np.zeros((k, 4, 2))
+    axes = np.zeros((k, 2, 2))
+    if not rnd.all():
+        idx = np.flatnonzero(~rnd)
+        rects = [tgs[i] for i in idx]
+        V[idx] = _fp_vertices(rects, 4)
+        cs, sn = _cos_sin_np(np.array([t.facing for t in rects], dtype=float))
+        axes[idx] = np.stack([np.stack([cs, sn], -1), np.stack([-sn, cs], -1)], axis=1)
     return _Targets(
-        C=np.array([(t.x, t.y) for t in tgs], dtype=float).reshape(len(tgs), 2),
+        C=np.array([(t.x, t.y) for t in tgs], dtype=float).reshape(k, 2),
         R=R,
         V=V,
         S=_fp_samples(tgs),
@@ -107,7 +115,7 @@ def _segment_dist2(px: Num, py: Num, ax: Num, ay: Num, bx: Num, by: Num) -> np.n
     dx, dy = bx - ax, by - ay
     l2 = dx * dx + dy * dy
     t = np.where(l2 > 0, ((px - ax) * dx + (py - ay) * dy) / l2, 0.0)  # caller ignores 0/0
-    t = np.clip(t, 0.0, 1.0)
+    t = _unit(t)
     qx, qy = ax + t * dx - px, ay + t * dy - py
     return qx * qx + qy * qy
 

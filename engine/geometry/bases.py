@@ -67,6 +67,22 @@ def _fp_vertices(fps: Sequence[Footprint], n: int) -> np.ndarray:
     return out
 
 
+def _sample_patterns() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The unit sample patterns of :func:`_fp_samples`, made once: a sunflower spiral in
+    the unit disc (x, y) and the centres of a square grid in the unit square (x, y)."""
+    ns = SIGHT_SAMPLES
+    kk = np.arange(ns)
+    disc_r = np.sqrt((kk + 0.5) / ns)
+    disc_a = kk * _GOLDEN_ANGLE
+    side = int(round(math.sqrt(ns)))
+    g = (np.arange(side) + 0.5) / side - 0.5
+    gx, gy = np.meshgrid(g, g, indexing="ij")
+    return disc_r * np.cos(disc_a), disc_r * np.sin(disc_a), gx.ravel(), gy.ravel()
+
+
+_DISC_X, _DISC_Y, _GRID_X, _GRID_Y = _sample_patterns()
+
+
 def _fp_samples(fps: Sequence[Footprint]) -> np.ndarray:
     """Deterministic equal-area sample points (k, SIGHT_SAMPLES, 2) of bases.
 
@@ -80,23 +96,12 @@ def _fp_samples(fps: Sequence[Footprint]) -> np.ndarray:
     fac = np.radians(np.array([f.facing for f in fps], dtype=float))
     rnd = np.array([base_is_round(f.base) for f in fps])
     wd = np.array([base_size_in(f.base) for f in fps], dtype=float)  # (k, 2): w, d
-    kk = np.arange(ns)
-    disc_r = np.sqrt((kk + 0.5) / ns)
-    disc_a = kk * _GOLDEN_ANGLE
-    side = int(round(math.sqrt(ns)))
-    g = (np.arange(side) + 0.5) / side - 0.5
-    gx, gy = np.meshgrid(g, g, indexing="ij")
     half = wd[:, 0, None] / 2  # radius of a round base (w == d == diameter)
-    lx = np.where(
-        rnd[:, None],
-        half * (disc_r * np.cos(disc_a))[None, :],
-        gx.ravel()[None, :] * wd[:, 1, None],
-    )
-    ly = np.where(
-        rnd[:, None],
-        half * (disc_r * np.sin(disc_a))[None, :],
-        gy.ravel()[None, :] * wd[:, 0, None],
-    )
+    if rnd.all():  # the usual case: the spiral alone (the same numbers as below)
+        lx, ly = half * _DISC_X[None, :], half * _DISC_Y[None, :]
+    else:
+        lx = np.where(rnd[:, None], half * _DISC_X[None, :], _GRID_X[None, :] * wd[:, 1, None])
+        ly = np.where(rnd[:, None], half * _DISC_Y[None, :], _GRID_Y[None, :] * wd[:, 0, None])
     cs, sn = np.cos(fac)[:, None], np.sin(fac)[:, None]
     out = np.empty((k, ns, 2))
     out[..., 0] = c[:, 0, None] + lx * cs - ly * sn

@@ -1,89 +1,92 @@
-"""The fast visible-fraction matrix: many observers against many targets in numpy."""
+"""The fast visible fraction in bulk: a matrix, a row, and a moved model's row and column.
+
+Every entry point builds a list of (observer, target) pairs and hands it to the pair
+passes (``passes.py``), so each pair's answer is the same whichever call asked for it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import NamedTuple, TypeVar
+from collections.abc import MutableMapping, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 import shapely
 
-from engine.battlefield import (
-    AREA_SIGHT_DEPTH,
-    Footprint,
-)
-from engine.geometry._common import _DEPTH_EPS, SIGHT_SAMPLES, _cross
-from engine.geometry.arrays import (
-    _expand,
-    _eye_in,
-    _group_starts,
-    _segment_dist2,
-    _TallInfo,
-    _target_arrays,
-    _Targets,
-)
-from engine.geometry.tables import _SightTables
+from engine.battlefield import Footprint
+from engine.geometry._common import _EYE_TOL, _unit
+from engine.geometry.arrays import _target_arrays, _Targets
+from engine.geometry.passes import Front, _Passes
 
-V = TypeVar("V")
+#: Elements of the (pairs x features) pre-filter worked on at once. Why a bound: the
+#: whole 800 x 800 matrix on 320 pieces of terrain held five such arrays at 1.3 GB each;
+#: in blocks of observers the peak stays near 100 MB and the answers do not change (each
+#: pair is computed by the same operations in any batch).
+CHUNK = 1 << 20
+#: Entries of the per-targets and per-eyes caches.
+CACHED = 16
 
 
-class _Matrix(_SightTables):
+class _Eyes(NamedTuple):
+    """What depends on the observers' eyes alone: ground level, inside which blockers,
+    the blockers' edges facing them, and the offsets to each feature's bounding circle
+    (x, y, squared length) for the pre-filter."""
+
+    lev: np.ndarray  # (n,)
+    inside: np.ndarray  # (n, nb)
+    front: Front
+    wx: np.ndarray  # (n, nf)
+    wy: np.ndarray  # (n, nf)
+    w2: np.ndarray  # (n, nf)
+
+
+class _Matrix(_Passes):
     """The vectorized path of :class:`Geometry` (see its docstring and ``visible_matrix``)."""
 
-    def _blk_active(
-        self, E: np.ndarray, Ct: np.ndarray, lev_o: np.ndarray, lev_t: np.ndarray
-    ) -> np.ndarray:
-        """Mask broadcastable to (no, nt, nb): the blocker casts shadow for this pair at all
-        (a tall feature unless it contains the eye; a hill under the rule on the class)."""
-        no, nt, nb = len(E), len(Ct), self._nb
-        hill = self._blk_hill
-        inside = self._eyes(E, "inside", lambda: _eye_in(self._blk_geoms[None, :], E))
-        if not hill.any():
-            return ~inside[:, None, :]
-        eye_in = np.zeros((no, nb), dtype=bool)
-        if (~hill).any():
-            eye_in[:, ~hill] = inside[:, ~hill]
-        act = np.broadcast_to(~eye_in[:, None, :], (no, nt, nb)).copy()
-        gh = self._blk_geoms[None, hill]
-        o_on = inside[:, hill]  # (no, nh)
-        t_on = shapely.intersects_xy(gh, Ct[:, 0, None], Ct[:, 1, None])  # (nt, nh)
-        h = self._blk_h[hill]
-        low_o = (lev_o[:, None] < h[None, :]) & ~o_on
-        low_t = (lev_t[:, None] < h[None, :]) & ~t_on
-        act[:, :, hill] = low_o[:, None, :] & low_t[None, :, :]
-        return act
-
-    def _eyes(self, E: np.ndarray, what: str, compute: Callable[[], V]) -> V:
-        """What depends on the observers' eyes alone (inside which blockers, ground
-        level, front-facing edges), cached per set of eyes: why, a model's move changes
-        one row and one column of a matrix, and the column's observers (everyone else)
-        have not moved, so re-scoring it reuses all of this."""
+    # ------------------------------------------------------------------ caches
+    def _eye_data(self, E: np.ndarray, lev: np.ndarray | None = None) -> _Eyes:
+        """The eyes' data, cached per set of eyes: why, a model's move changes one row and
+        one column of a matrix, and the column's observers (everyone else) have not
+        moved, so re-scoring it reuses all of this. ``lev``: the ground level when the
+        caller has it (an eye is its base's centre, whose level the target arrays hold)."""
         key = E.tobytes()
         hit = self._ecache.get(key)
         if hit is None:
-            if len(self._ecache) >= 8:
-                self._ecache.pop(next(iter(self._ecache)))
-            hit = self._ecache[key] = {}
-        if what not in hit:
-            hit[what] = compute()
-        return hit[what]
+            no, nb = len(E), self._nb
+            if nb:
+                inside = self._inside(E)
+                front = self._front_edges(E)
+            else:
+                inside = np.zeros((no, 0), dtype=bool)
+                front = (np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, np.intp))
+            wx = self._fc[None, :, 0] - E[:, 0, None]
+            wy = self._fc[None, :, 1] - E[:, 1, None]
+            hit = _Eyes(
+                lev=self._elev_np(E) if lev is None else lev,
+                inside=inside,
+                front=front,
+                wx=wx,
+                wy=wy,
+                w2=wx * wx + wy * wy,
+            )
+            _remember(self._ecache, key, hit)
+        return hit
 
-    @staticmethod
-    def _capsule(
-        E: np.ndarray, D: np.ndarray, L2: np.ndarray, R: np.ndarray, fc: np.ndarray, fr: np.ndarray
-    ) -> np.ndarray:
-        """(no, nt, nf) mask: the feature's bounding circle comes within the target's bounding
-        radius of the eye-to-target-centre segment (a superset of the sight cone)."""
-        W = fc[None, :, :] - E[:, None, :]  # (no, nf, 2)
-        W2 = (W**2).sum(-1)  # (no, nf)
-        dot = np.matmul(D, W.transpose(0, 2, 1))  # (no, nt, nf)
-        t = np.where(L2[..., None] > 0, dot / L2[..., None], 0.0)
-        t = np.clip(t, 0.0, 1.0)
-        d2 = W2[:, None, :] - 2 * t * dot + t * t * L2[..., None]
-        lim = (fr[None, None, :] + R[None, :, None]) * (1 + 1e-7) + 1e-7
-        return d2 <= lim * lim
+    def _inside(self, E: np.ndarray) -> np.ndarray:
+        """(no, nb): the eye is inside the blocker or within ``_EYE_TOL`` of it
+        (``_eye_in``), asked of shapely only where the eye is within the blocker's
+        envelope widened by more than that tolerance (elsewhere it cannot be)."""
+        box = self._fbox[self._blk]
+        pad = 2 * _EYE_TOL
+        x, y = E[:, 0, None], E[:, 1, None]
+        near = (x >= box[:, 0] - pad) & (x <= box[:, 2] + pad)
+        near &= (y >= box[:, 1] - pad) & (y <= box[:, 3] + pad)
+        ii, kk = np.nonzero(near)
+        if ii.size:
+            pts = shapely.points(E[ii])
+            near[ii, kk] = shapely.dwithin(self._blk_geoms[kk], pts, _EYE_TOL)
+        return near
 
-    def _targets(self, tgs: list[Footprint]) -> _Targets:
+    def _targets(self, tgs: Sequence[Footprint]) -> _Targets:
         """Target arrays, cached: the hover preview asks about the same enemies every frame."""
         key = tuple(tgs)
         hit: _Targets | None
@@ -95,12 +98,83 @@ class _Matrix(_SightTables):
         if hit is None:
             hit = _target_arrays(tgs)
             hit.lev = self._elev_np(hit.C)
+            if self._blk_hill.any():
+                gh = self._blk_geoms[None, self._blk_hill]
+                hit.on_hill = shapely.intersects_xy(gh, hit.C[:, 0, None], hit.C[:, 1, None])
             if cacheable:
-                if len(self._tcache) >= 8:
-                    self._tcache.pop(next(iter(self._tcache)))
-                self._tcache[key] = hit
+                _remember(self._tcache, key, hit)
         return hit
 
+    # ------------------------------------------------------------------ the pre-filters
+    def _capsule(self, eyes: _Eyes, E: np.ndarray, C: np.ndarray, R: np.ndarray) -> np.ndarray:
+        """(no, nt, nf) mask: the feature's bounding circle comes within the target's bounding
+        radius of the eye-to-target-centre segment (a superset of the sight cone).
+        Element by element (no matrix product), so a pair's mask never depends on the
+        shape of the batch it came in."""
+        dx = C[None, :, 0] - E[:, 0, None]  # (no, nt)
+        dy = C[None, :, 1] - E[:, 1, None]
+        L2 = (dx * dx + dy * dy)[..., None]
+        dot = dx[..., None] * eyes.wx[:, None, :]
+        dot += dy[..., None] * eyes.wy[:, None, :]  # (no, nt, nf)
+        t = dot / L2
+        if not (L2 > 0).all():  # a target centred on the eye: the nearest point is the eye
+            t = np.where(L2 > 0, t, 0.0)
+        _unit(t)
+        d2 = eyes.w2[:, None, :] - 2 * t * dot
+        d2 += t * t * L2
+        return d2 <= self._reach2(R)
+
+    def _reach2(self, R: np.ndarray) -> np.ndarray:
+        """(nt, nf) squared reach of the pre-filter: a feature's bounding radius plus a
+        target's, with slack; remembered per set of radii (the others' bases are the
+        same move after move)."""
+        key = R.tobytes()
+        hit = self._lim_cache.get(key)
+        if hit is None:
+            lim = (self._fr[None, :] + R[:, None]) * (1 + 1e-7) + 1e-7
+            hit = lim * lim
+            _remember(self._lim_cache, key, hit)
+        return hit
+
+    def _blk_active(
+        self, eyes: _Eyes, T: _Targets, pairs: tuple[np.ndarray, np.ndarray]
+    ) -> np.ndarray:
+        """(pairs, nb) mask: the blocker casts shadow for this pair at all (a tall feature
+        unless it contains the eye; a hill under the rule on the class)."""
+        pi, pj = pairs
+        act = ~eyes.inside[pi]
+        hill = self._blk_hill
+        if hill.any():
+            assert T.lev is not None and T.on_hill is not None  # set by _targets
+            h = self._blk_h[hill]
+            low_o = (eyes.lev[:, None] < h[None, :]) & ~eyes.inside[:, hill]
+            low_t = (T.lev[:, None] < h[None, :]) & ~T.on_hill
+            act[:, hill] = low_o[pi] & low_t[pj]
+        return act
+
+    def _solve(
+        self,
+        E: np.ndarray,
+        T: _Targets,
+        pairs: tuple[np.ndarray, np.ndarray],
+        cand: np.ndarray,
+        eyes: _Eyes,
+    ) -> np.ndarray:
+        """Visible fraction of each pair (eye ``pairs[0]``, target ``pairs[1]``) whose
+        features near the sight line are ``cand`` (pairs, nf)."""
+        vis = np.ones(len(pairs[0]))
+        nb = self._nb
+        info = None
+        if nb:
+            candB = cand[:, :nb]
+            candB &= self._blk_active(eyes, T, pairs)
+            if candB.any():
+                info = self._tall_pass(E, T, pairs, candB, vis, eyes.front)
+        if self._npc:
+            self._area_pass(E, T, pairs, cand[:, nb:], vis, info)
+        return vis
+
+    # ------------------------------------------------------------------ the entry points
     def visible_row(self, observer: Footprint, targets: Sequence[Footprint]) -> np.ndarray:
         """One observer against many targets (the hover preview): shape (len(targets),)."""
         return self.visible_matrix([observer], targets)[0]
@@ -121,429 +195,117 @@ class _Matrix(_SightTables):
         a circular segment in closed form for a disc, half-plane clipping for a rectangle.
         Pairs where an edge cuts into the base itself fall back to the exact shapely
         shadows; pairs touched by area terrain use the sampled method of the class.
+        Observers are taken in blocks (``CHUNK``) so memory stays bounded.
         """
         obs, tgs = list(observers), list(targets)
         no, nt = len(obs), len(tgs)
-        vis = np.ones((no, nt))
         if no == 0 or nt == 0 or (self._nb == 0 and self._npc == 0):
-            return vis
+            return np.ones((no, nt))
         E = np.array([(o.x, o.y) for o in obs], dtype=float).reshape(no, 2)
         T = self._targets(tgs)
+        vis = np.empty(no * nt)
         with np.errstate(all="ignore"):
-            D = T.C[None, :, :] - E[:, None, :]
-            L2 = (D**2).sum(-1)
-            cand = self._capsule(E, D, L2, T.R, self._fc, self._fr)
-            nb = self._nb
-            info = None
-            if nb:
-                candB = cand[:, :, :nb]
-                assert T.lev is not None  # set by _targets
-                lev_o = self._eyes(E, "level", lambda: self._elev_np(E))
-                candB &= self._blk_active(E, T.C, lev_o, T.lev)
-                if candB.any():
-                    info = self._tall_pass(E, T, candB, vis)
-            if self._npc:
-                self._area_pass(E, T, cand[:, :, nb:], vis, info)
-        return vis
+            eyes = self._eye_data(E)
+            nf = len(self._fr)
+            step = max(1, CHUNK // max(nt * nf, 1))
+            for i0 in range(0, no, step):
+                i1 = min(no, i0 + step)
+                cand = self._capsule(_rows(eyes, i0, i1), E[i0:i1], T.C, T.R)
+                pairs = (np.repeat(np.arange(i0, i1), nt), np.tile(np.arange(nt), i1 - i0))
+                vis[i0 * nt : i1 * nt] = self._solve(E, T, pairs, cand.reshape(-1, nf), eyes)
+        return vis.reshape(no, nt)
 
-    def _area_pass(
-        self, E: np.ndarray, T: _Targets, candP: np.ndarray, vis: np.ndarray, info: _TallInfo | None
-    ) -> None:
-        """Sampled visible fraction for pairs where area terrain hides some sample.
+    def visible_cross(
+        self, model: Footprint, others: Sequence[Footprint]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A moved model re-scored against the others in one pass: (what ``model`` sees
+        of each of ``others``, what each of them sees of ``model``), shapes (n,) and (n,).
 
-        Runs after the tall pass: pairs already wholly hidden stay 0 (every sample would be
-        hidden too); the tall part of each sample comes from the tall pass's intervals.
+        Why this is all a move changes: models never block sight (DESIGN.md, the table),
+        so every pair without the moved model keeps its fraction. Bit for bit the row
+        and the column a full :meth:`visible_matrix` would give; the others' target
+        arrays and eyes come from the caches, so only the moved base is new work.
         """
-        nt = len(T.C)
-        candP &= (vis > 0)[..., None]
-        ii, jj, pp = np.nonzero(candP)
-        if ii.size == 0:
-            return
-        pid = ii * nt + jj
-        if self._area_small:
-            # The depth along any ray is at most the sum of the diameters of the distinct
-            # area features in play: skip pairs that can never reach the limit.
-            new = np.concatenate(([True], pid[1:] != pid[:-1]))
-            starts = np.flatnonzero(new)
-            owners = self._p_owner[pp]
-            first = new.copy()
-            first[1:] |= owners[1:] != owners[:-1]
-            bound = np.add.reduceat(self._area_diam[owners] * first, starts)
-            keep_pair = bound > AREA_SIGHT_DEPTH + _DEPTH_EPS
-            if not keep_pair.all():
-                rows = keep_pair[np.cumsum(new) - 1]
-                ii, jj, pp, pid = ii[rows], jj[rows], pp[rows], pid[rows]
-                if ii.size == 0:
-                    return
-        starts = _group_starts(pid)
-        lengths = self._piece_lengths(E[ii], T.S[jj], pp)
-        depth = np.add.reduceat(lengths, starts, axis=0)
-        hid = depth > AREA_SIGHT_DEPTH + _DEPTH_EPS
-        inv = hid.any(1)
-        if not inv.any():
-            return
-        st = starts[inv]
-        pi, pj = ii[st], jj[st]
-        hid = hid[inv]
-        if info is not None:
-            hid |= self._tall_samples(E, T, pi, pj, info)
-        vis[pi, pj] = 1.0 - hid.sum(1) / hid.shape[1]
-
-    def _tall_samples(
-        self, E: np.ndarray, T: _Targets, pi: np.ndarray, pj: np.ndarray, info: _TallInfo
-    ) -> np.ndarray:
-        """The sample points of pairs (pi, pj) (sorted) that tall terrain hides: by the
-        merged angular intervals where the tall pass had them, by edge crossings
-        otherwise."""
-        nt = len(T.C)
-        inv_pid = pi * nt + pj
-        tall = np.zeros((len(pi), SIGHT_SAMPLES), dtype=bool)
-        if info.g_rank.size:
-            gp = info.upid[info.g_rank]
-            rowi = np.minimum(np.searchsorted(inv_pid, gp), len(inv_pid) - 1)
-            sel = inv_pid[rowi] == gp
-            if sel.any():
-                rowi = rowi[sel]
-                Ei = E[pi[rowi]]
-                ux = T.C[pj[rowi], 0] - Ei[:, 0]
-                uy = T.C[pj[rowi], 1] - Ei[:, 1]
-                Px = T.S[pj[rowi], :, 0] - Ei[:, 0, None]
-                Py = T.S[pj[rowi], :, 1] - Ei[:, 1, None]
-                phi = np.arctan2(
-                    ux[:, None] * Py - uy[:, None] * Px, ux[:, None] * Px + uy[:, None] * Py
-                )
-                hit = (phi >= info.g_lo[sel][:, None]) & (phi <= info.g_hi[sel][:, None])
-                st = _group_starts(rowi)
-                tall[rowi[st]] = np.logical_or.reduceat(hit, st, axis=0)
-        if info.bad.size:
-            rowb = np.minimum(np.searchsorted(inv_pid, info.bad), len(inv_pid) - 1)
-            for r in rowb[inv_pid[rowb] == info.bad]:
-                feats = info.kk[info.pid == inv_pid[r]]
-                _, edge = _expand(self._e_count[feats], self._e_start[feats])
-                n = edge.size
-                cr = self._crossed(
-                    np.repeat(E[pi[r]][None], n, 0),
-                    np.repeat(T.S[pj[r]][None], n, 0),
-                    self._ea[edge],
-                    self._eb[edge],
-                )
-                tall[r] |= cr.any(0)
-        return tall
-
-    def _tall_pass(
-        self, E: np.ndarray, T: _Targets, cand: np.ndarray, vis: np.ndarray
-    ) -> _TallInfo:
-        """Exact visible fraction against tall terrain (and crested hills) for the candidate
-        pairs, by angular intervals, with an exact shapely fallback.
-
-        Three steps: the blockers' front-facing edges clipped to each pair's cone
-        (``_cone_rows``); each clipped edge found in front of the target, behind it, or
-        reaching into it (``_edge_sides``); the hidden angular intervals merged and
-        measured per pair (``_hide_by_intervals``). Pairs an edge reaches into are
-        measured exactly with shapely.
-        """
-        nt = len(T.C)
-        ii, jj, kk = np.nonzero(cand)
-        pid_all = ii * nt + jj
-        rows = self._cone_rows(E, T, ii, jj, kk)
-        front_ok, seg_clear = _edge_sides(E, T, rows)
-        ri, rj, pa, pb, ux, uy = rows.ri, rows.rj, rows.pa, rows.pb, rows.ux, rows.uy
-        ok = front_ok | seg_clear
-        behind = seg_clear & ~front_ok
-        if behind.any():
-            keep = ~behind
-            ri, rj, pa, pb, ok = ri[keep], rj[keep], pa[keep], pb[keep], ok[keep]
-            ux, uy = ux[keep], uy[keep]
-        row_pid = ri * nt + rj
-        bad_pids, good = _bad_pairs(row_pid, ok)
-        info = _TallInfo(
-            upid=np.zeros(0, np.intp),
-            g_rank=np.zeros(0, np.intp),
-            g_lo=np.zeros(0),
-            g_hi=np.zeros(0),
-            bad=bad_pids,
-            pid=pid_all,
-            kk=kk,
-        )
-        gpid = row_pid[good]
-        if gpid.size:
-            self._hide_by_intervals(E, T, gpid, ux[good], uy[good], pa[good], pb[good], vis, info)
-        # Exact fallback for the pairs an edge reaches into.
-        for pidv in bad_pids:
-            i, j = divmod(int(pidv), nt)
-            feats = kk[pid_all == pidv]
-            hid_area, _ = self._exact_hidden(E[i], T.fps[j], feats, front_only=True)
-            vis[i, j] = min(max(1.0 - hid_area / T.area[j], 0.0), 1.0)
-        return info
-
-    def _cone_rows(
-        self, E: np.ndarray, T: _Targets, ii: np.ndarray, jj: np.ndarray, kk: np.ndarray
-    ) -> _Rows:
-        """One row per (pair, front-facing edge of a candidate blocker) whose edge enters
-        the cone the target's bounding circle subtends from the eye, the edge clipped to
-        that cone (``pa``-``pb``, relative to the eye)."""
-        nb = self._nb
-        # Front-facing edges (the eye on their outer side) cast the shadow; they depend on
-        # the eye only, so find them per observer and expand each (pair, feature) to them.
-        fe, fcount, fstart = self._eyes(E, "front", lambda: self._front_edges(E))
-        fk = ii * nb + kk
-        rep, pos = _expand(fcount[fk], fstart[fk])
-        edge = fe[pos]
-        ri, rj = ii[rep], jj[rep]
-        Er = E[ri]
-        a = self._ea[edge] - Er
-        b = self._eb[edge] - Er
-        # Per-row cone of the target's bounding circle (the disc itself for a round base).
-        Dr = T.C[rj] - E[ri]
-        d = np.sqrt((Dr**2).sum(1))
-        Rr = T.R[rj]
-        too_close = d <= Rr * (1 + 1e-9) + 1e-12
-        ux, uy = Dr[:, 0] / d, Dr[:, 1] / d
-        sa = np.where(too_close, 1.0, Rr / d)
-        ca = np.sqrt(np.clip(1.0 - sa * sa, 0.0, None))
-        d1x, d1y = ux * ca + uy * sa, -ux * sa + uy * ca
-        d2x, d2y = ux * ca - uy * sa, ux * sa + uy * ca
-        lo1, hi1 = _lin_range(
-            _cross(d1x, d1y, a[:, 0], a[:, 1]), _cross(d1x, d1y, b[:, 0], b[:, 1])
-        )
-        lo2, hi2 = _lin_range(
-            _cross(a[:, 0], a[:, 1], d2x, d2y), _cross(b[:, 0], b[:, 1], d2x, d2y)
-        )
-        s0, s1 = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
-        inside = (s1 - s0 > 1e-12) | too_close
-        a, b, s0, s1 = a[inside], b[inside], s0[inside], s1[inside]
-        ab = b - a
-        return _Rows(
-            ri=ri[inside],
-            rj=rj[inside],
-            pa=a + s0[:, None] * ab,
-            pb=a + s1[:, None] * ab,
-            too_close=too_close[inside],
-            ux=ux[inside],
-            uy=uy[inside],
-            d=d[inside],
-            R=Rr[inside],
-        )
-
-    def _front_edges(self, E: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(edge indices, count per (observer, blocker), start of each count) of the
-        blockers' edges each eye sees from outside, observer by observer."""
-        ax_ = self._ea[None, :, 0] - E[:, 0, None]
-        ay_ = self._ea[None, :, 1] - E[:, 1, None]
-        bx_ = self._eb[None, :, 0] - E[:, 0, None]
-        by_ = self._eb[None, :, 1] - E[:, 1, None]
-        fm = _cross(ax_, ay_, bx_, by_) < 0  # (no, m)
-        _, fe = np.nonzero(fm)
-        fcount = np.add.reduceat(fm, self._e_start, axis=1, dtype=np.intp).ravel()
-        fstart = np.cumsum(fcount) - fcount
-        return fe, fcount, fstart
-
-    def _hide_by_intervals(
-        self,
-        E: np.ndarray,
-        T: _Targets,
-        gpid: np.ndarray,
-        ux_g: np.ndarray,
-        uy_g: np.ndarray,
-        pa_g: np.ndarray,
-        pb_g: np.ndarray,
-        vis: np.ndarray,
-        info: _TallInfo,
-    ) -> None:
-        """Angular intervals relative to the direction of the target, merged per pair; the
-        target's area between each merged interval's rays is hidden. Writes ``vis`` and the
-        merged intervals into ``info`` (the area pass reuses them)."""
-        nt = len(T.C)
-        fa = np.arctan2(
-            _cross(ux_g, uy_g, pa_g[:, 0], pa_g[:, 1]), ux_g * pa_g[:, 0] + uy_g * pa_g[:, 1]
-        )
-        fb = np.arctan2(
-            _cross(ux_g, uy_g, pb_g[:, 0], pb_g[:, 1]), ux_g * pb_g[:, 0] + uy_g * pb_g[:, 1]
-        )
-        lo, hi = np.minimum(fa, fb), np.maximum(fa, fb)
-        newp = np.concatenate(([True], gpid[1:] != gpid[:-1]))
-        rank = np.cumsum(newp) - 1
-        upid = gpid[newp]
-        g_lo, g_hi, g_rank = _merge_intervals(rank, lo, hi)
-        gi, gj = upid[g_rank] // nt, upid[g_rank] % nt
-        uxx = T.C[gj, 0] - E[gi, 0]
-        uyy = T.C[gj, 1] - E[gi, 1]
-        nn = np.sqrt(uxx**2 + uyy**2)
-        # Area of the target on the clockwise side of the ray at each merged endpoint.
-        # A disc in closed form (a circular segment), a rectangle by clipping.
-        A_lo = np.empty(g_lo.size)
-        A_hi = np.empty(g_hi.size)
-        rg = T.rnd[gj]
-        if rg.any():
-            r = T.R[gj[rg]]
-            for g_phi, A in ((g_lo, A_lo), (g_hi, A_hi)):
-                sv = np.clip(-nn[rg] * np.sin(g_phi[rg]) / r, -1.0, 1.0)
-                A[rg] = r * r * (np.arccos(sv) - sv * np.sqrt(1.0 - sv * sv))
-        if (~rg).any():
-            sel = np.flatnonzero(~rg)
-            Vrel = T.V[gj[sel]] - E[gi[sel]][:, None, :]
-            ux1, uy1 = uxx[sel] / nn[sel], uyy[sel] / nn[sel]
-            A_lo[sel] = self._clip_area(Vrel, ux1, uy1, g_lo[sel])
-            A_hi[sel] = self._clip_area(Vrel, ux1, uy1, g_hi[sel])
-        hidden = np.bincount(g_rank, weights=A_hi - A_lo, minlength=upid.size)
-        pi, pj = upid // nt, upid % nt
-        vis[pi, pj] = np.clip(1.0 - hidden / T.area[pj], 0.0, 1.0)
-        info.upid, info.g_rank, info.g_lo, info.g_hi = upid, g_rank, g_lo, g_hi
-
-    @staticmethod
-    def _clip_area(Vrel: np.ndarray, ux: np.ndarray, uy: np.ndarray, phi: np.ndarray) -> np.ndarray:
-        """Area of each polygon (eye at the origin) on the clockwise side of the ray at angle
-        ``phi`` from direction u. Shoelace over the clipped edges; the cut itself runs
-        through the origin and adds nothing, so each edge contributes its cross product
-        times the share of it on that side."""
-        c, s = np.cos(phi), np.sin(phi)
-        wx, wy = ux * c - uy * s, ux * s + uy * c
-        X = np.ascontiguousarray(Vrel[..., 0])
-        Y = np.ascontiguousarray(Vrel[..., 1])
-        sv = wx[:, None] * Y
-        sv -= wy[:, None] * X  # side of each vertex: <= 0 is the clockwise side
-        Xn, Yn, sn = np.roll(X, -1, 1), np.roll(Y, -1, 1), np.roll(sv, -1, 1)
-        cpq = X * Yn
-        cpq -= Y * Xn
-        # share of each edge on the side <= 0, branch-free: -min(sv, sn) / |sn - sv|, clipped
-        den = sn - sv
-        np.abs(den, out=den)
-        den += 1e-300
-        f = np.minimum(sv, sn)
-        np.negative(f, out=f)
-        f /= den
-        np.clip(f, 0.0, 1.0, out=f)
-        f *= cpq
-        return 0.5 * f.sum(-1)
+        n = len(others)
+        if n == 0 or (self._nb == 0 and self._npc == 0):
+            return np.ones(n), np.ones(n)
+        To = self._targets(others)
+        Tm = _target_arrays([model])
+        Tm.lev = self._elev_np(Tm.C)
+        if self._blk_hill.any():
+            gh = self._blk_geoms[None, self._blk_hill]
+            Tm.on_hill = shapely.intersects_xy(gh, Tm.C[:, 0, None], Tm.C[:, 1, None])
+        with np.errstate(all="ignore"):
+            Eo = self._eye_data(To.C, To.lev)
+            Em = self._eye_data(Tm.C, Tm.lev)
+            nf = len(self._fr)
+            cand = np.concatenate(
+                [
+                    self._capsule(Em, Tm.C, To.C, To.R).reshape(n, nf),
+                    self._capsule(Eo, To.C, Tm.C, Tm.R).reshape(n, nf),
+                ]
+            )
+            idx = np.arange(1, n + 1)
+            zero = np.zeros(n, dtype=idx.dtype)
+            pairs = (np.concatenate([zero, idx]), np.concatenate([idx, zero]))
+            E = np.concatenate([Tm.C, To.C])
+            vis = self._solve(E, _join_targets(Tm, To), pairs, cand, _join_eyes(Em, Eo))
+        return vis[:n], vis[n:]
 
 
-def _merge_intervals(
-    rank: np.ndarray, lo: np.ndarray, hi: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Union of the intervals [lo, hi] of each pair (``rank``, sorted, from 0): the merged
-    intervals' (lo, hi, rank). Why a running maximum per pair (a segmented scan by
-    doubling) and not one over all pairs with an offset per pair added to the angles:
-    the offset grows with the number of pairs and rounds the angles, so a pair's answer
-    would depend on what else is in the batch; this way ``visible_row`` is exactly a row
-    of ``visible_matrix``."""
-    order = np.lexsort((lo, rank))
-    lo_s, hi_s, rank_s = lo[order], hi[order], rank[order]
-    first = np.concatenate(([True], rank_s[1:] != rank_s[:-1]))
-    starts = np.flatnonzero(first)
-    pos = np.arange(rank_s.size) - starts[np.cumsum(first) - 1]
-    run = hi_s.copy()  # running max of hi within each pair
-    d = 1
-    while d <= pos.max(initial=0):
-        k = np.flatnonzero(pos >= d)
-        run[k] = np.maximum(run[k], run[k - d])
-        d *= 2
-    new = first.copy()
-    new[1:] |= lo_s[1:] > run[:-1]
-    st = np.flatnonzero(new)
-    return lo_s[st], np.maximum.reduceat(hi_s, st), rank_s[st]
+_NONE = np.zeros((0, 0))
 
 
-class _Rows(NamedTuple):
-    """Per (pair, clipped edge) arrays of the tall pass: observer and target indices, the
-    clipped edge ``pa``-``pb`` relative to the eye, whether the eye is within the target's
-    bounding circle, the unit direction and distance to the target, its bounding radius."""
-
-    ri: np.ndarray
-    rj: np.ndarray
-    pa: np.ndarray
-    pb: np.ndarray
-    too_close: np.ndarray
-    ux: np.ndarray
-    uy: np.ndarray
-    d: np.ndarray
-    R: np.ndarray
+def _remember(cache: MutableMapping[Any, Any], key: Any, value: Any) -> None:
+    """Keep ``value`` under ``key``, dropping the oldest entry at ``CACHED`` (another
+    thread may have dropped it first: the window and the thinking thread share this)."""
+    if len(cache) >= CACHED:
+        try:
+            cache.pop(next(iter(cache)), None)
+        except (StopIteration, RuntimeError):
+            pass
+    cache[key] = value
 
 
-def _lin_range(f0: np.ndarray, f1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Parameter range [lo, hi] of a segment where a linear function going from f0 to f1
-    is >= 0 (empty as lo > hi)."""
-    cut = f0 / (f0 - f1)
-    lo = np.where(f0 >= 0, 0.0, np.where(f1 >= 0, cut, 2.0))
-    hi = np.where(f1 >= 0, 1.0, np.where(f0 >= 0, cut, -1.0))
-    return lo, hi
+def _rows(eyes: _Eyes, i0: int, i1: int) -> _Eyes:
+    """The eyes i0..i1 for the pre-filter (the front edges stay whole: pairs index eyes
+    of the whole set)."""
+    return eyes._replace(wx=eyes.wx[i0:i1], wy=eyes.wy[i0:i1], w2=eyes.w2[i0:i1])
 
 
-def _edge_sides(E: np.ndarray, T: _Targets, rows: _Rows) -> tuple[np.ndarray, np.ndarray]:
-    """(front_ok, seg_clear) per row: where is the clipped edge relative to the target?
-
-    If the triangle (eye, pa, pb) misses the target, the edge is wholly in front of it and
-    shadows the target's whole depth over its angular interval. If the triangle reaches
-    the target but the edge itself does not touch it, the edge is wholly behind it (by
-    continuity along the rays) and hides nothing. Otherwise the pair goes to the exact
-    fallback. Discs by distances, rectangles by separating axes; near-contacts (1e-9")
-    count as contacts, which only sends a pair to the fallback.
-    """
-    ri, rj, pa, pb = rows.ri, rows.rj, rows.pa, rows.pb
-    front_ok = np.zeros(len(ri), dtype=bool)
-    seg_clear = np.zeros(len(ri), dtype=bool)
-    rnd = T.rnd[rj]
-    if rnd.any():
-        m = rnd & ~rows.too_close
-        cx, cy = (rows.ux * rows.d)[m], (rows.uy * rows.d)[m]
-        front_ok[m], seg_clear[m] = _disc_sides(cx, cy, pa[m], pb[m], rows.R[m] + 1e-9)
-    if (~rnd).any():
-        m = (~rnd) & ~rows.too_close
-        V4 = T.V[rj[m], :4, :] - E[ri[m]][:, None, :]
-        front_ok[m], seg_clear[m] = _rect_sides(V4, pa[m], pb[m], T.axes[rj[m]])
-    return front_ok, seg_clear
-
-
-def _disc_sides(
-    cx: np.ndarray, cy: np.ndarray, pa: np.ndarray, pb: np.ndarray, lim: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_edge_sides` for discs of radius ``lim`` centred (cx, cy) from the eye."""
-    ax_, ay_, bx_, by_ = pa[:, 0], pa[:, 1], pb[:, 0], pb[:, 1]
-    zx = np.zeros_like(ax_)
-    dseg = _segment_dist2(cx, cy, ax_, ay_, bx_, by_)
-    d2 = np.minimum.reduce(
-        [
-            _segment_dist2(cx, cy, zx, zx, ax_, ay_),
-            dseg,
-            _segment_dist2(cx, cy, bx_, by_, zx, zx),
-        ]
+def _join_eyes(a: _Eyes, b: _Eyes) -> _Eyes:
+    """Eyes ``a`` then eyes ``b`` as one set for the passes (front-edge offsets of ``b``
+    moved on); the pre-filter's offsets are not joined (it has run by then)."""
+    fa, fb = a.front, b.front
+    return _Eyes(
+        lev=np.concatenate([a.lev, b.lev]),
+        inside=np.concatenate([a.inside, b.inside]),
+        front=(
+            np.concatenate([fa[0], fb[0]]),
+            np.concatenate([fa[1], fb[1]]),
+            np.concatenate([fa[2], fb[2] + len(fa[0])]),
+        ),
+        wx=_NONE,
+        wy=_NONE,
+        w2=_NONE,
     )
-    c1 = _cross(ax_, ay_, cx, cy)
-    c2 = _cross(bx_ - ax_, by_ - ay_, cx - ax_, cy - ay_)
-    c3 = _cross(-bx_, -by_, cx - bx_, cy - by_)
-    tri_in = ((c1 <= 0) & (c2 <= 0) & (c3 <= 0)) | ((c1 >= 0) & (c2 >= 0) & (c3 >= 0))
-    return (~tri_in) & (d2 > lim * lim), dseg > lim * lim
 
 
-def _rect_sides(
-    V4: np.ndarray, pa: np.ndarray, pb: np.ndarray, taxes: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_edge_sides` for rectangles with corners ``V4`` (eye at the origin) and
-    facing axes ``taxes``, by separating axes."""
-    tri = np.stack([np.zeros_like(pa), pa, pb], axis=1)  # (k, 3, 2)
-    seg = tri[:, 1:, :]
-    te = np.roll(tri, -1, axis=1) - tri
-    axes = [np.stack([-te[:, q, 1], te[:, q, 0]], -1) for q in range(3)]
-    axes += [taxes[:, 0], taxes[:, 1]]
-    sep_t = np.zeros(len(pa), dtype=bool)
-    sep_s = np.zeros(len(pa), dtype=bool)
-    for q, ax in enumerate(axes):
-        p2 = (V4 * ax[:, None, :]).sum(-1)
-        ln = np.sqrt((ax**2).sum(-1)) * 1e-9 + 1e-12
-        p1 = (tri * ax[:, None, :]).sum(-1)
-        sep_t |= (p1.max(1) < p2.min(1) - ln) | (p2.max(1) < p1.min(1) - ln)
-        if q != 0 and q != 2:  # the segment's own normal is axis 1; skip eye sides
-            p3 = (seg * ax[:, None, :]).sum(-1)
-            sep_s |= (p3.max(1) < p2.min(1) - ln) | (p2.max(1) < p3.min(1) - ln)
-    return sep_t, sep_s
+def _join_targets(a: _Targets, b: _Targets) -> _Targets:
+    """Targets ``a`` then targets ``b`` as one set."""
 
+    def cat(x: np.ndarray | None, y: np.ndarray | None) -> np.ndarray | None:
+        return None if x is None or y is None else np.concatenate([x, y])
 
-def _bad_pairs(row_pid: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(pair ids with any row not ``ok``, mask of rows whose pair has none): a pair with
-    one edge reaching into its target goes wholly to the exact fallback."""
-    if ok.all():
-        return np.zeros(0, dtype=row_pid.dtype), ok
-    newg = np.concatenate(([True], row_pid[1:] != row_pid[:-1]))
-    grp = np.cumsum(newg) - 1
-    bad_grp = np.zeros(int(grp[-1]) + 1, dtype=bool)
-    bad_grp[grp[~ok]] = True
-    return row_pid[newg][bad_grp], ~bad_grp[grp]
+    return _Targets(
+        C=np.concatenate([a.C, b.C]),
+        R=np.concatenate([a.R, b.R]),
+        V=np.concatenate([a.V, b.V]),
+        S=np.concatenate([a.S, b.S]),
+        area=np.concatenate([a.area, b.area]),
+        rnd=np.concatenate([a.rnd, b.rnd]),
+        axes=np.concatenate([a.axes, b.axes]),
+        fps=a.fps + b.fps,
+        lev=cat(a.lev, b.lev),
+        on_hill=cat(a.on_hill, b.on_hill),
+    )

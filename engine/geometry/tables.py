@@ -47,8 +47,10 @@ class _SightTables:
         self._build_edges()
         self._build_pieces()
         self._tcache: dict[tuple[Footprint, ...], _Targets] = {}
-        # per set of observers' eyes (bytes of their array): see _Matrix._eyes
-        self._ecache: dict[bytes, dict[str, Any]] = {}
+        # per set of observers' eyes (bytes of their array): see _Matrix._eye_data
+        self._ecache: dict[bytes, Any] = {}
+        # the pre-filter's squared reach per set of target radii: see _Matrix._reach2
+        self._lim_cache: dict[bytes, np.ndarray] = {}
         # per target base: cone vertices, sample points, ground elevation (see _target_parts)
         self._pcache: dict[Footprint, tuple[np.ndarray, np.ndarray | None, float]] = {}
         self._sight_cache: dict[tuple[object, ...], Sight] = {}

@@ -124,3 +124,58 @@ def test_the_quick_overlap_test_agrees_with_the_exact_one():
         assert overlaps(fa, fb) == exact
         seen.add(exact)
     assert seen == {True, False}
+
+
+def _moves(rng: random.Random, fp: Footprint, n: int) -> list[Footprint]:
+    return [
+        Footprint(round(rng.uniform(1, 35), 2), round(rng.uniform(1, 23), 2), fp.facing, fp.base)
+        for _ in range(n)
+    ]
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_a_moved_model_rescored_in_one_pass_is_the_full_recompute(seed):
+    """Issue 24: a move changes the moved model's row and column only (models never
+    block sight); ``visible_cross`` gives them bit for bit as a fresh full matrix does,
+    on round and rectangular bases, walls, woods and a hill, so no pair changes band."""
+    bf, a, b = _table(seed)
+    models = a + b
+    geo = Geometry(bf)
+    before = geo.visible_matrix(models, models)
+    rng = random.Random(seed)
+    for k in (0, 5, 9, 14):
+        for new in _moves(rng, models[k], 3):
+            others = models[:k] + models[k + 1 :]
+            row, col = geo.visible_cross(new, others)
+            moved = models[:k] + [new] + models[k + 1 :]
+            full = Geometry(bf).visible_matrix(moved, moved)  # no caches shared
+            rest = [i for i in range(len(models)) if i != k]
+            assert np.array_equal(row, full[k, rest])
+            assert np.array_equal(col, full[rest, k])
+            assert np.array_equal(full[np.ix_(rest, rest)], before[np.ix_(rest, rest)])
+            assert 0 < (full[k, rest] < 1).sum() < len(rest)  # some pairs are hidden
+
+
+def test_the_matrix_in_blocks_is_the_matrix_in_one(monkeypatch):
+    """Observers are taken in blocks to bound memory; the blocks change no answer."""
+    from engine.geometry import matrix
+
+    bf, a, b = _table(12)
+    whole = Geometry(bf).visible_matrix(a + b, a + b)
+    monkeypatch.setattr(matrix, "CHUNK", 1)  # one observer a block
+    assert np.array_equal(Geometry(bf).visible_matrix(a + b, a + b), whole)
+
+
+def test_the_table_batches_sight_for_models():
+    """The table's batched services take models and give the geometry's answers."""
+    from engine.state import Model
+    from engine.table import Table
+
+    bf, a, b = _table(13)
+    ms = [Model(f"m{i}", "a", "m", f.x, f.y, f.facing, f.base) for i, f in enumerate(a + b)]
+    table, geo = Table.of(bf), Geometry(bf)
+    assert np.array_equal(table.visible_matrix(ms[:8], ms[8:]), geo.visible_matrix(a, b))
+    assert np.array_equal(table.visible_row(ms[0], ms[8:]), geo.visible_row(a[0], b))
+    row, col = table.visible_cross(ms[3], ms[8:])
+    assert np.array_equal(row, geo.visible_row(a[3], b))
+    assert np.array_equal(col, geo.visible_matrix(b, [a[3]])[:, 0])

@@ -1,0 +1,477 @@
+"""The pair passes of the fast visible fraction: tall terrain by angular intervals, area
+terrain by samples, for any list of (observer, target) pairs.
+
+Why pairs and not a grid: a whole matrix, one observer's row, one target's column and a
+moved model's row *and* column (``visible_cross``) are all lists of pairs, so they share
+one code path, and each pair's answer is computed by the same operations whatever else is
+in the batch: a row re-scored after a move is bit for bit the row of a full recompute.
+Pairs are given as index arrays ``pi`` (into the eyes ``E``) and ``pj`` (into the targets
+``T``), sorted by pair; ``vis`` holds one fraction per pair.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from engine.battlefield import AREA_SIGHT_DEPTH
+from engine.geometry._common import _DEPTH_EPS, SIGHT_SAMPLES, _cross, _unit
+from engine.geometry.arrays import (
+    _expand,
+    _group_starts,
+    _segment_dist2,
+    _TallInfo,
+    _Targets,
+)
+from engine.geometry.tables import _SightTables
+
+#: (edge indices, count per (eye, blocker), start of each count): see ``_front_edges``
+Front = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+class _Passes(_SightTables):
+    """The tall and area passes over a list of pairs (see the module docstring)."""
+
+    def _area_pass(
+        self,
+        E: np.ndarray,
+        T: _Targets,
+        pairs: tuple[np.ndarray, np.ndarray],
+        candP: np.ndarray,
+        vis: np.ndarray,
+        info: _TallInfo | None,
+    ) -> None:
+        """Sampled visible fraction for pairs where area terrain hides some sample
+        (``candP``: (pairs, area pieces) whose bounding circles are near the sight line).
+
+        Runs after the tall pass: pairs already wholly hidden stay 0 (every sample would be
+        hidden too); the tall part of each sample comes from the tall pass's intervals.
+        """
+        candP &= (vis > 0)[:, None]
+        pid, pp = np.nonzero(candP)
+        if pid.size == 0:
+            return
+        ii, jj = pairs[0][pid], pairs[1][pid]
+        if self._area_small:
+            # The depth along any ray is at most the sum of the diameters of the distinct
+            # area features in play: skip pairs that can never reach the limit.
+            new = np.concatenate(([True], pid[1:] != pid[:-1]))
+            starts = np.flatnonzero(new)
+            owners = self._p_owner[pp]
+            first = new.copy()
+            first[1:] |= owners[1:] != owners[:-1]
+            bound = np.add.reduceat(self._area_diam[owners] * first, starts)
+            keep_pair = bound > AREA_SIGHT_DEPTH + _DEPTH_EPS
+            if not keep_pair.all():
+                rows = keep_pair[np.cumsum(new) - 1]
+                ii, jj, pp, pid = ii[rows], jj[rows], pp[rows], pid[rows]
+                if ii.size == 0:
+                    return
+        starts = _group_starts(pid)
+        lengths = self._piece_lengths(E[ii], T.S[jj], pp)
+        depth = np.add.reduceat(lengths, starts, axis=0)
+        hid = depth > AREA_SIGHT_DEPTH + _DEPTH_EPS
+        inv = hid.any(1)
+        if not inv.any():
+            return
+        st = starts[inv]
+        hid = hid[inv]
+        if info is not None:
+            hid |= self._tall_samples(E, T, pid[st], ii[st], jj[st], info)
+        vis[pid[st]] = 1.0 - hid.sum(1) / hid.shape[1]
+
+    def _tall_samples(
+        self,
+        E: np.ndarray,
+        T: _Targets,
+        inv_pid: np.ndarray,
+        pi: np.ndarray,
+        pj: np.ndarray,
+        info: _TallInfo,
+    ) -> np.ndarray:
+        """The sample points of pairs ``inv_pid`` (sorted; eyes ``pi``, targets ``pj``)
+        that tall terrain hides: by the merged angular intervals where the tall pass had
+        them, by edge crossings otherwise."""
+        tall = np.zeros((len(pi), SIGHT_SAMPLES), dtype=bool)
+        if info.g_rank.size:
+            gp = info.upid[info.g_rank]
+            rowi = np.minimum(np.searchsorted(inv_pid, gp), len(inv_pid) - 1)
+            sel = inv_pid[rowi] == gp
+            if sel.any():
+                rowi = rowi[sel]
+                Ei = E[pi[rowi]]
+                ux = T.C[pj[rowi], 0] - Ei[:, 0]
+                uy = T.C[pj[rowi], 1] - Ei[:, 1]
+                Px = T.S[pj[rowi], :, 0] - Ei[:, 0, None]
+                Py = T.S[pj[rowi], :, 1] - Ei[:, 1, None]
+                phi = np.arctan2(
+                    ux[:, None] * Py - uy[:, None] * Px, ux[:, None] * Px + uy[:, None] * Py
+                )
+                hit = (phi >= info.g_lo[sel][:, None]) & (phi <= info.g_hi[sel][:, None])
+                st = _group_starts(rowi)
+                tall[rowi[st]] = np.logical_or.reduceat(hit, st, axis=0)
+        if info.bad.size:
+            rowb = np.minimum(np.searchsorted(inv_pid, info.bad), len(inv_pid) - 1)
+            for r in rowb[inv_pid[rowb] == info.bad]:
+                feats = info.kk[info.pid == inv_pid[r]]
+                _, edge = _expand(self._e_count[feats], self._e_start[feats])
+                n = edge.size
+                cr = self._crossed(
+                    np.repeat(E[pi[r]][None], n, 0),
+                    np.repeat(T.S[pj[r]][None], n, 0),
+                    self._ea[edge],
+                    self._eb[edge],
+                )
+                tall[r] |= cr.any(0)
+        return tall
+
+    def _tall_pass(
+        self,
+        E: np.ndarray,
+        T: _Targets,
+        pairs: tuple[np.ndarray, np.ndarray],
+        cand: np.ndarray,
+        vis: np.ndarray,
+        front: Front,
+    ) -> _TallInfo:
+        """Exact visible fraction against tall terrain (and crested hills) for the candidate
+        pairs, by angular intervals, with an exact shapely fallback.
+
+        Three steps: the blockers' front-facing edges clipped to each pair's cone
+        (``_cone_rows``); each clipped edge found in front of the target, behind it, or
+        reaching into it (``_edge_sides``); the hidden angular intervals merged and
+        measured per pair (``_hide_by_intervals``). Pairs an edge reaches into are
+        measured exactly with shapely.
+        """
+        pid_all, kk = np.nonzero(cand)
+        rows = self._cone_rows(E, T, pairs, pid_all, kk, front)
+        front_ok, seg_clear = _edge_sides(E, T, rows)
+        up, q = rows.cone.up, rows.q
+        # Rows in front hide; rows behind are dropped; a pair with a row reaching into
+        # its target goes wholly to the exact fallback.
+        ok = front_ok | seg_clear
+        if ok.all():  # the usual case: nothing reaches in, the rows in front are kept
+            bad_pids, sel = np.zeros(0, dtype=np.intp), front_ok
+        else:
+            keep = front_ok | ~seg_clear
+            bad_pids, good = _bad_pairs(up[q[keep]], ok[keep])
+            sel = np.flatnonzero(keep)[good]
+        info = _TallInfo(
+            upid=np.zeros(0, np.intp),
+            g_rank=np.zeros(0, np.intp),
+            g_lo=np.zeros(0),
+            g_hi=np.zeros(0),
+            bad=bad_pids,
+            pid=pid_all,
+            kk=kk,
+        )
+        qs = q[sel]
+        gpid = up[qs]
+        if gpid.size:
+            edges = (rows.cone.ux[qs], rows.cone.uy[qs], rows.pa[sel], rows.pb[sel])
+            self._hide_by_intervals(E, T, pairs, gpid, edges, vis, info)
+        # Exact fallback for the pairs an edge reaches into.
+        for pidv in bad_pids:
+            i, j = int(pairs[0][pidv]), int(pairs[1][pidv])
+            feats = kk[pid_all == pidv]
+            hid_area, _ = self._exact_hidden(E[i], T.fps[j], feats, front_only=True)
+            vis[pidv] = min(max(1.0 - hid_area / T.area[j], 0.0), 1.0)
+        return info
+
+    def _cone_rows(
+        self,
+        E: np.ndarray,
+        T: _Targets,
+        pairs: tuple[np.ndarray, np.ndarray],
+        pp: np.ndarray,
+        kk: np.ndarray,
+        front: Front,
+    ) -> _Rows:
+        """One row per (candidate pair ``pp``, front-facing edge of its candidate blocker
+        ``kk``) whose edge enters the cone the target's bounding circle subtends from the
+        eye, the edge clipped to that cone (``pa``-``pb``, relative to the eye). The cone
+        is worked out once per pair (``_Cones``), then the rows point to it."""
+        nb = self._nb
+        new = np.empty(pp.size, dtype=bool)
+        new[:1] = True
+        np.not_equal(pp[1:], pp[:-1], out=new[1:])
+        rank = np.cumsum(new) - 1
+        up = pp[new]
+        pi, pj = pairs[0][up], pairs[1][up]
+        # The cone of each pair's target's bounding circle (the disc itself when round).
+        Dp = T.C[pj] - E[pi]
+        d = np.sqrt((Dp**2).sum(1))
+        R = T.R[pj]
+        too_close = d <= R * (1 + 1e-9) + 1e-12
+        ux, uy = Dp[:, 0] / d, Dp[:, 1] / d
+        sa = R / d
+        sa[too_close] = 1.0
+        ca = 1.0 - sa * sa
+        np.maximum(ca, 0.0, out=ca)
+        np.sqrt(ca, out=ca)
+        p1, p2, p3, p4 = ux * ca, uy * sa, ux * sa, uy * ca
+        # Front-facing edges (the eye on their outer side) cast the shadow; they depend on
+        # the eye only, so they are found per eye and each (pair, feature) expands to them.
+        fe, fcount, fstart = front
+        fk = pi[rank] * nb + kk
+        rep, pos = _expand(fcount[fk], fstart[fk])
+        edge = fe[pos]
+        q = rank[rep]
+        Er = E[pi[q]]
+        a = self._ea[edge] - Er
+        b = self._eb[edge] - Er
+        ax, ay, bx, by = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
+        d1x, d1y, d2x, d2y = (p1 + p2)[q], (p4 - p3)[q], (p1 - p2)[q], (p3 + p4)[q]
+        # the part of the edge on the inner side of both of the cone's rays
+        lo1, hi1 = _lin_range(_cross(d1x, d1y, ax, ay), _cross(d1x, d1y, bx, by))
+        lo2, hi2 = _lin_range(_cross(ax, ay, d2x, d2y), _cross(bx, by, d2x, d2y))
+        s0, s1 = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
+        inside = s1 - s0 > 1e-12
+        inside |= too_close[q]
+        sel = np.flatnonzero(inside)
+        a, ab = a[sel], b[sel]
+        ab -= a
+        s0, s1 = s0[sel, None], s1[sel, None]
+        return _Rows(
+            q=q[sel],
+            pa=a + s0 * ab,
+            pb=a + s1 * ab,
+            cone=_Cones(up=up, pi=pi, pj=pj, ux=ux, uy=uy, d=d, R=R, too_close=too_close),
+        )
+
+    def _front_edges(self, E: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(edge indices, count per (observer, blocker), start of each count) of the
+        blockers' edges each eye sees from outside, observer by observer."""
+        ax_ = self._ea[None, :, 0] - E[:, 0, None]
+        ay_ = self._ea[None, :, 1] - E[:, 1, None]
+        bx_ = self._eb[None, :, 0] - E[:, 0, None]
+        by_ = self._eb[None, :, 1] - E[:, 1, None]
+        fm = _cross(ax_, ay_, bx_, by_) < 0  # (no, m)
+        _, fe = np.nonzero(fm)
+        fcount = np.add.reduceat(fm, self._e_start, axis=1, dtype=np.intp).ravel()
+        fstart = np.cumsum(fcount) - fcount
+        return fe, fcount, fstart
+
+    def _hide_by_intervals(
+        self,
+        E: np.ndarray,
+        T: _Targets,
+        pairs: tuple[np.ndarray, np.ndarray],
+        gpid: np.ndarray,
+        edges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        vis: np.ndarray,
+        info: _TallInfo,
+    ) -> None:
+        """Angular intervals relative to the direction of the target, merged per pair; the
+        target's area between each merged interval's rays is hidden. ``edges``: per row of
+        ``gpid`` the unit direction to the target and the clipped edge (ux, uy, pa, pb).
+        Writes ``vis`` and the merged intervals into ``info`` (the area pass reuses them)."""
+        ux_g, uy_g, pa_g, pb_g = edges
+        fa = np.arctan2(
+            _cross(ux_g, uy_g, pa_g[:, 0], pa_g[:, 1]), ux_g * pa_g[:, 0] + uy_g * pa_g[:, 1]
+        )
+        fb = np.arctan2(
+            _cross(ux_g, uy_g, pb_g[:, 0], pb_g[:, 1]), ux_g * pb_g[:, 0] + uy_g * pb_g[:, 1]
+        )
+        lo, hi = np.minimum(fa, fb), np.maximum(fa, fb)
+        newp = np.concatenate(([True], gpid[1:] != gpid[:-1]))
+        rank = np.cumsum(newp) - 1
+        upid = gpid[newp]
+        g_lo, g_hi, g_rank = _merge_intervals(rank, lo, hi)
+        gi, gj = pairs[0][upid[g_rank]], pairs[1][upid[g_rank]]
+        uxx = T.C[gj, 0] - E[gi, 0]
+        uyy = T.C[gj, 1] - E[gi, 1]
+        nn = np.sqrt(uxx**2 + uyy**2)
+        # Area of the target on the clockwise side of the ray at each merged endpoint.
+        # A disc in closed form (a circular segment), a rectangle by clipping.
+        A_lo = np.empty(g_lo.size)
+        A_hi = np.empty(g_hi.size)
+        rg = T.rnd[gj]
+        if rg.all():  # the usual case: round bases alone, no masks
+            r = T.R[gj]
+            for g_phi, A in ((g_lo, A_lo), (g_hi, A_hi)):
+                sv = _unit(-nn * np.sin(g_phi) / r, -1.0)
+                A[:] = r * r * (np.arccos(sv) - sv * np.sqrt(1.0 - sv * sv))
+        elif rg.any():
+            r = T.R[gj[rg]]
+            for g_phi, A in ((g_lo, A_lo), (g_hi, A_hi)):
+                sv = _unit(-nn[rg] * np.sin(g_phi[rg]) / r, -1.0)
+                A[rg] = r * r * (np.arccos(sv) - sv * np.sqrt(1.0 - sv * sv))
+        if (~rg).any():
+            sel = np.flatnonzero(~rg)
+            Vrel = T.V[gj[sel]] - E[gi[sel]][:, None, :]
+            ux1, uy1 = uxx[sel] / nn[sel], uyy[sel] / nn[sel]
+            A_lo[sel] = self._clip_area(Vrel, ux1, uy1, g_lo[sel])
+            A_hi[sel] = self._clip_area(Vrel, ux1, uy1, g_hi[sel])
+        hidden = np.bincount(g_rank, weights=A_hi - A_lo, minlength=upid.size)
+        vis[upid] = _unit(1.0 - hidden / T.area[pairs[1][upid]])
+        info.upid, info.g_rank, info.g_lo, info.g_hi = upid, g_rank, g_lo, g_hi
+
+    @staticmethod
+    def _clip_area(Vrel: np.ndarray, ux: np.ndarray, uy: np.ndarray, phi: np.ndarray) -> np.ndarray:
+        """Area of each polygon (eye at the origin) on the clockwise side of the ray at angle
+        ``phi`` from direction u. Shoelace over the clipped edges; the cut itself runs
+        through the origin and adds nothing, so each edge contributes its cross product
+        times the share of it on that side."""
+        c, s = np.cos(phi), np.sin(phi)
+        wx, wy = ux * c - uy * s, ux * s + uy * c
+        X = np.ascontiguousarray(Vrel[..., 0])
+        Y = np.ascontiguousarray(Vrel[..., 1])
+        sv = wx[:, None] * Y
+        sv -= wy[:, None] * X  # side of each vertex: <= 0 is the clockwise side
+        Xn, Yn, sn = np.roll(X, -1, 1), np.roll(Y, -1, 1), np.roll(sv, -1, 1)
+        cpq = X * Yn
+        cpq -= Y * Xn
+        # share of each edge on the side <= 0, branch-free: -min(sv, sn) / |sn - sv|, clipped
+        den = sn - sv
+        np.abs(den, out=den)
+        den += 1e-300
+        f = np.minimum(sv, sn)
+        np.negative(f, out=f)
+        f /= den
+        _unit(f)
+        f *= cpq
+        return 0.5 * f.sum(-1)
+
+
+def _merge_intervals(
+    rank: np.ndarray, lo: np.ndarray, hi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Union of the intervals [lo, hi] of each pair (``rank``, sorted, from 0): the merged
+    intervals' (lo, hi, rank). Why a running maximum on the places of the hi values
+    and not on the angles with an offset per pair added: that offset grows with the
+    number of pairs and rounds the angles, so a pair's answer would depend on what else
+    is in the batch; this way ``visible_row`` is exactly a row of ``visible_matrix``."""
+    order = np.lexsort((lo, rank))
+    lo_s, hi_s, rank_s = lo[order], hi[order], rank[order]
+    first = np.concatenate(([True], rank_s[1:] != rank_s[:-1]))
+    # The running maximum of hi within each pair, on integers: each hi's place in the
+    # sorted order, offset by its pair's rank times the count, so that one running
+    # maximum over everything restarts at each pair (ranks ascend) and rounds nothing.
+    n = rank_s.size
+    by_hi = np.argsort(hi_s, kind="stable")
+    place = np.empty(n, dtype=np.intp)
+    place[by_hi] = np.arange(n)
+    base = rank_s * n
+    top = np.maximum.accumulate(base + place)
+    top -= base
+    run = hi_s[by_hi[top]]
+    new = first.copy()
+    new[1:] |= lo_s[1:] > run[:-1]
+    st = np.flatnonzero(new)
+    return lo_s[st], np.maximum.reduceat(hi_s, st), rank_s[st]
+
+
+class _Cones(NamedTuple):
+    """Per candidate pair of the tall pass: its id, eye and target, the unit direction
+    and distance from the eye to the target's centre, the target's bounding radius and
+    whether the eye is within it."""
+
+    up: np.ndarray
+    pi: np.ndarray
+    pj: np.ndarray
+    ux: np.ndarray
+    uy: np.ndarray
+    d: np.ndarray
+    R: np.ndarray
+    too_close: np.ndarray
+
+
+class _Rows(NamedTuple):
+    """Per (pair, clipped edge) arrays of the tall pass: the pair (an index into
+    ``cone``) and the clipped edge ``pa``-``pb`` relative to the eye."""
+
+    q: np.ndarray
+    pa: np.ndarray
+    pb: np.ndarray
+    cone: _Cones
+
+
+def _lin_range(f0: np.ndarray, f1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Parameter range [lo, hi] of a segment where a linear function going from f0 to f1
+    is >= 0: empty (lo >= hi, or NaN) where both ends are negative, a case the caller
+    only ever intersects with other ranges and tests for length."""
+    cut = f0 / (f0 - f1)
+    return np.where(f0 >= 0, 0.0, cut), np.where(f1 >= 0, 1.0, cut)
+
+
+def _edge_sides(E: np.ndarray, T: _Targets, rows: _Rows) -> tuple[np.ndarray, np.ndarray]:
+    """(front_ok, seg_clear) per row: where is the clipped edge relative to the target?
+
+    If the triangle (eye, pa, pb) misses the target, the edge is wholly in front of it and
+    shadows the target's whole depth over its angular interval. If the triangle reaches
+    the target but the edge itself does not touch it, the edge is wholly behind it (by
+    continuity along the rays) and hides nothing. Otherwise the pair goes to the exact
+    fallback. Discs by distances, rectangles by separating axes; near-contacts (1e-9")
+    count as contacts, which only sends a pair to the fallback.
+    """
+    c, q, pa, pb = rows.cone, rows.q, rows.pa, rows.pb
+    front_ok = np.zeros(len(q), dtype=bool)
+    seg_clear = np.zeros(len(q), dtype=bool)
+    rnd = T.rnd[c.pj]
+    if rnd.any():
+        mp = rnd & ~c.too_close
+        cx, cy, lim = c.ux * c.d, c.uy * c.d, c.R + 1e-9
+        if mp.all():  # the usual case: round bases, no eye within one
+            return _disc_sides(cx[q], cy[q], pa, pb, lim[q])
+        m = np.flatnonzero(mp[q])
+        qm = q[m]
+        front_ok[m], seg_clear[m] = _disc_sides(cx[qm], cy[qm], pa[m], pb[m], lim[qm])
+    if (~rnd).any():
+        m = np.flatnonzero(((~rnd) & ~c.too_close)[q])
+        qm = q[m]
+        V4 = T.V[c.pj[qm], :4, :] - E[c.pi[qm]][:, None, :]
+        front_ok[m], seg_clear[m] = _rect_sides(V4, pa[m], pb[m], T.axes[c.pj[qm]])
+    return front_ok, seg_clear
+
+
+def _disc_sides(
+    cx: np.ndarray, cy: np.ndarray, pa: np.ndarray, pb: np.ndarray, lim: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_edge_sides` for discs of radius ``lim`` centred (cx, cy) from the eye.
+
+    Why one end point tells front from behind: the edge lies in the cone of rays that
+    meet the disc, so on each ray the edge's point is before the disc, in it, or beyond
+    it; an edge that touches the disc nowhere is, by continuity, before it on every ray
+    or beyond it on every ray. Before it means the disc's centre is further along the
+    ray than the point: ``pa . c > pa . pa``."""
+    ax_, ay_, bx_, by_ = pa[:, 0], pa[:, 1], pb[:, 0], pb[:, 1]
+    seg_clear = _segment_dist2(cx, cy, ax_, ay_, bx_, by_) > lim * lim
+    ahead = ax_ * cx + ay_ * cy > ax_ * ax_ + ay_ * ay_
+    return seg_clear & ahead, seg_clear
+
+
+def _rect_sides(
+    V4: np.ndarray, pa: np.ndarray, pb: np.ndarray, taxes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_edge_sides` for rectangles with corners ``V4`` (eye at the origin) and
+    facing axes ``taxes``, by separating axes."""
+    tri = np.stack([np.zeros_like(pa), pa, pb], axis=1)  # (k, 3, 2)
+    seg = tri[:, 1:, :]
+    te = np.roll(tri, -1, axis=1) - tri
+    axes = [np.stack([-te[:, q, 1], te[:, q, 0]], -1) for q in range(3)]
+    axes += [taxes[:, 0], taxes[:, 1]]
+    sep_t = np.zeros(len(pa), dtype=bool)
+    sep_s = np.zeros(len(pa), dtype=bool)
+    for q, ax in enumerate(axes):
+        p2 = (V4 * ax[:, None, :]).sum(-1)
+        ln = np.sqrt((ax**2).sum(-1)) * 1e-9 + 1e-12
+        p1 = (tri * ax[:, None, :]).sum(-1)
+        sep_t |= (p1.max(1) < p2.min(1) - ln) | (p2.max(1) < p1.min(1) - ln)
+        if q != 0 and q != 2:  # the segment's own normal is axis 1; skip eye sides
+            p3 = (seg * ax[:, None, :]).sum(-1)
+            sep_s |= (p3.max(1) < p2.min(1) - ln) | (p2.max(1) < p3.min(1) - ln)
+    return sep_t, sep_s
+
+
+def _bad_pairs(row_pid: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(pair ids with any row not ``ok``, mask of rows whose pair has none): a pair with
+    one edge reaching into its target goes wholly to the exact fallback."""
+    if ok.all():
+        return np.zeros(0, dtype=row_pid.dtype), ok
+    newg = np.concatenate(([True], row_pid[1:] != row_pid[:-1]))
+    grp = np.cumsum(newg) - 1
+    bad_grp = np.zeros(int(grp[-1]) + 1, dtype=bool)
+    bad_grp[grp[~ok]] = True
+    return row_pid[newg][bad_grp], ~bad_grp[grp]
