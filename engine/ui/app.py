@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -100,6 +101,7 @@ class App:
         #: worker threads of battles left while their computer was still thinking
         self._orphans: list[threading.Thread] = []
         self._font: pygame.font.Font | None = None
+        self.frame_s = self.frame_cpu_s = 0.0
         self.open_new_game(scenario)
 
     # --- the battle screen's parts, as the tests and scripts name them ------------------------
@@ -168,7 +170,10 @@ class App:
 
     # --- the loop -------------------------------------------------------------------------------
     def step(self, events: Sequence[pygame.event.Event] | None = None, dt: float = 1 / 60) -> bool:
-        """One frame: input, agents, animations, drawing. False once the app should close."""
+        """One frame: input, agents, animations, drawing; after the flip, the panel text
+        the frame owes, as the gap before the next frame allows (engine/ui/owed.py).
+        False once the app should close."""
+        start, cpu = time.perf_counter(), time.process_time()
         self.time += dt
         if self.battle is not None:
             self.battle.controller.sliced.new_frame()
@@ -187,6 +192,12 @@ class App:
         self.manager.update(dt)
         self.draw()
         pygame.display.flip()
+        #: seconds from the frame's start to its flip (what the player waits for), wall
+        #: and CPU (the frame bench reads them)
+        self.frame_s = time.perf_counter() - start
+        self.frame_cpu_s = time.process_time() - cpu
+        if self.battle is not None:
+            self.battle.settle(start)
         return self.running
 
     def busy(self) -> bool:
@@ -198,6 +209,8 @@ class App:
         if b is None:
             return False
         if b.dice is not None or b.tweens or b.job is not None or b.controller.sliced.busy:
+            return True
+        if b.owed.busy:
             return True
         c = b.controller
         if c.drag is not None or (c.note is not None and self.time < c.note_until):
@@ -244,6 +257,8 @@ class App:
         if self.battle is not None:
             self.battle.draw(self.screen)
         self.manager.draw_ui(self.screen)
+        if self.battle is not None:
+            self.battle.draw_owed(self.screen)
         self._draw_notice()
 
     def _draw_notice(self) -> None:

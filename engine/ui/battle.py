@@ -23,6 +23,7 @@ from engine.agents import make as make_agent
 from engine.game import Agent, Game
 from engine.ui import choices
 from engine.ui.agents import AiJob, Answers, HumanAgent, controller_of
+from engine.ui.busy import busy_marker
 from engine.ui.camera import Camera
 from engine.ui.controls import Controller
 from engine.ui.draw import Renderer
@@ -31,6 +32,7 @@ from engine.ui.hud import Hud
 from engine.ui.markup import Linker
 from engine.ui.names import Names
 from engine.ui.overlays import DiceAnim, ModelView, Overlays, TableView
+from engine.ui.owed import OwedText
 from engine.ui.panels import Panels
 from engine.ui.referee import TWEEN_SECONDS, Referee
 from engine.ui.screen import PanelKey, Tween
@@ -91,7 +93,8 @@ class BattleScreen(Referee, Panels):
         self._hover_odds: Action | None = None
         self.view_key = -1
         self.view: TableView | None = None
-        self.odds_set_at = -1.0
+        #: panel text owed by the frame, laid out after its flip (engine/ui/owed.py)
+        self.owed = OwedText()
         #: the computer holds its moves (a decision in flight is kept, not applied)
         self.paused = False
         #: one computer move is allowed through the pause (the Step button)
@@ -181,6 +184,19 @@ class BattleScreen(Referee, Panels):
         if self.renderer.tiles.bf is not self.game.battlefield:  # terrain placed (GEM-2.0.2)
             self.renderer = Renderer(self.game.battlefield)
         self.renderer.render(screen, self.table_view(), self.overlays(), self.camera)
+
+    def settle(self, frame_start: float) -> None:
+        """After the frame's flip: the panel text it owes, as the gap allows."""
+        self.owed.settle(frame_start, self.hud.set_text)
+
+    def draw_owed(self, screen: pygame.Surface) -> None:
+        """The busy marker on each panel still showing its last good picture, turning
+        with the app's clock (two draws of one frame are the same picture)."""
+        now_ms = int(self.time * 1000)
+        for box in self.owed.waiting():
+            r = box.rect
+            view = (r.right - 118, r.y - 4, 118, r.h)
+            busy_marker(screen, view, "updating", self.renderer._label, now_ms)
 
     def table_view(self) -> TableView:
         """The game as the renderer sees it, rebuilt only when the state changed."""

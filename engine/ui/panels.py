@@ -27,7 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.state import Model
 
 LOG_ENTRIES = 80
-ODDS_PANEL_EVERY = 0.1
 
 
 class Panels(Screen):
@@ -242,11 +241,9 @@ class Panels(Screen):
             text = "<font color='#9aa3b2'>" + self._selection_hint() + "</font>"
         else:
             text = "<font color='#9aa3b2'>Click a model to select it. F1 for help.</font>"
-        # Re-laying out rich text costs a few ms: while the mouse sweeps over targets the
-        # panel follows at most ten times a second (the card on the table follows at once).
-        if text != hud._texts.get("odds") and self.time - b.odds_set_at >= ODDS_PANEL_EVERY:
-            b.odds_set_at = self.time
-            hud.set_text(hud.odds, "odds", text)
+        # Re-laying out rich text costs milliseconds: the frame only owes it, and it is
+        # laid out after the flip, in the gap before the next frame (engine/ui/owed.py).
+        b.owed.owe("odds", hud.odds, text, hud._texts.get("odds"))
 
     def _selection_hint(self) -> str:
         """What the player can do with the selected model, or why nothing: the rules'

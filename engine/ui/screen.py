@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.ui.markup import Linker
     from engine.ui.names import Names
     from engine.ui.overlays import DiceAnim
+    from engine.ui.owed import OwedText
 
 #: what decides whether a panel is rebuilt: the values it showed, compared with ``!=``
 PanelKey = tuple[object, ...] | None
@@ -78,7 +79,7 @@ class Screen(ABC):
     odds_hover: str
     pinned: tuple[int, int] | None
     _hover_odds: Action | None
-    odds_set_at: float
+    owed: OwedText
     paused: bool
     step_once: bool
     decision: str
