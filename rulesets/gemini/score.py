@@ -11,8 +11,11 @@ import math
 
 from engine.ruleset import Context
 from engine.state import GameState, Model
+from rulesets.gemini import build
 from rulesets.gemini.candidates import nearest
-from rulesets.gemini.chapters import measure
+from rulesets.gemini.chapters import measure, melee, switches, wounds
+from rulesets.gemini.chapters import tables as T
+from rulesets.gemini.state import mv, stamp
 
 
 def value(m: Model) -> float:
@@ -88,10 +91,41 @@ def _closing(state: GameState, side: str, ctx: Context | None) -> float:
     return near
 
 
+def free_strikes(state: GameState, side: str) -> float:
+    """GM-I-FIGHT: a model strikes once a phase, so in the close combat phase of the side
+    to act a foe in contact that has already struck answers no more blows: the side's
+    models still free to strike at it will, each at its likeliest victim (the expected
+    wounds, priced at the foe's value a wound). Why: read one fight at a time, the
+    first fight against a stronger model is a bad trade and the second, a free blow,
+    never came (two orks charged a sergeant and neither fought, issue 20)."""
+    acting = state.active
+    if state.phase != "close_combat" or acting is None or switches.of(state).combat_score:
+        return 0.0
+    now = stamp(state)
+    total = 0.0
+    for m in state.live(acting):
+        spent = [e for e in measure.foes_in_contact(state, m) if mv(e).get("struck") == now]
+        if not spent or not melee.can_strike(state, m):
+            continue
+        w = build.melee_weapon(m)
+        s, save = int(w.get("S", m.stat("S"))), int(w.get("save", 0))
+        blows = max(1, int(m.stat("A", 1)))
+        total += max(
+            float(T.chance(T.melee_need(int(m.stat("WS")), int(e.stat("WS")))))
+            * float(wounds.p_wound_and_unsaved(s, save, e))
+            * blows
+            * value(e)
+            / max(e.hp, 1)
+            for e in spent
+        )
+    return total if acting == side else -total
+
+
 def score(state: GameState, side: str, ctx: Context | None = None) -> float:
-    """Own strength minus the enemy's, and a little for closing in, so greedy play
-    advances, charges and fights instead of waiting."""
+    """Own strength minus the enemy's, the blows a spent foe can no longer answer, and a
+    little for closing in, so greedy play advances, charges and fights instead of
+    waiting."""
     total = 0.0
     for m in state.live():
         total += value(m) if m.side == side else -value(m)
-    return total + CLOSING_WEIGHT * closing(state, side, ctx)
+    return total + free_strikes(state, side) + CLOSING_WEIGHT * closing(state, side, ctx)

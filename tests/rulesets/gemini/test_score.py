@@ -1,0 +1,56 @@
+"""The computer's reading of a position (``score``): the blows a spent foe can no longer
+answer (GM-I-FIGHT: each model strikes once a phase)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.actions import EndPhase, Fight
+from engine.testing import apply, make_game
+from rulesets.gemini import score
+from rulesets.gemini.chapters import tables as T
+from rulesets.gemini.chapters import wounds
+from tests.rulesets.gemini.helpers import to_phase
+
+
+def _two_on_one():
+    """Blue's b1 and b2 both in base contact with red's r, blue's close combat phase."""
+    g = make_game(
+        "gemini",
+        [
+            {"id": "b1", "side": "blue", "x": 20.0, "y": 10.01},
+            {"id": "b2", "side": "blue", "x": 20.99, "y": 11.0},
+            {"id": "r", "side": "red", "x": 20.0, "y": 11.0},
+        ],
+    )
+    to_phase(g, "close_combat")
+    return g
+
+
+def test_a_foe_that_has_struck_is_a_free_blow_for_the_others_in_contact():
+    """GM-I-FIGHT: after b1's fight r has struck this phase, so b2's blow goes
+    unanswered: the side to act counts its expected wounds (WS 3 against 3 hits on 4+,
+    S 3 against T 3 wounds on 4+, then the save), the foe counts them against itself;
+    before any fight, and once the phase is over, there is none."""
+    g = _two_on_one()
+    assert score.free_strikes(g.state, "blue") == 0.0
+    apply(g, Fight(actor="b1", target="r"), dice=[1, 1])  # both miss
+    r = g.state.models["r"]
+    assert not r.removed and not g.state.models["b1"].removed
+    per = float(T.chance(T.melee_need(3, 3)) * wounds.p_wound_and_unsaved(3, 0, r))
+    assert score.free_strikes(g.state, "blue") == pytest.approx(per * score.value(r))
+    assert score.free_strikes(g.state, "red") == pytest.approx(-per * score.value(r))
+    g.apply(EndPhase())
+    assert score.free_strikes(g.state, "blue") == 0.0
+
+
+def test_the_free_blow_makes_the_first_fight_worth_more_than_ending():
+    """Why the term (issue 20): read alone, b1's fight trades blows with r; with b2's
+    unanswered blow to follow it is worth more than ending the phase without one."""
+    g = _two_on_one()
+    end = g.clone(dice_seed=1)
+    end.apply(EndPhase())
+    fought = g.clone(dice_seed=1)
+    apply(fought, Fight(actor="b1", target="r"), dice=[1, 1])
+    gain = score.score(fought.state, "blue", fought.ctx) - score.score(end.state, "blue", end.ctx)
+    assert gain > 0.1
