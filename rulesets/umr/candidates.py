@@ -84,10 +84,30 @@ def _spots(m: Model, pieces: list) -> list[tuple[float, float]]:
 
 def _climbs_and_jumps(ctx: Context, m: Model, near: list[Model]) -> list[act.Action]:
     """Climb a wall the base touches (or climb back down), leap water toward the enemy."""
-    idx = table(ctx)
-    out: list[act.Action] = []
     if float(mv(m).get("elev", 0.0)) > 0:
         return [Climb(actor=m.id, feature=mv(m).get("on", ""), to=m.pos)]
+    e = near[0] if near else None
+    key = (m.pos, m.base, e.pos if e else None, e.base if e else None)
+    wall, leap = ctx.table.memo("umr.climbs_and_jumps", 4096).get_or(
+        key, lambda: _wall_and_leap(ctx, m, e)
+    )
+    out: list[act.Action] = []
+    if wall is not None:
+        out.append(Climb(actor=m.id, feature=wall))
+    if leap is not None:
+        out.append(Jump(actor=m.id, to=leap))
+    return out
+
+
+def _wall_and_leap(
+    ctx: Context, m: Model, e: Model | None
+) -> tuple[str | None, tuple[float, float] | None]:
+    """(the tall feature a model on the ground at ``m``'s place could climb, the point a
+    leap toward ``e`` would aim at if water lies on the way): both depend on the two
+    bases' places alone, so they are remembered per place (issue 24: most models stand
+    still between two menus)."""
+    idx = table(ctx)
+    wall = None
     r = base_radius_in(m.base)
     for (x0, y0, x1, y1), f in ctx.table.pieces(idx.readings.tall):
         if (
@@ -95,14 +115,17 @@ def _climbs_and_jumps(ctx: Context, m: Model, near: list[Model]) -> list[act.Act
             and y0 - 1 <= m.y <= y1 + 1
             and polygon_distance(m.pos, f.polygon) - r <= CLIMB_REACH
         ):
-            out.append(Climb(actor=m.id, feature=f.id))
+            wall = f.id
             break
-    if near:
-        e = near[0]
+    leap = None
+    if e is not None:
         p = _toward(m, e.pos, min(6.0, measure.gap(m, e) - 0.5))
-        if p and idx.cost([m.pos, p]) > math.dist(m.pos, p) + 0.01:
-            out.append(Jump(actor=m.id, to=p))
-    return out
+        if p:
+            box = (min(m.x, p[0]), min(m.y, p[1]), max(m.x, p[0]), max(m.y, p[1]))
+            wet = not ctx.table.clear_of(idx.readings.water, box)
+            if wet and idx.cost([m.pos, p]) > math.dist(m.pos, p) + 0.01:
+                leap = p
+    return wall, leap
 
 
 #: degrees off the straight line to the nearest foe of the advances that go round a

@@ -13,7 +13,7 @@ from engine.state import GameState, Model
 from engine.turns import AlternatingFlow, roll_off
 from rulesets.umr import victory
 from rulesets.umr.chapters import action_dice, drones, measure
-from rulesets.umr.state import gs, mv, remember
+from rulesets.umr.state import gs, is_frozen, mv, remember
 
 
 class Rounds(AlternatingFlow):
@@ -85,7 +85,13 @@ def current(state: GameState) -> str | None:
 
 
 def unit_models(state: GameState, unit: str) -> list[Model]:
-    return measure.units(state).get(unit, [])
+    """The live models of ``unit`` in id order. Why two ways: a frozen state answers
+    every unit from one table; otherwise (the rules applying an act) one scan for the
+    one unit, instead of grouping every model of the table each time (issue 24)."""
+    if is_frozen(state):
+        return measure.units(state).get(unit, [])
+    models = state.models
+    return [m for k in state.ids() if (m := models[k]).unit == unit and not m.removed]
 
 
 def ready(state: GameState, side: str) -> list[str]:

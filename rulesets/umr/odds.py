@@ -43,7 +43,7 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
         if isinstance(a, act.Shoot) and attacks.check_shoot(state, a, ctx):  # no line of fire
             return None
         mods = attacks.attack_mods(state, ctx, m, t, ranged)
-        o = attacks.odds_of(state, ctx, m, t, ranged)
+        o = attacks.odds_with(mods, m, t, ranged)
         kind = "ballistic" if ranged else "melee"
         dmod = int(t.stats.get("DEFENSE", 0))
         lines = [

@@ -11,7 +11,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import footprint
 from rulesets.umr.chapters import attacks, combat, measure
-from rulesets.umr.state import frozen
+from rulesets.umr.state import frozen, mv
 
 #: weight of the shots each side has on the other (a shot is worth its expected damage;
 #: only part of it lands before both sides move again)
@@ -54,7 +54,8 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     health), and a model's worth on the table is the shot it has and the shots it
     offers. A model in cover or out of sight lowers the enemy's sum; one with a clear
     shot raises its own. Models in melee neither shoot nor are shot (UMR-MELEE)."""
-    free = [m for m in state.live() if not measure.foes_in_contact(state, m)]
+    busy = measure.engaged(state)
+    free = [m for m in state.live() if m.id not in busy]
     # the stats, not the profile name, decide a shot (a scenario may override a profile)
     sig = {m.id: (footprint(m), m.hp, tuple(sorted(m.stats.items()))) for m in free}
     total = dict.fromkeys(state.sides, 0.0)
@@ -94,21 +95,54 @@ def melee_edge(a: Model, b: Model) -> float:
     return hit(a, b) - hit(b, a)
 
 
+def _melee_sig(m: Model) -> tuple:
+    """Everything ``melee_edge`` reads of a model: the stats, the health, the abilities
+    used this round and the leader's gifts (``defence_spec``, ``damage_spec``)."""
+    v = mv(m)
+    return (
+        tuple(sorted(m.stats.items())),
+        m.hp,
+        tuple(v.get("used", ())),
+        tuple(v.get("gifts", ())),
+    )
+
+
+#: melee_edge per pair of ``_melee_sig``s: a pure function of them, so kept for good
+#: (a few hundred pairs in a game)
+_EDGES: dict[tuple, float] = {}
+
+
 def closing(state: GameState, side: str) -> float:
     """The pull of models toward foes they out-fight: each free model gains
     ``MELEE_WEIGHT`` of its best melee edge over a foe within its charge reach, fading
     over ``MELEE_SPAN`` inches beyond. Why: the firepower term alone marks a model down
     for every step into the enemy's sight and up only for the shots it gains, so a
     one-step agent's close-combat models (blades, commandos) stayed home all game
-    (issue 20); a model that wins the melee it walks into should want to get there."""
-    free = [m for m in state.live(side) if not measure.foes_in_contact(state, m)]
+    (issue 20); a model that wins the melee it walks into should want to get there.
+
+    The edges are looked up per pair of what they read (``_melee_sig``): every rollout
+    step of the search scores the position, and the exact odds of each pair were most
+    of its time (issue 24)."""
+    busy = measure.engaged(state)
+    free = [m for m in state.live(side) if m.id not in busy]
     foes = [e for e in state.live() if e.side != side]
+    sig = {m.id: _melee_sig(m) for m in (*free, *foes)}
+
+    def edge(a: Model, b: Model) -> float:
+        key = (sig[a.id], sig[b.id])
+        got = _EDGES.get(key)
+        if got is None:
+            if len(_EDGES) > 65536:
+                _EDGES.clear()
+            got = _EDGES[key] = melee_edge(a, b)
+        return got
+
     return MELEE_WEIGHT * closing_pull(
         free,
         foes,
         reach=lambda m: 6.0 + int(m.stats.get("MOVE", 0)),
         span=MELEE_SPAN,
-        gain=melee_edge,
+        gain=edge,
         gap=measure.gap,
     )
 
@@ -127,10 +161,11 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
         if w is not None:
             return -1000.0 + own - other
     value = float(own - other)
-    if ctx is not None and foes:
-        with frozen(state):
+    if not foes:
+        return value
+    with frozen(state):  # both terms ask who is in melee: answered once
+        if ctx is not None:
             fire = firepower(state, ctx)
-        value += FIRE_WEIGHT * (2 * fire.get(side, 0.0) - sum(fire.values()))
-    if foes:
+            value += FIRE_WEIGHT * (2 * fire.get(side, 0.0) - sum(fire.values()))
         value += closing(state, side)
     return value

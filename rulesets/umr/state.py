@@ -136,6 +136,12 @@ def frozen(state: GameState) -> Iterator[None]:
             table[me] = prev
 
 
+def is_frozen(state: GameState) -> bool:
+    """Whether this thread is inside a ``frozen`` block on ``state``."""
+    table = state.__dict__.get(_ANSWERS)
+    return bool(table) and threading.get_ident() in table
+
+
 def remember(state: GameState, key: tuple, compute: Callable[[], T]) -> T:
     """``compute()``, answered once per ``key`` while ``state`` is frozen by this thread
     (every time otherwise). Callers must not mutate what it returns."""

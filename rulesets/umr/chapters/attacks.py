@@ -174,8 +174,8 @@ def damage_spec(m: Model, t: Model, ranged: bool) -> Damage:
     return Damage(bonus=_stat(m, "DAMAGE"), extra=extra, counter=has(t, "tank"))
 
 
-def odds_of(state: GameState, ctx: Context, m: Model, t: Model, ranged: bool) -> combat.AttackOdds:
-    mods = attack_mods(state, ctx, m, t, ranged)
+def odds_with(mods: list[Modifier], m: Model, t: Model, ranged: bool) -> combat.AttackOdds:
+    """The odds of ``m`` attacking ``t`` with the attack's modifiers (``attack_mods``)."""
     return combat.attack_odds(
         sum(x.value for x in mods), defence_spec(t, ranged), damage_spec(m, t, ranged), t.hp
     )

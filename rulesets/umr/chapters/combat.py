@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 from engine.dice import Dist, add, die, expected, shift
 
@@ -140,8 +140,10 @@ class AttackOdds:
     damage: dict[int, Fraction]  # total damage, 0 included (misses and saves)
     kill: Fraction
 
-    @property
+    @cached_property
     def expected(self) -> Fraction:
+        """Expected damage, worked out once: the odds are shared (``attack_odds`` is
+        cached) and the AI asks each one's expectation over and over (issue 24)."""
         return expected(self.damage)
 
 

@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from engine.battlefield import Footprint
-from engine.polygons import closest_point, point_in_polygon
+from engine.battlefield import Footprint, base_radius_in
+from engine.polygons import closest_point, crossing, point_in_polygon, point_segment_distance
 from engine.ruleset import NO_SIGHT, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 from engine.table import distance, footprint
@@ -74,6 +74,32 @@ def units(state: GameState, side: str | None = None) -> dict[str, list[Model]]:
 def foes_in_contact(state: GameState, m: Model) -> list[Model]:
     """Live enemies in base contact with ``m`` (id order)."""
     return remember(state, ("contact", m.id), lambda: _contact_scan(state, m))
+
+
+def engaged(state: GameState) -> frozenset[str]:
+    """Ids of the live models in base contact with a live enemy (those for which
+    ``foes_in_contact`` is not empty), answered once while frozen. Why: the position
+    score asks it of every model, and one pass over the pairs is far cheaper than a
+    scan of the table per model (issue 24)."""
+    return remember(state, ("engaged",), lambda: _engaged_scan(state))
+
+
+def _engaged_scan(state: GameState) -> frozenset[str]:
+    live = [m for m in state.models.values() if not m.removed]
+    out: set[str] = set()
+    for i, m in enumerate(live):
+        x, y, side = m.x, m.y, m.side
+        for o in live[i + 1 :]:
+            if (
+                o.side != side
+                and abs(o.x - x) < 4
+                and abs(o.y - y) < 4
+                and (m.id not in out or o.id not in out)
+                and in_contact(m, o)
+            ):
+                out.add(m.id)
+                out.add(o.id)
+    return frozenset(out)
 
 
 def _contact_scan(state: GameState, m: Model) -> list[Model]:
@@ -193,8 +219,61 @@ def _visible(ctx: Context, a: Model, b: Model) -> tuple[float, float]:
     """(visible fraction, distance) alone, from ``eye(a)`` (the table's memo): the two
     numbers that decide whether there is a shot at all, cheaper than ``_sight``."""
     fa = eye(ctx, a)
-    visible, dist = ctx.table.visible(fa, b)
-    return visible, (dist if fa == footprint(a) else gap(a, b))
+    if _open_view(ctx, fa, b):
+        return 1.0, gap(a, b)
+    # the full sight (the same visible fraction), not the cheaper ``Table.visible``: a
+    # shot found possible is measured in full next (its odds, its apply), and the
+    # geometry service keeps the full answer for that
+    s = ctx.table.sight(fa, b)
+    return s.visible, (s.distance if fa == footprint(a) else gap(a, b))
+
+
+#: terrain classes that can hide part of a target from an eye (the geometry service's
+#: blockers, tall terrain and hills, and area terrain); hedges and walls only give cover
+_HIDING = ("tall", "elevation", "area")
+#: slack (inches) around the boxes compared, so that rounding can never clear a piece
+_SLACK = 0.05
+
+
+def _hiding(ctx: Context) -> tuple[tuple[tuple[float, float, float, float], Any], ...]:
+    """(bounding box, outline) of the terrain that can hide a target, once per table."""
+    return ctx.memo("umr.hiding").get_or(
+        "pieces", lambda: tuple((b, f.polygon) for b, f in ctx.table.pieces() if f.cls in _HIDING)
+    )
+
+
+def _open_view(ctx: Context, fa: Footprint, b: Model) -> bool:
+    """True when no terrain that can hide comes within the target's reach of the line
+    from the eye to the target's centre: then the target is wholly in view. Why exact:
+    the geometry service's sight cone, the hull of the eye and the base, lies within that
+    reach of the line, so a piece that stays out of it cannot hide any of the target.
+    Why at all: a new pair's exact visible fraction is the costliest question a shot's
+    check asks (issue 24), and most pairs need no measuring."""
+    r = base_radius_in(b.base) * 1.01 + _SLACK  # a round base's hull is a 32-gon round it
+    e, t = (fa.x, fa.y), (b.x, b.y)
+    x0, y0 = min(e[0], t[0]) - r, min(e[1], t[1]) - r
+    x1, y1 = max(e[0], t[0]) + r, max(e[1], t[1]) + r
+    for (bx0, by0, bx1, by1), poly in _hiding(ctx):
+        if bx0 <= x1 and bx1 >= x0 and by0 <= y1 and by1 >= y0 and _near(e, t, poly, r):
+            return False
+    return True
+
+
+def _near(e: tuple[float, float], t: tuple[float, float], poly: Any, r: float) -> bool:
+    """Does the polygon come within ``r`` of the segment e-t (or hold a part of it)?"""
+    if point_in_polygon(e[0], e[1], poly) or point_in_polygon(t[0], t[1], poly):
+        return True
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        if (
+            crossing(e, t, a, b) is not None
+            or point_segment_distance(a, e, t) <= r
+            or point_segment_distance(e, a, b) <= r
+            or point_segment_distance(t, a, b) <= r
+        ):
+            return True
+    return False
 
 
 def _low_cover(ctx: Context, fid: str) -> bool:
