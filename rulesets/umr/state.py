@@ -139,7 +139,7 @@ def frozen(state: GameState) -> Iterator[None]:
 def is_frozen(state: GameState) -> bool:
     """Whether this thread is inside a ``frozen`` block on ``state``."""
     table = state.__dict__.get(_ANSWERS)
-    return bool(table) and threading.get_ident() in table
+    return table is not None and threading.get_ident() in table
 
 
 def remember(state: GameState, key: tuple, compute: Callable[[], T]) -> T:
