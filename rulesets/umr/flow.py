@@ -96,7 +96,26 @@ def unit_models(state: GameState, unit: str) -> list[Model]:
 
 def ready(state: GameState, side: str) -> list[str]:
     """Units of ``side`` still to activate this round (answered once while frozen)."""
-    return remember(state, ("ready", side), lambda: TURNS.ready_units(state, side))
+    return remember(state, ("ready", side), lambda: _ready_scan(state, side))
+
+
+def _ready_scan(state: GameState, side: str) -> list[str]:
+    """``TURNS.ready_units(state, side)`` (units in the order of their first model's
+    id) in one pass over the models, without grouping every unit first: the checks of
+    the AI's options ask it thousands of times a decision (issue 24)."""
+    done = set(TURNS.data(state)["done"])
+    models = state.models
+    seen: set[str] = set()
+    out: list[str] = []
+    for k in state.ids():
+        m = models[k]
+        if m.removed or m.side != side:
+            continue
+        u = m.unit
+        if u not in done and u not in seen:
+            seen.add(u)
+            out.append(u)
+    return out
 
 
 def begin(state: GameState, unit: str) -> None:

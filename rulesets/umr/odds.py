@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 from engine import actions as act
 from engine.dice import Dist, dice_sum, percent, prob, shift
@@ -24,6 +25,15 @@ def _clip(d: Dist) -> Dist:
     for v, p in d.items():
         out[max(0, v)] = out.get(max(0, v), Fraction(0)) + p
     return out
+
+
+@lru_cache(maxsize=256)
+def _inches(n: int, bonus: int) -> tuple[Dist, Fraction]:
+    """The inches ``n`` movement dice + ``bonus`` give (never below 0) and their mean,
+    worked out once per (n, bonus): the AI asks a move's odds for every move it weighs.
+    Callers copy the distribution before handing it out."""
+    dist = _clip(shift(dice_sum(n, 6), bonus))
+    return dist, sum((v * p for v, p in dist.items()), Fraction(0))
 
 
 def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
@@ -68,15 +78,15 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
         bonus = sum(x.value for x in mods)
         cost = idx.cost(path) if not isinstance(a, act.Charge) else idx.cost(path) - 0.05
         chance = movement.reach_chance(bonus, cost)
-        dist = _clip(shift(dice_sum(1, 6), bonus))
+        dist, mean = _inches(1, bonus)
         return Odds(
             chance,
-            dist,
+            dict(dist),
             [
                 f'movement d6{common.mods_text(mods)}: needs {cost:.1f}" '
                 f"to reach the end: {percent(chance)}"
             ],
-            sum((v * p for v, p in dist.items()), Fraction(0)),
+            mean,
             DISTANCE,
         )
     if isinstance(a, (Jump, Climb)):
@@ -102,14 +112,14 @@ def odds(state: GameState, a: act.Action, ctx: Context) -> Odds | None:
                 legs, _ = movement._route(ctx, m, a.feature, a.to)
                 need = movement.pips_needed(legs)
             what = f"climb: {need:g} pips (half the dice up or down, full across the top)"
-        dist = _clip(shift(dice_sum(n, 6), bonus))
+        dist, mean = _inches(n, bonus)
         need_i = math.ceil(need - 1e-9)
         chance = prob(dist, lambda v: v >= need_i)
         return Odds(
             chance,
-            dist,
+            dict(dist),
             [f"{n}d6{'+' if bonus >= 0 else ''}{bonus}: {what}: {percent(chance)}"],
-            sum((v * p for v, p in dist.items()), Fraction(0)),
+            mean,
             DISTANCE,
         )
     if isinstance(a, RpgTest):

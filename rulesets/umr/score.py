@@ -4,9 +4,10 @@ each side has on the other, and the pull toward foes a model out-fights.
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 
-from engine.closing import pull as closing_pull
+from engine.closing import closeness
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import footprint
@@ -59,17 +60,22 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     # the stats, not the profile name, decide a shot (a scenario may override a profile)
     sig = {m.id: (footprint(m), m.hp, tuple(sorted(m.stats.items()))) for m in free}
     total = dict.fromkeys(state.sides, 0.0)
+    memo = ctx.memo("umr.shot_value")  # ``_shot_value``'s memo, read inline (hot loop)
     for a in free:
         far = not attacks.has(a, "sniper")
         best = 0.0
         sa = sig[a.id]
+        ax, ay, side = a.x, a.y, a.side
         for b in free:
-            if b.side == a.side or far and (abs(a.x - b.x) > 30 or abs(a.y - b.y) > 30):
+            if b.side == side or far and (abs(ax - b.x) > 30 or abs(ay - b.y) > 30):
                 continue
-            v = _shot_value(state, ctx, a, b, (sa, sig[b.id]))
+            key = (sa, sig[b.id])
+            v = memo.get(key)
+            if v is None:
+                v = memo.put(key, _shot(state, ctx, a, b))
             if v > best:
                 best = v
-        total[a.side] = total.get(a.side, 0.0) + best
+        total[side] = total.get(side, 0.0) + best
     return total
 
 
@@ -107,9 +113,20 @@ def _melee_sig(m: Model) -> tuple:
     )
 
 
-#: melee_edge per pair of ``_melee_sig``s: a pure function of them, so kept for good
-#: (a few hundred pairs in a game)
-_EDGES: dict[tuple, float] = {}
+#: ``_melee_sig``s numbered (never a number twice, so one always means the signature
+#: its edges were worked out for, whatever threads and clearing do), and melee_edge per
+#: pair of those numbers: a pure function of them, kept for good (a few hundred pairs)
+_SIGS: dict[tuple, int] = {}
+_EDGES: dict[tuple[int, int], float] = {}
+_NUMBERS = itertools.count()
+
+
+def _sig_no(m: Model) -> int:
+    key = _melee_sig(m)
+    got = _SIGS.get(key)
+    if got is None:
+        got = _SIGS.setdefault(key, next(_NUMBERS))
+    return got
 
 
 def closing(state: GameState, side: str) -> float:
@@ -120,31 +137,32 @@ def closing(state: GameState, side: str) -> float:
     one-step agent's close-combat models (blades, commandos) stayed home all game
     (issue 20); a model that wins the melee it walks into should want to get there.
 
-    The edges are looked up per pair of what they read (``_melee_sig``): every rollout
-    step of the search scores the position, and the exact odds of each pair were most
-    of its time (issue 24)."""
+    ``engine.closing.pull`` worked out inline, with the edges looked up per pair of
+    what they read (``_melee_sig``): every rollout step of the search scores the
+    position, and the exact odds of each pair were most of its time (issue 24)."""
     busy = measure.engaged(state)
     free = [m for m in state.live(side) if m.id not in busy]
     foes = [e for e in state.live() if e.side != side]
-    sig = {m.id: _melee_sig(m) for m in (*free, *foes)}
-
-    def edge(a: Model, b: Model) -> float:
-        key = (sig[a.id], sig[b.id])
-        got = _EDGES.get(key)
-        if got is None:
-            if len(_EDGES) > 65536:
-                _EDGES.clear()
-            got = _EDGES[key] = melee_edge(a, b)
-        return got
-
-    return MELEE_WEIGHT * closing_pull(
-        free,
-        foes,
-        reach=lambda m: 6.0 + int(m.stats.get("MOVE", 0)),
-        span=MELEE_SPAN,
-        gain=edge,
-        gap=measure.gap,
-    )
+    if len(_SIGS) > 4096:
+        _SIGS.clear()
+        _EDGES.clear()
+    nums = [(e, _sig_no(e)) for e in foes]
+    total = 0.0
+    for m in free:
+        r = 6.0 + int(m.stats.get("MOVE", 0))
+        me = _sig_no(m)
+        best = 0.0
+        for e, ne in nums:
+            g = _EDGES.get((me, ne))
+            if g is None:
+                g = _EDGES[(me, ne)] = melee_edge(m, e)
+            if g <= best:
+                continue
+            near = closeness(measure.gap(m, e) - r, MELEE_SPAN)
+            if near * g > best:
+                best = near * g
+        total += best
+    return MELEE_WEIGHT * total
 
 
 def score(state: GameState, side: str, ctx: Context | None = None) -> float:

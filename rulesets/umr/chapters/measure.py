@@ -219,13 +219,21 @@ def _visible(ctx: Context, a: Model, b: Model) -> tuple[float, float]:
     """(visible fraction, distance) alone, from ``eye(a)`` (the table's memo): the two
     numbers that decide whether there is a shot at all, cheaper than ``_sight``."""
     fa = eye(ctx, a)
-    if _open_view(ctx, fa, b):
-        return 1.0, gap(a, b)
-    # the full sight (the same visible fraction), not the cheaper ``Table.visible``: a
-    # shot found possible is measured in full next (its odds, its apply), and the
-    # geometry service keeps the full answer for that
-    s = ctx.table.sight(fa, b)
-    return s.visible, (s.distance if fa == footprint(a) else gap(a, b))
+    fb = footprint(b)
+    visible = ctx.memo("umr.visible").get_or((fa, fb), lambda: _visible_fraction(ctx, fa, fb))
+    # the distance base to base from where the models stand (from the eye's own base,
+    # the geometry service's distance is this same measure)
+    return visible, gap(a, b)
+
+
+def _visible_fraction(ctx: Context, fa: Footprint, fb: Footprint) -> float:
+    """The visible fraction of base ``fb`` from eye ``fa``: 1 when nothing that can hide
+    comes near the line, else the full sight's (the same fraction as ``Table.visible``'s;
+    the full answer because a shot found possible is measured in full next, for its
+    odds and its apply, and the geometry service keeps it for them)."""
+    if _open_view(ctx, fa, fb):
+        return 1.0
+    return ctx.table.sight(fa, fb).visible
 
 
 #: terrain classes that can hide part of a target from an eye (the geometry service's
@@ -242,7 +250,7 @@ def _hiding(ctx: Context) -> tuple[tuple[tuple[float, float, float, float], Any]
     )
 
 
-def _open_view(ctx: Context, fa: Footprint, b: Model) -> bool:
+def _open_view(ctx: Context, fa: Footprint, b: Footprint) -> bool:
     """True when no terrain that can hide comes within the target's reach of the line
     from the eye to the target's centre: then the target is wholly in view. Why exact:
     the geometry service's sight cone, the hull of the eye and the base, lies within that
