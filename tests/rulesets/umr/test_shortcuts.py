@@ -79,8 +79,8 @@ def test_ready_units_and_unit_models_match_the_engine(seed):
 
 @pytest.mark.parametrize("seed", [0])
 def test_closing_is_the_shared_pull(seed):
-    """The inline closing pull with its edge table equals ``engine.closing.pull`` with
-    ``melee_edge`` worked out for every pair."""
+    """UMR-MELEE (the score's melee edge): the inline closing pull with its edge table
+    equals ``engine.closing.pull`` with ``melee_edge`` worked out for every pair."""
     for g in positions(seed):
         st = g.state
         for side in st.sides:
