@@ -370,10 +370,13 @@ class SearchAgent:
         n = 0
         exact = False
         blob = _pickled(sim.state) if self.prefilter else b""
+        legal = False  # every copy is the same position: one check serves them all
         for k in range(self.reply_samples):
             c = self._copy(sim, blob, stream=(seed + k) & 0xFFFFFFFFFFFF)
             before = len(c.dice.consumed)
-            c.apply(a)
+            if k == 0:
+                legal = c.check(a).ok
+            c.apply(a, checked=legal)
             total += self._final(c, side)
             n += 1
             if len(c.dice.consumed) == before:

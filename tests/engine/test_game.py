@@ -16,6 +16,25 @@ def test_illegal_action_is_refused_and_changes_nothing(toy_game):
     assert toy_game.history == []
 
 
+def test_a_checked_apply_skips_the_check_and_gives_the_same_position(toy_game, monkeypatch):
+    """``apply(checked=True)`` is for a caller that has found the action legal on this
+    very position (the search's copies of one position): the rules' check is not asked
+    again, and the position after is the one a checked apply gives."""
+    shot = Shoot(actor="b0", target="r0")
+    plain, trusted = toy_game.clone(stream=7), toy_game.clone(stream=7)
+    plain.apply(Move(actor="b0", to=(10.0, 8.0)))
+    trusted.apply(Move(actor="b0", to=(10.0, 8.0)))
+    assert plain.check(shot).ok
+    plain.apply(shot)
+    asked: list[object] = []
+    rules_check = trusted.ruleset.check
+    monkeypatch.setattr(trusted.ruleset, "check", lambda *a: asked.append(a) or rules_check(*a))
+    trusted.apply(shot, checked=True)
+    assert asked == []
+    assert trusted.state.checksum() == plain.state.checksum()
+    assert trusted.dice.consumed == plain.dice.consumed
+
+
 def test_wrong_side_is_refused(toy_game):
     events = toy_game.apply(Move(actor="r0", to=(10.0, 38.0)))
     assert events[0].kind == "refused" and "blue's turn" in events[0].text
