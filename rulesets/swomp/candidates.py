@@ -320,6 +320,22 @@ def foes_by_distance(
     return near
 
 
+def unit_weapons(ready: list[Model]) -> list[tuple[str, Model, dict]]:
+    """The unit's first three weapon names, each with its first carrier among ``ready``
+    and that carrier's weapon: what a whole-unit shot is offered with, in the lazy and
+    the checked menu alike."""
+    names: list[str] = []
+    for m in ready:
+        names += [w["name"] for w in working(m) if w["name"] not in names]
+    out: list[tuple[str, Model, dict]] = []
+    for name in names[:3]:
+        carrier = next(m for m in ready if name in (w["name"] for w in working(m)))
+        wpn = shooting.weapon_of(carrier, name)
+        assert wpn is not None
+        out.append((name, carrier, wpn))
+    return out
+
+
 def quick_shots(state: GameState, ms: list[Model], actor: str) -> list[Action]:
     """``shot_options`` unsighted, for the lazy menu: each model that may still shoot at
     its nearest enemies within range and arc with each of its first two weapons, and
@@ -334,13 +350,7 @@ def quick_shots(state: GameState, ms: list[Model], actor: str) -> list[Action]:
     free = [t for t in state.live() if t.side != side and not core.engaged(t)]
     near = {m.id: foes_by_distance(state, m, free) for m in ready[:8]}
     if len(ms) > 1 and not any(mv(m).get("overwatch") for m in ms):
-        names: list[str] = []
-        for m in ready:
-            names += [w["name"] for w in working(m) if w["name"] not in names]
-        for name in names[:3]:
-            carrier = next(m for m in ready if name in (w["name"] for w in working(m)))
-            wpn = shooting.weapon_of(carrier, name)
-            assert wpn is not None
+        for name, carrier, wpn in unit_weapons(ready):
             for t in in_reach(state, carrier, wpn, 1, near.get(carrier.id)):
                 out.append(Shoot(actor=actor, target=t.id, weapon=name))
     for m in ready[:8]:
@@ -359,13 +369,7 @@ def shot_options(state: GameState, ctx: Context, ms: list[Model], actor: str) ->
     ready = [m for m in ms if not core.engaged(m) and not core.act(m)["shot"]]
     if len(ms) > 1 and not any(mv(m).get("overwatch") for m in ms):
         # (a unit starting its action leaves overwatch first, and its watchers would fire)
-        names: list[str] = []
-        for m in ready:
-            names += [w["name"] for w in working(m) if w["name"] not in names]
-        for name in names[:3]:
-            carrier = next(m for m in ready if name in (w["name"] for w in working(m)))
-            wpn = shooting.weapon_of(carrier, name)
-            assert wpn is not None
+        for name, carrier, wpn in unit_weapons(ready):
             for s in reachable(state, ctx, carrier, wpn, 2):
                 t = state.models[s.id]
                 pairs = fv.shooters(state, ctx, ms, t, name, {})
