@@ -44,6 +44,7 @@ from .chapters.tables import table1, table3
 from .state import (
     disorganized,
     engagements,
+    gs,
     is_block,
     mtype,
     mv,
@@ -143,11 +144,14 @@ def _in_contact(a: Model, foes: list[Model]) -> bool:
     return any(measure.distance(a, f) <= 0.05 for f in foes)
 
 
-def strikes(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
+def strikes(
+    state: GameState, e: dict[str, Any], a: str, b: str, fighters: list[Model] | None = None
+) -> float:
     """Expected HIT ``a`` strikes off ``b`` in one melee segment, before any cap: its
     attack dice (GEM-2.3.2) at its OFF against the DEF of ``b``'s figure at the front,
     with the Table 3 modifiers the melee record holds (charged, ranks deeper, flank or
-    rear, GEM-2.3.1)."""
+    rear, GEM-2.3.1). ``fighters``: the loose figures of ``a`` that strike (by default
+    those in contact with ``b``)."""
     ours, theirs = unit_models(state, a), unit_models(state, b)
     if not ours or not theirs:
         return 0.0
@@ -156,7 +160,10 @@ def strikes(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
         lead = blocks.front_rank(state, a)[0]
         dice = attack_dice(state, a, lead.id)[0]
     else:
-        fighters = [m for m in ours if _in_contact(m, theirs)] or ours[:1]
+        if fighters is None:
+            fighters = [m for m in ours if _in_contact(m, theirs)] or ours[:1]
+        if not fighters:
+            return 0.0
         lead = fighters[0]
         dice = sum(int(melee_weapon(m).get("ATT", m.stat("ATT", 1))) for m in fighters)
     target = _front(state, b)
@@ -198,6 +205,52 @@ def blows(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
     return _struck(state, b, strikes(state, e, a, b))
 
 
+#: the segments of a turn before its melee segment: a melee opened in one is fought this
+#: turn, in this turn's initiative order (GEM-2.0.1)
+BEFORE_MELEE = ("magic_offence", "magic_defence", "movement", "missile", "cards")
+
+
+def _given(state: GameState, engs: list[dict[str, Any]], u: str) -> dict[str, float]:
+    """Expected HIT unit ``u`` strikes on each foe unit in the next melee segment. Each
+    figure fights once a turn (GEM-2.3, ``fight_problems``): a block at the best of its
+    melees, each loose figure at the best foe it touches. Why: a general in two melees
+    was counted striking in both, and charged a block it could not survive."""
+    opts = [(e, v) for e in engs if u in e["units"] for v in e["units"] if v != u]
+    if not opts:
+        return {}
+
+    def worth_of(o: tuple[dict[str, Any], str], fighters: list[Model] | None = None) -> float:
+        return _struck(state, o[1], strikes(state, o[0], u, o[1], fighters))
+
+    if is_block(state, u) or len(opts) == 1:
+        e, v = max(opts, key=worth_of)
+        return {v: strikes(state, e, u, v)}
+    out: dict[str, float] = {}
+    for m in unit_models(state, u):
+        touch = [
+            o for o in opts if is_block(state, o[1]) or _in_contact(m, unit_models(state, o[1]))
+        ]
+        if touch:
+            e, v = max(touch, key=lambda o: worth_of(o, [m]))
+            out[v] = out.get(v, 0.0) + strikes(state, e, u, v, [m])
+    if not out:
+        e, v = max(opts, key=worth_of)
+        out[v] = strikes(state, e, u, v)
+    return out
+
+
+def _keeps(state: GameState, unit: str, hits: float) -> float:
+    """The share of its blows ``unit`` still strikes after taking ``hits`` expected HIT
+    first: a lone figure only if it lives (Poisson odds of fewer hits than its HIT), a
+    unit of several in proportion to the HIT it keeps."""
+    ms = unit_models(state, unit)
+    if not ms or hits <= 0:
+        return 1.0
+    if len(ms) == 1:
+        return sum(math.exp(-hits) * hits**k / math.factorial(k) for k in range(ms[0].hp))
+    return max(0.0, 1.0 - hits / max(1, sum(m.hp for m in ms)))
+
+
 def melee_edge(state: GameState, side: str) -> float:
     """What the side's melees should win it in the next melee segment less what they
     should cost it: the one-step agent's view of a charge before it is fought.
@@ -205,15 +258,36 @@ def melee_edge(state: GameState, side: str) -> float:
     Why summed per unit struck: a unit fought by two enemies (a block in front and a
     general in the flank) loses no more than the HIT it has. Capped per melee instead,
     each melee counted the whole unit, so striking a figure down now lowered the edge
-    by twice its worth and the agent waited rather than fight (ending the segment)."""
+    by twice its worth and the agent waited rather than fight (ending the segment).
+
+    Why the initiative: the sides fight this turn's melee segment in initiative order
+    (GEM-2.0.1), and a figure struck down first strikes nothing back. Before that
+    segment the side that fights second keeps only what survives the first side's
+    blows (``_keeps``); a charge into a foe that strikes first is worth that much less."""
+    engs = [
+        e
+        for e in engagements(state)
+        if len(e.get("units", [])) == 2
+        and side in (unit_side(state, e["units"][0]), unit_side(state, e["units"][1]))
+    ]
+    units = sorted({u for e in engs for u in e["units"]})
+    given = {u: _given(state, engs, u) for u in units}
+    order = gs(state).get("order") or []
+    if order and state.phase in BEFORE_MELEE:
+        first = order[0]
+        taken: dict[str, float] = {}
+        for u in units:
+            if unit_side(state, u) == first:
+                for v, h in given[u].items():
+                    taken[v] = taken.get(v, 0.0) + h
+        for u in units:
+            if unit_side(state, u) != first:
+                k = _keeps(state, u, taken.get(u, 0.0))
+                given[u] = {v: h * k for v, h in given[u].items()}
     hits: dict[str, float] = {}
-    for e in engagements(state):
-        units = list(e.get("units", []))
-        if len(units) != 2 or side not in (unit_side(state, units[0]), unit_side(state, units[1])):
-            continue
-        u, v = units
-        hits[v] = hits.get(v, 0.0) + strikes(state, e, u, v)
-        hits[u] = hits.get(u, 0.0) + strikes(state, e, v, u)
+    for u in units:
+        for v, h in given[u].items():
+            hits[v] = hits.get(v, 0.0) + h
     value = 0.0
     for unit, h in hits.items():
         worth_off = _struck(state, unit, h)
