@@ -148,9 +148,10 @@ def force_overlays(battle: BattleScreen) -> None:
 
 def run(frames: int, cache: bool, key: str | None) -> dict[str, list[float]]:
     """Milliseconds per frame: "frame" (from its start to the flip, wall), "frame_cpu"
-    (the same in CPU time), "step" and "cpu" (the whole step: the frame and, after the
-    flip, the panel text it owed, laid out in the gap before the next frame), "gap" (that
-    lay-out alone) and "render" (the renderer alone)."""
+    (the same in CPU time), "step" and "cpu" (the whole 60 Hz slot: the frame and, after
+    the flip, the panel text it owed, laid out in the gap before the next frame), "gap"
+    (that lay-out alone) and "render" (the renderer alone); and "behind", the frames the
+    odds panel's newest text has waited after the step (0: the panel is current)."""
     app = App(size=SIZE, saves_dir=ROOT / "out" / "bench-saves", animate=False)
     game = bench_game(key)
     app.start(game, {s: "human" for s in game.state.sides})
@@ -171,7 +172,7 @@ def run(frames: int, cache: bool, key: str | None) -> dict[str, list[float]]:
     for _ in range(5):
         app.step([], 1 / 60)
     out: dict[str, list[float]] = {
-        k: [] for k in ("frame", "frame_cpu", "step", "cpu", "gap", "render")
+        k: [] for k in ("frame", "frame_cpu", "step", "cpu", "gap", "render", "behind")
     }
     for i in range(frames):
         t = enemies[i % len(enemies)]
@@ -189,6 +190,7 @@ def run(frames: int, cache: bool, key: str | None) -> dict[str, list[float]]:
         out["frame"].append(app.frame_s * 1000)
         out["frame_cpu"].append(app.frame_cpu_s * 1000)
         out["gap"].append(battle.owed.spent * 1000)
+        out["behind"].append(float(battle.owed.behind()))
     app.close()
     return out
 
@@ -219,11 +221,16 @@ def main() -> int:
     )
     print(line("frame to the flip, cached", cached["frame"]))
     print(line("  in CPU time", cached["frame_cpu"]))
-    print(line("  + odds panel after the flip", cached["step"]))
-    print(line("    in CPU time", cached["cpu"]))
+    print(line("slot: frame + owed lay-out", cached["step"]))
+    print(line("  in CPU time", cached["cpu"]))
     laid = [x for x in cached["gap"] if x > 0]
     if laid:
         print(line("  odds panel laid out", laid))
+    behind = cached["behind"]
+    print(
+        f"odds panel behind the hover: current after {behind.count(0.0)} of {len(behind)} "
+        f"frames, p95 {_pct(behind, 95):.0f} frames, max {max(behind):.0f} frames"
+    )
     print(line("  renderer only, cached", cached["render"]))
     print(line("whole frame, uncached", base["step"]))
     print(line("  in CPU time", base["cpu"]))

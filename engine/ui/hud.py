@@ -30,6 +30,7 @@ from pygame_gui.elements import (
 from pygame_gui.windows import UIFileDialog
 
 from engine.ui.markup import fit
+from engine.ui.steadybox import SteadyTextBox
 from engine.ui.style import font_path
 from engine.ui.windows import SHORTCUTS, Pressed, Windows
 
@@ -202,7 +203,7 @@ class Hud(Windows):
             pygame.Rect(sx, y, sw, 112), m, starting_height=1, allow_scroll_x=False
         )
         y += 116
-        self.odds = UITextBox("", pygame.Rect(sx, y, sw, 116), m)
+        self.odds = SteadyTextBox("", pygame.Rect(sx, y, sw, 116), m)
         y += 120
         self.h_log = UILabel(
             pygame.Rect(sx, y, sw, 18), "ROLL LOG (newest first)", m, object_id="#section_head"

@@ -1,17 +1,20 @@
 """Panel text laid out between frames, not in them: the odds panel's re-layout.
 
 Why: setting a rich-text box re-parses its markup, lays the lines out and renders them,
-1 to 6 ms (more when the text outgrows the box and a scroll bar is built), and the odds
-panel's text changes with every target the mouse crosses. Done inside the frame it
-delays the picture the player is waiting for (the rings and the card follow the mouse);
-throttled to ten a second it lags. So the frame only *owes* the new text: it is drawn
-and shown first, and the text is laid out after the flip, in the gap before the next
-frame is due, when the gap has room for it (``settle``). When the box was last laid out
-``PATIENCE`` frames ago or more, its text is laid out in this gap whatever it costs: the
-first change after a still moment shows at once, and the panel is never more than a
-tenth of a second behind (the old throttle's promise, now kept off the frame).
-Meanwhile the panel shows its last good picture, with the busy marker once the text has
-waited a frame (issue 24).
+1 to 6 ms, and the odds panel's text changes with every target the mouse crosses. Done
+inside the frame it delays the picture the player is waiting for (the rings and the card
+follow the mouse); throttled to ten a second it lags. So the frame only *owes* the new
+text: it is drawn and shown first, and the text is laid out after the flip, in the gap
+before the next frame is due, when the gap has room for it (``settle``): a frame and the
+lay-out after it never share one 60 Hz slot past its end (issue 24: no slot over
+16.7 ms). Meanwhile the panel shows its last good picture, with the busy marker once the
+text has waited a frame; the first gap with room lays it out. Only a machine too slow to
+leave room in any gap for ``STALE`` frames on end gets the text laid out anyway, so the
+panel is never more than half a second behind.
+
+How much room a lay-out needs is predicted from the last few: each one's cost scaled by
+the length of the new text against its own (a longer text parses more, and one that
+overflows the box is laid out twice), the largest of those; with ``SLACK`` to spare.
 """
 
 from __future__ import annotations
@@ -23,11 +26,17 @@ from typing import Any
 
 #: a frame at 60 Hz: the gap after a frame's flip ends this long after the frame began
 FRAME_S = 1 / 60
-#: frames after a box's last lay-out when its owed text goes in the next gap anyway: a
-#: tenth of a second at 60 Hz, the most the panel lagged when it was throttled instead
-PATIENCE = 6
+#: frames a text may wait for a gap with room before it is laid out anyway: half a
+#: second at 60 Hz, a valve for a machine too slow for any gap (not reached on this one)
+STALE = 30
 #: the first guess of a re-layout's cost (seconds), before one is measured
 FIRST_GUESS_S = 0.003
+#: lay-outs the prediction remembers
+REMEMBERED = 12
+#: characters a text costs before its first one: the fixed part of a lay-out
+BASE_CHARS = 100
+#: seconds kept free at the end of the slot: the prediction is a guess
+SLACK_S = 0.001
 
 
 @dataclass
@@ -40,15 +49,15 @@ class _Owed:
 class OwedText:
     """Text boxes whose new text waits for a gap between frames (module docstring)."""
 
-    def __init__(self, budget: float = FRAME_S, clock: Callable[[], float] = time.perf_counter):
-        self.budget = budget
+    def __init__(self, budget: float | None = None, clock: Callable[[], float] = time.perf_counter):
+        #: the slot a frame and the lay-out after it share (seconds; FRAME_S when not
+        #: given, read when the panel is built, so a test may widen it for every window)
+        self.budget = FRAME_S if budget is None else budget
         self.clock = clock
-        #: what a re-layout is expected to cost: the last measured, decaying slowly
-        self.cost = FIRST_GUESS_S
+        #: the last lay-outs: (seconds, characters of their text)
+        self._costs: list[tuple[float, int]] = []
         self.frame = 0
         self._owed: dict[str, _Owed] = {}
-        #: the frame each box (by key) was last laid out in
-        self._laid: dict[str, int] = {}
         #: seconds the last ``settle`` spent laying out (the frame bench reads it)
         self.spent = 0.0
 
@@ -66,25 +75,42 @@ class OwedText:
         good picture and the busy marker."""
         return [o.box for o in self._owed.values() if o.since < self.frame]
 
+    def behind(self) -> int:
+        """Frames the longest-waiting owed text has waited (0: the panels are current);
+        the frame bench reports how far the panel lags."""
+        return max((self.frame - o.since for o in self._owed.values()), default=0)
+
     @property
     def busy(self) -> bool:
         """Text is owed: the window must draw another frame soon."""
         return bool(self._owed)
 
+    def predict(self, text: str) -> float:
+        """Seconds the lay-out of ``text`` is expected to take (module docstring)."""
+        n = len(text) + BASE_CHARS
+        if not self._costs:
+            return FIRST_GUESS_S * n / BASE_CHARS
+        return max(took * n / (chars + BASE_CHARS) for took, chars in self._costs)
+
+    @property
+    def cost(self) -> float:
+        """The last lay-out's seconds (0 before the first)."""
+        return self._costs[-1][0] if self._costs else 0.0
+
     def settle(self, frame_start: float, lay_out: Callable[[Any, str, str], None]) -> None:
         """After a frame's flip: lay out (``lay_out(box, key, text)``) what fits in the
-        rest of the frame begun at ``frame_start`` (``clock`` seconds), and the text of
-        a box last laid out ``PATIENCE`` frames ago or more; then the next frame begins."""
+        rest of the slot begun at ``frame_start`` (``clock`` seconds), and a text that
+        has waited ``STALE`` frames; then the next frame begins."""
         self.spent = 0.0
         for key, o in list(self._owed.items()):
             t0 = self.clock()
-            late = self.frame - self._laid.get(key, -PATIENCE) >= PATIENCE
-            if not late and t0 - frame_start + self.cost > self.budget:
+            stale = self.frame - o.since >= STALE
+            room = t0 - frame_start + self.predict(o.text) + SLACK_S <= self.budget
+            if not (room or stale):
                 continue
             lay_out(o.box, key, o.text)
             del self._owed[key]
-            self._laid[key] = self.frame
             took = self.clock() - t0
             self.spent += took
-            self.cost = max(took, 0.9 * self.cost)
+            self._costs = [*self._costs[-(REMEMBERED - 1) :], (took, len(o.text))]
         self.frame += 1

@@ -49,6 +49,16 @@ def make_game(seed: int = 1, n: int = 2) -> Game:
     return game
 
 
+@pytest.fixture(autouse=True)
+def _room_after_every_frame(monkeypatch):
+    """Every gap after a flip has room for the panel text the frame owes: these tests
+    check what the window shows, not how fast this machine is under load (the waiting
+    rules have tests of their own, with slots of their own: test_odds_panel.py)."""
+    from engine.ui import owed
+
+    monkeypatch.setattr(owed, "FRAME_S", 10.0)
+
+
 @pytest.fixture
 def app(tmp_path):
     from engine.ui.app import App
