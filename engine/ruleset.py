@@ -499,6 +499,15 @@ class Ruleset:
         other = sum(m.hp for m in state.live() if m.side != side)
         return float(own - other)
 
+    def losses(self, state: GameState, side: str) -> float:
+        """The share of ``side``'s starting strength it has lost, 0 to 1, counted as the
+        ruleset's victory counts it: the benches' "removed" column (issue 20) must not
+        call a figure that is out of the fight a survivor. A ruleset whose victory
+        counts wounded figures, or points, says so here. Default: the share of the
+        side's models removed from the table."""
+        mine = [m for m in state.models.values() if m.side == side]
+        return sum(1 for m in mine if m.removed) / len(mine) if mine else 0.0
+
     def victory_text(self, scenario: Any) -> str:
         """How the scenario is won, in a sentence or two for the new-game screen: a
         player should know what the computer plays for (issue 20). ``scenario`` is an
