@@ -87,6 +87,9 @@ class InterArma(Ruleset):
     def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
         return score.score(state, side, ctx)
 
+    def losses(self, state: GameState, side: str) -> float:
+        return victory.losses(state, side)
+
     def victory_text(self, scenario: Any) -> str:
         return victory.victory_text(scenario)
 

@@ -34,6 +34,15 @@ def settle(state: GameState, ctx: Context) -> None:
         after_battle(state, ctx)
 
 
+def losses(state: GameState, side: str) -> float:
+    """The share of the side's soldiers lost (IA-I-END): killed or wounded, since a
+    wounded figure is out of the fight for good; civilians count in neither the losses
+    nor the strength (IA-I-ALLIES)."""
+    soldiers = [m for m in state.models.values() if m.side == side and not mv(m).get("civilian")]
+    lost = [m for m in soldiers if m.removed or "wounded" in m.status]
+    return len(lost) / len(soldiers) if soldiers else 0.0
+
+
 def finish_on_losses(state: GameState, ctx: Context, why: str) -> None:
     """IA-I-END: at the turn limit the side that lost fewer figures wins; equal is a draw."""
     losses = {
