@@ -12,8 +12,10 @@ games and remove 60% of its models; hard beats ``rush`` (advances on the nearest
 and attacks with the best odds) 75%, normal 60%; search beats greedy 70%; greedy beats
 random 95%. Columns: the first agent's wins, rate and Wilson interval, the target and
 whether the interval's centre meets it; for a baseline opponent the share of its models
-removed by the end (mean and 95% half-width, target 60% against passive; "obj" counts
-the games won on an objective before the turn limit, where nothing more is removed);
+lost by the end as its ruleset's victory counts it (``Ruleset.losses``: models removed,
+Inter Arma's wounded too; mean and 95% half-width, target 60% against passive); "obj"
+counts the games the first agent won on a scenario objective (``OBJECTIVE``), at any
+turn, where the game is decided by a place held and not by what was removed;
 the **declined** share: decisions of the first agent where an attack at 60% or better
 with a positive expected value was passed over for waiting or ending
 (``engine.agents.greedy.declined``); and the seed pairs.
@@ -44,6 +46,7 @@ stay paired): a run can be extended or split in parts whose counts add up to the
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import time
 
@@ -69,6 +72,14 @@ BASELINES = ("passive", "rush", "random")
 #: it first: a run repeats whatever the machine's load
 HARD_CAP = 40
 HARD_BUDGET = 4.0
+#: how each ruleset's victory (rulesets/*/victory.py) words a game decided by a scenario
+#: objective: GEM's objective taken, or not taken, by its turn (GEM-3.7: "<side> took
+#: <objective> by turn N", "<side> did not take <objective> by turn N"), Gemini's places
+#: found or done at the turn limit (GM-I-TASKS). The rest is no objective: the last
+#: survivor (every ruleset), strength at the turn limit (GEM's points kept, Gemini's
+#: wounds left, Inter Arma's figures lost, UMR's health, SWOMP's casualty points), a
+#: bottle test (Gemini) or a concession; Inter Arma's goals only move morale (IA-I-GOALS).
+OBJECTIVE = re.compile(r"\btook .+ by turn \d|\bdid not take .+ by turn \d|places found or done")
 PAIRINGS = ",".join(f"{a}-{b}" for a, b in TARGETS)
 
 
@@ -121,11 +132,17 @@ def side_sizes(path: str) -> dict[str, int]:
 
 
 def removed_share(results: list[GameResult], opponent: str, sizes: dict[str, int]) -> list[float]:
-    """Per game, the share of the opponent side's models removed."""
+    """Per game, the share of the opponent side's strength lost as its ruleset's victory
+    counts it (``Ruleset.losses``: Inter Arma's wounded are out of the fight, IA-I-END);
+    for a result recorded without it, the share of its models removed."""
     out = []
     for r in results:
         for side, name in r.agents.items():
-            if name == opponent and sizes.get(side):
+            if name != opponent:
+                continue
+            if side in r.losses:
+                out.append(r.losses[side])
+            elif sizes.get(side):
                 out.append(r.casualties.get(side, 0) / sizes[side])
     return out
 
@@ -141,14 +158,11 @@ def declined_share(results: list[GameResult], agent: str) -> tuple[int, int]:
     return declined, decisions
 
 
-def objective_wins(results: list[GameResult], agent: str, limit: int) -> int:
-    """Games ``agent`` won before the turn limit on something other than wiping the enemy
-    out: an objective taken (GEM's hill), where the game stops before more is removed."""
-    return sum(
-        1
-        for r in results
-        if r.winner_agent == agent and (not limit or r.turns < limit) and "took" in r.reason
-    )
+def objective_wins(results: list[GameResult], agent: str) -> int:
+    """Games ``agent`` won on a scenario objective (``OBJECTIVE``) rather than by wiping
+    the enemy out or by strength kept, at any turn: GEM's default is won by holding the
+    hill at the end of turn 8, its turn limit, and lost by not holding it then."""
+    return sum(1 for r in results if r.winner_agent == agent and OBJECTIVE.search(r.reason))
 
 
 HEADER = (
@@ -180,14 +194,13 @@ def row(key: str, scenario: str, path: str, a: str, b: str, args: argparse.Names
         share, half = mean_ci(removed_share(results, b, side_sizes(path)))
         removed = f"{share:.0%} ±{half:.0%}"
         met = met and share >= want_removed
-    limit = args.turn_limit or load_scenario(path).turn_limit
     declined, decisions = declined_share(results, a)
     mine, theirs, side, split = pairs(results, a)
     independent = 2 * rate * (1 - rate) * (mine + theirs + side + split)
     return (
         f"{key:10} {scenario:8} {a + '-' + b:17} {n:5d} {wins:4d} {rate:5.0%} "
         f"{f'{lo:.0%}-{hi:.0%}':>9} {want:6.0%} {'yes' if met else 'no':>3} {removed:>11} "
-        f"{objective_wins(results, a, limit):3d} "
+        f"{objective_wins(results, a):3d} "
         f"{f'{declined / decisions if decisions else 0:.1%} of {decisions}':>12} "
         f"{f'{mine}/{theirs}/{side}/{split}':>20} {independent:12.1f}"
     )

@@ -54,6 +54,9 @@ class GameResult:
     # side -> decisions taken, and attacks declined (greedy.declined; issue 20)
     decisions: dict[str, int] = field(default_factory=dict)
     declined: dict[str, int] = field(default_factory=dict)
+    # side -> share of its strength lost as its ruleset's victory counts it
+    # (``Ruleset.losses``: IA's wounded are lost though on the table)
+    losses: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -165,6 +168,7 @@ def play_one(job: Job) -> GameResult:
         error=err,
         decisions=decisions,
         declined=passed,
+        losses={s: round(game.ruleset.losses(game.state, s), 6) for s in game.state.sides},
     )
 
 

@@ -138,3 +138,25 @@ def test_resume_plays_only_the_missing_games(tmp_path):
     s, _ = simulate(req, part, workers=0, quiet=True, resume=True)
     assert s["resumed_with"] == 2 and s["games"] == 4
     assert _lines(part) == _lines(tmp_path / "full")
+
+
+def test_losses_default_to_the_share_of_models_removed():
+    """``Ruleset.losses``' default (a ruleset that counts nothing else): models removed
+    over the side's models at the start, whatever their wounds."""
+    game = new_game(load_scenario(ROOT / UMR))
+    side = game.state.sides[0]
+    mine = [m for m in game.state.models.values() if m.side == side]
+    assert game.ruleset.losses(game.state, side) == 0.0
+    mine[0].removed = True
+    mine[1].hp = 1  # wounded, not removed: no loss by the default
+    assert game.ruleset.losses(game.state, side) == pytest.approx(1 / len(mine))
+
+
+def test_a_game_reports_each_sides_losses_from_its_ruleset(monkeypatch):
+    """``play_one`` records the ruleset's losses per side (the bench's "removed")."""
+    monkeypatch.setattr(
+        "engine.ruleset.Ruleset.losses", lambda self, state, side: 0.25 if side == "x" else 0.5
+    )
+    job = sim.jobs_for(UMR, 1, ("random", "random"), seed=3, turn_limit=1)[0]
+    r = sim.play_one(job)
+    assert set(r.losses) == set(r.agents) and set(r.losses.values()) == {0.5}
