@@ -49,8 +49,12 @@ class _Matrix(_Passes):
         moved, so re-scoring it reuses all of this. ``lev``: the ground level when the
         caller has it (an eye is its base's centre, whose level the target arrays hold)."""
         key = E.tobytes()
-        hit = self._ecache.get(key)
-        if hit is None:
+        hit = self._ecache.pop(key, None)
+        if hit is not None:
+            # kept as the newest: the others' eyes are asked on every move, the moved
+            # model's once each, and must not push the others' out (CACHED)
+            self._ecache[key] = hit
+        else:
             no, nb = len(E), self._nb
             if nb:
                 inside = self._inside(E)

@@ -103,8 +103,9 @@ class _Passes(_SightTables):
                 Ei = E[pi[rowi]]
                 ux = T.C[pj[rowi], 0] - Ei[:, 0]
                 uy = T.C[pj[rowi], 1] - Ei[:, 1]
-                Px = T.S[pj[rowi], :, 0] - Ei[:, 0, None]
-                Py = T.S[pj[rowi], :, 1] - Ei[:, 1, None]
+                S = T.S[pj[rowi]]  # one gather; [rows, :, 0] would take the slow path
+                Px = S[..., 0] - Ei[:, 0, None]
+                Py = S[..., 1] - Ei[:, 1, None]
                 phi = np.arctan2(
                     ux[:, None] * Py - uy[:, None] * Px, ux[:, None] * Px + uy[:, None] * Py
                 )
@@ -201,7 +202,7 @@ class _Passes(_SightTables):
         pi, pj = pairs[0][up], pairs[1][up]
         # The cone of each pair's target's bounding circle (the disc itself when round).
         Dp = T.C[pj] - E[pi]
-        d = np.sqrt((Dp**2).sum(1))
+        d = np.sqrt(Dp[:, 0] * Dp[:, 0] + Dp[:, 1] * Dp[:, 1])  # = (Dp**2).sum(1), bit for bit
         R = T.R[pj]
         too_close = d <= R * (1 + 1e-9) + 1e-12
         ux, uy = Dp[:, 0] / d, Dp[:, 1] / d

@@ -199,10 +199,11 @@ class _SightTables:
             h = nx[:, :, None] * dx[:, None, :]
             h += ny[:, :, None] * dy[:, None, :]  # n.D: (r, m, S), samples innermost
             h[h == 0] = 1e-300
-            t = ng[:, :, None] / h
             pos = h > 0
+            t = np.divide(ng[:, :, None], h, out=h)  # in place: h is not read again
             enter = np.where(pos, t, 0.0).max(1)
-            leave = np.where(pos, 1.0, t).min(1)
+            np.copyto(t, 1.0, where=pos)
+            leave = t.min(1)
             np.minimum(leave, 1.0, out=leave)
             np.maximum(enter, 0.0, out=enter)
             np.subtract(leave, enter, out=leave)
