@@ -68,7 +68,17 @@ def _cover_spots(ctx: Context, m: Model) -> list[tuple[float, float]]:
 
 
 def _spots(m: Model, pieces: list) -> list[tuple[float, float]]:
-    out = []
+    # only the pieces whose (grown) box meets the square the eight points lie in can
+    # hold one: the same answer as testing every piece, for a fraction of the boxes
+    x0, y0, x1, y1 = m.x - STEP - 0.01, m.y - STEP - 0.01, m.x + STEP + 0.01, m.y + STEP + 0.01
+    pieces = [
+        bp
+        for bp in pieces
+        if bp[0][0] <= x1 and bp[0][2] >= x0 and bp[0][1] <= y1 and bp[0][3] >= y0
+    ]
+    out: list[tuple[float, float]] = []
+    if not pieces:
+        return out
     for k in range(8):
         ang = k * math.pi / 4
         p = (round(m.x + STEP * math.cos(ang), 2), round(m.y + STEP * math.sin(ang), 2))
@@ -79,23 +89,6 @@ def _spots(m: Model, pieces: list) -> list[tuple[float, float]]:
             out.append(p)
         if len(out) == 2:
             break
-    return out
-
-
-def _climbs_and_jumps(ctx: Context, m: Model, near: list[Model]) -> list[act.Action]:
-    """Climb a wall the base touches (or climb back down), leap water toward the enemy."""
-    if float(mv(m).get("elev", 0.0)) > 0:
-        return [Climb(actor=m.id, feature=mv(m).get("on", ""), to=m.pos)]
-    e = near[0] if near else None
-    key = (m.pos, m.base, e.pos if e else None, e.base if e else None)
-    wall, leap = ctx.table.memo("umr.climbs_and_jumps", 4096).get_or(
-        key, lambda: _wall_and_leap(ctx, m, e)
-    )
-    out: list[act.Action] = []
-    if wall is not None:
-        out.append(Climb(actor=m.id, feature=wall))
-    if leap is not None:
-        out.append(Jump(actor=m.id, to=leap))
     return out
 
 
@@ -146,6 +139,60 @@ def _detours(ctx: Context, m: Model, e: Model, run: float) -> Iterator[act.Actio
             yield act.Move(actor=m.id, to=p)
 
 
+#: interned actions that name a model and a target (shots, charges, fights, the
+#: leader's gift): immutable, so one instance serves every menu that offers it. Why:
+#: building a frozen dataclass is a good part of a menu's cost, and the same few
+#: actor-target pairs come back in every menu of a game (issue 24).
+_PAIRS: dict[tuple[type, str, str], act.Action] = {}
+#: a foe whose centre is this far off (or more) cannot touch: the contact scan
+#: (``measure._contact_scan``) only looks at models within 4" on both axes
+_NO_CONTACT = 4.0 * math.sqrt(2.0)
+
+
+def _pair(cls: type, actor: str, target: str) -> act.Action:
+    key = (cls, actor, target)
+    a = _PAIRS.get(key)
+    if a is None:
+        if len(_PAIRS) >= 65536:
+            _PAIRS.clear()
+        a = _PAIRS[key] = cls(actor=actor, target=target) if target else cls(actor=actor)
+    return a
+
+
+def _steps(ctx: Context, m: Model, e: Model) -> tuple[act.Move | None, act.Move | None]:
+    """(the advance toward the nearest foe ``e``, the step away from it): they depend on
+    the two bases' places and ``m``'s MOVE alone, so they are remembered per place, as
+    are the cover spots (issue 24: most models stand still between two menus)."""
+    reach = 6 + int(m.stats.get("MOVE", 0))
+    key = (m.id, m.x, m.y, m.base, reach, e.x, e.y, e.base)
+    return ctx.table.memo("umr.steps", 4096).get_or(key, lambda: _work_steps(m, e, reach))
+
+
+def _work_steps(m: Model, e: Model, reach: int) -> tuple[act.Move | None, act.Move | None]:
+    p = _toward(m, (e.x, e.y), min(reach, measure.gap(m, e) - 0.5))
+    straight = act.Move(actor=m.id, to=p) if p else None
+    q = _toward(m, (2 * m.x - e.x, 2 * m.y - e.y), 4.0)
+    return straight, (act.Move(actor=m.id, to=q) if q else None)
+
+
+def _tail(ctx: Context, m: Model, e: Model | None) -> tuple[act.Action, ...]:
+    """A model on the ground: the moves to its cover spots, then the climb of a wall its
+    base touches and the leap over water toward ``e``, remembered per place like
+    ``_steps``."""
+    key = (m.id, m.x, m.y, m.base, e.x if e else None, e.y if e else None, e.base if e else None)
+    return ctx.table.memo("umr.tail", 4096).get_or(key, lambda: _work_tail(ctx, m, e))
+
+
+def _work_tail(ctx: Context, m: Model, e: Model | None) -> tuple[act.Action, ...]:
+    out: list[act.Action] = [act.Move(actor=m.id, to=p) for p in _cover_spots(ctx, m)]
+    wall, leap = _wall_and_leap(ctx, m, e)
+    if wall is not None:
+        out.append(Climb(actor=m.id, feature=wall))
+    if leap is not None:
+        out.append(Jump(actor=m.id, to=leap))
+    return tuple(out)
+
+
 def _model_options(
     state: GameState, ctx: Context, m: Model, foes: list[Model], detour: bool = True
 ) -> Iterator[act.Action]:
@@ -154,37 +201,45 @@ def _model_options(
     spots are only worked out when they can still make the list. ``detour``: offer the
     angled advances where the straight one is refused (one more check; the unchecked
     menu of ``proposals`` goes without)."""
+    mid = m.id
     if mv(m).get("climb"):
-        yield Climb(actor=m.id)
+        yield Climb(actor=mid)
         return
-    near = sorted(foes, key=lambda e: math.dist(m.pos, e.pos))
-    touching = measure.foes_in_contact(state, m)
+    mx, my = m.x, m.y
+    dist = math.dist
+    here = (mx, my)
+    # nearest first (a stable sort: ties keep the foes' id order)
+    near = sorted(foes, key=lambda e: dist(here, (e.x, e.y)))
+    if near and dist(here, (near[0].x, near[0].y)) >= _NO_CONTACT:
+        touching: list[Model] = []
+    else:
+        touching = measure.foes_in_contact(state, m)
     for e in touching:
-        yield act.Fight(actor=m.id, target=e.id)
+        yield _pair(act.Fight, mid, e.id)
     if not touching:
         for e in near[:SHOTS]:
-            yield act.Shoot(actor=m.id, target=e.id)
+            yield _pair(act.Shoot, mid, e.id)
         for e in near[:CHARGES]:
-            yield act.Charge(actor=m.id, target=e.id)
-    reach = 6 + int(m.stats.get("MOVE", 0))
-    if near:
-        e = near[0]
-        p = _toward(m, e.pos, min(reach, measure.gap(m, e) - 0.5))
-        if p:
-            straight = act.Move(actor=m.id, to=p)
+            yield _pair(act.Charge, mid, e.id)
+    first = near[0] if near else None
+    if first is not None:
+        straight, away = _steps(ctx, m, first)
+        if straight is not None and straight.to is not None:
             yield straight
             if detour and rules.check(state, straight, ctx, quick=True):
-                yield from _detours(ctx, m, e, math.dist(m.pos, p))
-        away = (2 * m.x - e.x, 2 * m.y - e.y)
-        p = _toward(m, away, 4.0)
-        if p:
-            yield act.Move(actor=m.id, to=p)
-    for p in _cover_spots(ctx, m):
-        yield act.Move(actor=m.id, to=p)
-    yield from _climbs_and_jumps(ctx, m, near)
+                yield from _detours(ctx, m, first, dist(here, straight.to))
+        if away is not None:
+            yield away
+    if float(mv(m).get("elev", 0.0)) > 0:
+        # up on a feature: the cover spots, then the climb back down
+        for p in _cover_spots(ctx, m):
+            yield act.Move(actor=mid, to=p)
+        yield Climb(actor=mid, feature=mv(m).get("on", ""), to=here)
+    else:
+        yield from _tail(ctx, m, first)
     if leader.can_lead(state, m):
         for t in leader.lead_targets(state, m)[:2]:
-            yield Lead(actor=m.id, target=t.id)
+            yield _pair(Lead, mid, t.id)
 
 
 def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:
@@ -231,9 +286,15 @@ def proposals(
         cur = flow.current(state)
         units = [cur] if cur is not None else flow.ready(state, side)
         foes = [e for e in measure.live(state) if e.side != side]
+        groups = measure.units(state)  # what ``flow.unit_models`` reads while frozen
         out: list[act.Action] = []
         for unit in units:
-            for m in flow.unit_models(state, unit):
+            for m in groups.get(unit, ()):
                 out += _model_options(state, ctx, m, foes, detour=False)
-            out.append(act.EndActivation(actor=unit))
+            out.append(_end(unit))
     return [], out
+
+
+def _end(unit: str) -> act.Action:
+    """The unit's "end activation", interned like ``_pair``'s actions."""
+    return _pair(act.EndActivation, unit, "")
