@@ -17,6 +17,7 @@ from engine.polygons import closest_point, crossing, point_in_polygon, point_seg
 from engine.ruleset import NO_SIGHT, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 from engine.table import distance, footprint
+from rulesets.umr.chapters.line_of_sight import hidden_for_sure
 from rulesets.umr.chapters.terrain import table
 from rulesets.umr.state import mv, remember
 
@@ -228,11 +229,16 @@ def _visible(ctx: Context, a: Model, b: Model) -> tuple[float, float]:
 
 def _visible_fraction(ctx: Context, fa: Footprint, fb: Footprint) -> float:
     """The visible fraction of base ``fb`` from eye ``fa``: 1 when nothing that can hide
-    comes near the line, else the full sight's (the same fraction as ``Table.visible``'s;
-    the full answer because a shot found possible is measured in full next, for its
-    odds and its apply, and the geometry service keeps it for them)."""
+    comes near the line, 0 when a blocking feature or deep woods certainly hide all of
+    it (``line_of_sight.hidden_for_sure``: the verdict the exact measure would give,
+    for a blocked shot the random and greedy players ask about often), else the full
+    sight's (the same fraction as ``Table.visible``'s; the full answer because a shot
+    found possible is measured in full next, for its odds and its apply, and the
+    geometry service keeps it for them)."""
     if _open_view(ctx, fa, fb):
         return 1.0
+    if hidden_for_sure(ctx, fa, fb):
+        return 0.0
     return ctx.table.sight(fa, fb).visible
 
 

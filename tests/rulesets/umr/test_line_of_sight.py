@@ -1,0 +1,89 @@
+"""The quick "certainly hidden" test of a shot (rulesets/umr/chapters/line_of_sight.py)
+against the geometry service's exact visible fraction (UMR-BALLISTIC: a target more
+than 3/4 hidden cannot be shot): whenever the quick test says hidden, the exact measure
+finds the whole base hidden, so the shot's verdict never depends on which one answered."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from engine.battlefield import Battlefield, Footprint
+from engine.dice import Dice
+from engine.events import EventLog
+from engine.ruleset import Context
+from engine.scenario import load_scenario, new_game
+from rulesets.umr.chapters.line_of_sight import hidden_for_sure
+from tests.rulesets.umr.helpers import terrain
+
+BASE = 25.0
+
+
+def _ctx(*features) -> Context:  # type: ignore[no-untyped-def]
+    return Context(Battlefield(72.0, 48.0, tuple(features)), Dice(seed=1), EventLog())
+
+
+def _fp(x: float, y: float) -> Footprint:
+    return Footprint(x, y, 0.0, BASE)
+
+
+def _exact(ctx: Context, a: Footprint, b: Footprint) -> float:
+    return ctx.table.sight(a, b).visible
+
+
+def test_a_target_wholly_behind_a_wall_is_hidden_for_sure():
+    """UMR-BALLISTIC: a building between the two models hides all of the target."""
+    ctx = _ctx(terrain("house", "building", (20, 10, 24, 30)))
+    eye, target = _fp(10, 20), _fp(34, 20)
+    assert hidden_for_sure(ctx, eye, target)
+    assert _exact(ctx, eye, target) < 1e-9
+
+
+def test_a_target_half_past_the_corner_is_left_to_the_exact_measure():
+    """UMR-BALLISTIC: the building's corner hides only part of this target."""
+    ctx = _ctx(terrain("house", "building", (20, 10, 24, 20)))
+    eye, target = _fp(10, 20), _fp(34, 20)
+    assert not hidden_for_sure(ctx, eye, target)
+    assert 0.25 < _exact(ctx, eye, target) < 1.0
+
+
+def test_a_hill_hides_only_models_below_it():
+    """UMR-BALLISTIC with the geometry service's hills: both models below the hill's
+    top are hidden from each other; a model standing on the hill sees across it."""
+    hill = terrain("ridge", "hill", (20, 5, 26, 35), height=2)
+    ctx = _ctx(hill)
+    low, target, on_top = _fp(10, 20), _fp(36, 20), _fp(23, 20)
+    assert hidden_for_sure(ctx, low, target)
+    assert _exact(ctx, low, target) < 1e-9
+    assert not hidden_for_sure(ctx, on_top, target)
+    assert _exact(ctx, on_top, target) == 1.0
+
+
+def test_a_target_deep_in_woods_is_hidden_for_sure():
+    """UMR-BALLISTIC: more than the sight depth of woods on every line hides a target;
+    one near the edge of the wood is left to the exact measure."""
+    ctx = _ctx(terrain("wood", "woods", (30, 10, 45, 30)))
+    eye = _fp(10, 20)
+    assert hidden_for_sure(ctx, eye, _fp(37, 20))
+    assert _exact(ctx, eye, _fp(37, 20)) < 1e-9
+    assert not hidden_for_sure(ctx, eye, _fp(31, 20))
+
+
+def test_the_quick_test_never_hides_what_the_exact_measure_sees():
+    """UMR-BALLISTIC, over a sweep of eyes and targets on the UMR bench map (hills,
+    rocks, woods, brush, wheat): every pair the quick test calls hidden is wholly hidden to the exact
+    measure, and the quick test does find many of the hidden ones."""
+    scn = load_scenario("rulesets/umr/scenarios/skirmish10.toml")
+    ctx = new_game(scn).ctx
+    rng = random.Random(24)
+    points = [(rng.uniform(1, 71), rng.uniform(1, 47)) for _ in range(45)]
+    found = hidden = 0
+    for (ax, ay), (bx, by) in itertools.permutations(points, 2):
+        eye, target = _fp(ax, ay), _fp(bx, by)
+        quick = hidden_for_sure(ctx, eye, target)
+        exact = _exact(ctx, eye, target)
+        if quick:
+            assert exact < 1e-9, (eye, target, exact)
+            found += 1
+        hidden += exact < 0.25
+    assert found >= hidden // 4
