@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Any
 
 from engine import actions as act
 from engine.battlefield import base_radius_in
-from engine.polygons import polygon_distance
+from engine.polygons import point_in_polygon, polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.umr import flow, rules
@@ -83,13 +84,28 @@ def _spots(m: Model, pieces: list) -> list[tuple[float, float]]:
         ang = k * math.pi / 4
         p = (round(m.x + STEP * math.cos(ang), 2), round(m.y + STEP * math.sin(ang), 2))
         if any(
-            b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3] and polygon_distance(p, poly) < NEAR_COVER
+            b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3] and _within(p, poly, NEAR_COVER)
             for b, poly in pieces
         ):
             out.append(p)
         if len(out) == 2:
             break
     return out
+
+
+def _within(p: tuple[float, float], poly: Any, reach: float) -> bool:
+    """``polygon_distance(p, poly) < reach``, the same sums edge by edge, but stopping at
+    the first edge near enough (most cover spots are near one edge of a piece)."""
+    x, y = p
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        ll = dx * dx + dy * dy
+        t = 0.0 if ll == 0 else max(0.0, min(1.0, ((x - a[0]) * dx + (y - a[1]) * dy) / ll))
+        if math.hypot(x - a[0] - t * dx, y - a[1] - t * dy) < reach:
+            return True
+    return point_in_polygon(x, y, poly)
 
 
 def _wall_and_leap(
