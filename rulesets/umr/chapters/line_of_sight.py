@@ -17,6 +17,8 @@ how fast it comes.
 * Deep in woods: a target whose whole base lies more than the sight depth inside one
   area feature, or an eye as deep inside one, seen from (or looking) farther than that
   depth: every line of sight then runs more than the depth through it.
+* Through woods: each area feature's kernel (a convex part of it) spans every line of
+  sight, and the least run through the kernels, added up, exceeds the sight depth.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ def hidden_for_sure(ctx: Context, fa: Footprint, fb: Footprint) -> bool:
     x0, y0 = min(ex, tx) - r, min(ey, ty) - r
     x1, y1 = max(ex, tx) + r, max(ey, ty) + r
     casters = []
+    woods = []
     for piece in _blockers(ctx):
         (bx0, by0, bx1, by1), poly, cls, height = piece
         if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
@@ -81,12 +84,20 @@ def hidden_for_sure(ctx: Context, fa: Footprint, fb: Footprint) -> bool:
         if cls == "area":
             if near > _DEPTH and (_deep_in(piece, tx, ty, r) or _deep_in(piece, ex, ey, 0.0)):
                 return True
+            woods.append(piece)
         elif _box_gap(piece[0], ex, ey) < reach:
             casters.append(piece)
-    if not casters:
+    if not casters and not woods:
         return False
     theta = math.atan2(ty - ey, tx - ex)
     alpha = math.asin(r / d)
+    if woods and near > _DEPTH:
+        run = 0.0
+        for piece in woods:
+            k = _kernel(ctx, piece[1])
+            run += _least_chord(k, ex, ey, theta, alpha + _ANGLE, reach, (tx, ty), r)
+            if run > _DEPTH:
+                return True
     spans: list[tuple[float, float]] = []
     levels: tuple[float, float] | None = None
     for piece in casters:
@@ -103,6 +114,16 @@ def hidden_for_sure(ctx: Context, fa: Footprint, fb: Footprint) -> bool:
                 continue
         spans += _edge_spans(poly, ex, ey, theta, alpha, reach)
     return _covers(spans, alpha)
+
+
+def _rel(dx: float, dy: float, theta: float) -> float:
+    """The angle of (dx, dy) less ``theta``, in (-pi, pi]."""
+    a = math.atan2(dy, dx) - theta
+    if a > math.pi:
+        a -= 2 * math.pi
+    elif a <= -math.pi:
+        a += 2 * math.pi
+    return a
 
 
 #: the sight depth (inches) a point must lie beyond inside woods, with the margin
@@ -147,12 +168,7 @@ def _edge_spans(
         if dx * dx + dy * dy >= reach * reach:
             ang.append(None)  # too far: its edges may pass behind the base
             continue
-        rel = math.atan2(dy, dx) - theta
-        if rel > math.pi:
-            rel -= 2 * math.pi
-        elif rel <= -math.pi:
-            rel += 2 * math.pi
-        ang.append(rel)
+        ang.append(_rel(dx, dy, theta))
     out = []
     n = len(ang)
     for i in range(n):
@@ -180,3 +196,135 @@ def _covers(spans: list[tuple[float, float]], alpha: float) -> bool:
             if reached > alpha + _ANGLE:
                 return True
     return False
+
+
+def _kernel(ctx: Context, poly: Any) -> tuple[tuple[float, float], ...]:
+    """The kernel of an outline (counter-clockwise): the points on the inner side of
+    every edge's line, a convex polygon inside the outline (empty when the outline is
+    not star-shaped), once per table. A line of sight runs at least as far inside the
+    outline as inside its kernel."""
+    return ctx.memo("umr.kernels").get_or(poly, lambda: _clip_kernel(poly))
+
+
+def _clip_kernel(poly: Any) -> tuple[tuple[float, float], ...]:
+    pts = [(float(x), float(y)) for x, y in poly]
+    n = len(pts)
+    area2 = sum(pts[i][0] * pts[(i + 1) % n][1] - pts[(i + 1) % n][0] * pts[i][1] for i in range(n))
+    if area2 < 0:
+        pts.reverse()
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    out = [(min(xs), min(ys)), (max(xs), min(ys)), (max(xs), max(ys)), (min(xs), max(ys))]
+    for i in range(n):
+        a, b = pts[i], pts[(i + 1) % n]
+        ux, uy = b[0] - a[0], b[1] - a[1]
+        if ux == 0 and uy == 0:
+            continue
+
+        clipped: list[tuple[float, float]] = []
+        for j in range(len(out)):
+            p, q = out[j], out[(j + 1) % len(out)]
+            sp = ux * (p[1] - a[1]) - uy * (p[0] - a[0])
+            sq = ux * (q[1] - a[1]) - uy * (q[0] - a[0])
+            if sp >= 0:
+                clipped.append(p)
+            if (sp >= 0) != (sq >= 0):
+                k = sp / (sp - sq)
+                clipped.append((p[0] + (q[0] - p[0]) * k, p[1] + (q[1] - p[1]) * k))
+        out = clipped
+        if len(out) < 3:
+            return ()
+    return tuple(out)
+
+
+def _least_chord(
+    k: tuple[tuple[float, float], ...],
+    ex: float,
+    ey: float,
+    theta: float,
+    beta: float,
+    reach: float,
+    target: tuple[float, float],
+    radius: float,
+) -> float:
+    """A lower bound on the length inside the convex polygon ``k`` (counter-clockwise)
+    of every line of sight from the eye to a point of the base (``target``, ``radius``)
+    at angles within ``beta`` of ``theta``; 0 when ``k`` does not span all those angles
+    or a line may reach the base (nearer than ``reach``) before entering ``k``. Why a
+    bound: such a line enters through an edge facing the eye, within those angles, and
+    runs inside to an edge facing away or to its end in the base; so it is at least as
+    long as the least distance from the first chain of edges (cut to the angles) to the
+    second or to the base."""
+    n = len(k)
+    if n < 3:
+        return 0.0
+    rel = [_rel(x - ex, y - ey, theta) for x, y in k]
+    if min(rel) >= -beta or max(rel) <= beta or max(rel) - min(rel) >= math.pi:
+        return 0.0  # not every line crosses it (or the eye is in or behind it)
+    front: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    back: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for i in range(n):
+        j = (i + 1) % n
+        a, b = k[i], k[j]
+        facing = (b[0] - a[0]) * (ey - a[1]) - (b[1] - a[1]) * (ex - a[0])
+        if facing == 0:
+            continue  # seen edge-on: its ends belong to its neighbours too
+        cut = _cut(a, b, rel[i], rel[j], ex, ey, theta, beta)
+        if cut is not None:
+            (front if facing < 0 else back).append(cut)
+    if not front or not back:
+        return 0.0
+    r2 = reach * reach
+    for p, q in front:
+        if (p[0] - ex) ** 2 + (p[1] - ey) ** 2 >= r2 or (q[0] - ex) ** 2 + (q[1] - ey) ** 2 >= r2:
+            return 0.0  # a line may reach the target before it enters
+    # each line enters through ``front`` before the target's base, then runs inside to
+    # where it leaves through ``back`` or to its end in the base, whichever comes first
+    to_base = min(point_segment_distance(target, p, q) for p, q in front) - radius
+    return min(
+        to_base,
+        min(
+            min(
+                point_segment_distance(p, *g),
+                point_segment_distance(q, *g),
+                point_segment_distance(g[0], p, q),
+                point_segment_distance(g[1], p, q),
+            )
+            for p, q in front
+            for g in back
+        ),
+    )
+
+
+def _cut(
+    a: tuple[float, float],
+    b: tuple[float, float],
+    ra: float,
+    rb: float,
+    ex: float,
+    ey: float,
+    theta: float,
+    beta: float,
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The part of edge a-b (seen at relative angles ra, rb) within ``beta`` of ``theta``."""
+    if ra > rb:
+        a, b, ra, rb = b, a, rb, ra
+    if rb < -beta or ra > beta:
+        return None
+    return (
+        a if ra >= -beta else _at(a, b, ex, ey, theta - beta),
+        b if rb <= beta else _at(a, b, ex, ey, theta + beta),
+    )
+
+
+def _at(
+    a: tuple[float, float], b: tuple[float, float], ex: float, ey: float, phi: float
+) -> tuple[float, float]:
+    """Where the line of sight at angle ``phi`` crosses the line a-b."""
+    ux, uy = math.cos(phi), math.sin(phi)
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    den = ux * dy - uy * dx
+    if den == 0:
+        return a
+    t = -(ux * (a[1] - ey) - uy * (a[0] - ex)) / den
+    t = min(1.0, max(0.0, t))
+    return (a[0] + dx * t, a[1] + dy * t)

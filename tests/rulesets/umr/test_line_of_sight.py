@@ -69,6 +69,18 @@ def test_a_target_deep_in_woods_is_hidden_for_sure():
     assert not hidden_for_sure(ctx, eye, _fp(31, 20))
 
 
+def test_woods_between_the_models_hide_for_sure_only_when_deep_enough():
+    """UMR-BALLISTIC with the geometry service's woods: six inches of wood on every line
+    hide the target; a strip thinner than the sight depth hides nothing."""
+    eye, target = _fp(10, 20), _fp(36, 20)
+    deep = _ctx(terrain("wood", "woods", (20, 10, 26, 30)))
+    assert hidden_for_sure(deep, eye, target)
+    assert _exact(deep, eye, target) < 1e-9
+    thin = _ctx(terrain("wood", "woods", (20, 10, 21.5, 30)))
+    assert not hidden_for_sure(thin, eye, target)
+    assert _exact(thin, eye, target) == 1.0
+
+
 def test_the_quick_test_never_hides_what_the_exact_measure_sees():
     """UMR-BALLISTIC, over a sweep of eyes and targets on the UMR bench map (hills,
     rocks, woods, brush, wheat): every pair the quick test calls hidden is wholly hidden to the exact
@@ -86,4 +98,4 @@ def test_the_quick_test_never_hides_what_the_exact_measure_sees():
             assert exact < 1e-9, (eye, target, exact)
             found += 1
         hidden += exact < 0.25
-    assert found >= hidden // 4
+    assert found >= hidden // 2
