@@ -63,6 +63,16 @@ class _Space:
                 b = pts[(i + 1) % len(pts)]
                 if math.dist(a, b) > _EPS:
                     self._add_static(pymunk.Segment(static, a, b, 0.0), _Tag("terrain", feature.id))
+        #: (bounding box, id, outline): a point outside the box is outside the outline
+        self._impassable_boxed = [
+            (
+                (min(p[0] for p in pts), min(p[1] for p in pts))
+                + (max(p[0] for p in pts), max(p[1] for p in pts)),
+                fid,
+                pts,
+            )
+            for fid, pts in self._impassable
+        ]
         w, h = battlefield.width, battlefield.depth
         corners = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
         for i, eid in enumerate(EDGE_IDS):
@@ -112,7 +122,12 @@ class _Space:
         (candidates are always ranked by distance, kind and id), so an incremental sync
         answers exactly as a fresh build would.
         """
-        new = {mid: Footprint(*bodies[mid]) for mid in sorted(bodies)}
+        new = {}
+        for mid in sorted(bodies):
+            fp = bodies[mid]
+            new[mid] = fp if type(fp) is Footprint else Footprint(*fp)
+        if new == self._bodies:
+            return  # nothing moved since the last sync (the same bases, the same ids)
         for mid in new:
             if mid in self._shapes_by_id and mid not in self._model_shapes:
                 raise ValueError(f"model id {mid!r} is already a terrain or table-edge id")
@@ -189,8 +204,8 @@ class _Space:
         return bool(self._blockers(self._probe(base, pose, CONTACT_TOLERANCE), exclude))
 
     def _inside_impassable(self, x: float, y: float) -> str | None:
-        for fid, poly in self._impassable:
-            if point_in_polygon(x, y, poly):
+        for (x0, y0, x1, y1), fid, poly in self._impassable_boxed:
+            if x0 <= x <= x1 and y0 <= y <= y1 and point_in_polygon(x, y, poly):
                 return fid
         return None
 
@@ -205,16 +220,18 @@ class _Space:
 
     @staticmethod
     def _grid_candidates(pose: Pose) -> list[Pose]:
-        """The 3x3 grid points (0.01 in) around a pose, nearest first."""
+        """The 3x3 grid points (0.01 in) around a pose, nearest first (ties: lower x
+        step, then lower y step). Each axis's three values are rounded once, not once
+        per point: a stop point is settled on every move (issue 24)."""
         x, y = pose[0], pose[1]
         rx, ry, f = _r2(x), _r2(y), _norm_deg(pose[2])
-        cands = []
-        for i in (-1, 0, 1):
-            for j in (-1, 0, 1):
-                cx, cy = _r2(rx + i * 0.01), _r2(ry + j * 0.01)
-                cands.append(((cx - x) ** 2 + (cy - y) ** 2, i, j, (cx, cy, f)))
+        xs = [_r2(rx + i * 0.01) for i in (-1, 0, 1)]
+        ys = [_r2(ry + j * 0.01) for j in (-1, 0, 1)]
+        dx = [(cx - x) ** 2 for cx in xs]
+        dy = [(cy - y) ** 2 for cy in ys]
+        cands = [(dx[i] + dy[j], i, j) for i in range(3) for j in range(3)]
         cands.sort()
-        return [c[3] for c in cands]
+        return [(xs[i], ys[j], f) for _, i, j in cands]
 
     def _settle(
         self,
