@@ -16,6 +16,10 @@ then the ratio of the medians (new over old) and the median of the per-position 
 
     python bench/search_rollouts.py [--budget 0.4] [--decisions 60] [--games 2]
                                     [--jobs 2] [--caps umr=24,swomp=12,gem=12]
+                                    [--old NAME=VALUE ...]
+
+``--old`` sets the options of the version called "old" (default ``prefilter=0``), so
+any change of the search is measured the same way, interleaved on the same positions.
 
 Each ruleset plays ``--games`` games (the search changes sides each game), so with two
 games per ruleset both cores stay busy to the end.
@@ -27,6 +31,7 @@ import argparse
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from _common import bench_scenario
 
@@ -48,19 +53,19 @@ class Row:
     old_s: list[float] = field(default_factory=list)
 
 
-def rollouts(task: tuple[str, str, int, float, int]) -> Row:
+def rollouts(task: tuple[str, str, int, float, int, dict[str, Any]]) -> Row:
     """(ruleset, new rollouts per decision, new seconds, old rollouts, old seconds) over
     the search's decisions among the first ``decisions`` of one search-vs-greedy game;
     decisions with a single candidate are left out, since the search plays those
     without thinking. Which version thinks first alternates, so neither always meets
     a warmer memo."""
-    key, path, seed, budget, decisions = task
+    key, path, seed, budget, decisions, versus = task
     scn = load_scenario(path)
     scn.seed = seed
     game = new_game(scn)
     sides = game.state.sides
     new = make("search", seed=seed, budget=budget)
-    old = make("search", seed=seed, budget=budget, prefilter=0)
+    old = make("search", seed=seed, budget=budget, **versus)
     agents = {sides[seed % 2]: new, sides[1 - seed % 2]: make("greedy", seed=seed + 1)}
     out = Row(key)
     for i in range(decisions):
@@ -111,7 +116,19 @@ def main() -> None:
         default="umr=24,swomp=12,gem=12",
         help="the strength bench's --max-iterations per ruleset, to compare",
     )
+    ap.add_argument(
+        "--old",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="the 'old' search's options (repeatable; default prefilter=0, the search "
+        "before issue 24), e.g. greedy_prior=0 to weigh another change on the same positions",
+    )
     args = ap.parse_args()
+    versus: dict[str, Any] = {}
+    for opt in args.old or ["prefilter=0"]:
+        name, _, value = opt.partition("=")
+        versus[name] = float(value) if "." in value else int(value)
     caps = {k: int(v) for k, v in (c.split("=") for c in args.caps.split(",") if c)}
     keys = args.rulesets.split(",")
     tasks = [
@@ -121,6 +138,7 @@ def main() -> None:
             seed,
             args.budget,
             args.decisions,
+            versus,
         )
         for k in keys
         for seed in range(1, args.games + 1)

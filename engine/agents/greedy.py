@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import time
 from dataclasses import dataclass, field
 
 from engine.actions import Action
@@ -69,6 +70,8 @@ class Option:
     draws: tuple[list[float], list[float | None]] = field(
         default_factory=lambda: ([], []), compare=False, repr=False
     )
+    #: the action rolled no dice: its one sample is its value, exactly
+    exact: bool = field(default=False, compare=False)
 
     def line(self) -> str:
         odds = f", chance {self.chance:.0%}" if self.chance is not None else ""
@@ -247,6 +250,7 @@ class GreedyAgent:
         assert odds is None or isinstance(odds, Odds)
         start = front(game.state, side) if pull else 0.0
         base = self.dice.face(1 << 30) if common is None else common
+        exact = False
         values: list[float] = list(earlier.draws[0]) if earlier else []
         lucks: list[float | None] = list(earlier.draws[1]) if earlier else []
         if samples is None:
@@ -266,13 +270,16 @@ class GreedyAgent:
             values.append(v)
             lucks.append(luck(c))
             if not rolled:
+                exact = True
                 break  # no dice: one sample is exact
         n = len(values)
         known = [x for x in lucks if x is not None]
         value = unlucky_mean(values, known if len(known) == n else [0.0] * n)
         hint = damage_hint(odds)
         chance = float(odds.chance) if odds else None
-        return Option(action, value + hint, chance, n, hint=hint, draws=(values, lucks))
+        return Option(
+            action, value + hint, chance, n, hint=hint, draws=(values, lucks), exact=exact
+        )
 
     def choose(self, game: Game, side: str) -> Action:
         candidates = game.candidates(side)
@@ -293,16 +300,25 @@ class GreedyAgent:
         return pick.action
 
     def weigh(
-        self, game: Game, side: str, candidates: list[Action], pull: float, common: int
+        self,
+        game: Game,
+        side: str,
+        candidates: list[Action],
+        pull: float,
+        common: int,
+        deadline: float | None = None,
     ) -> list[Option]:
         """Every candidate valued on the dice streams from ``common`` (``evaluate``), best
         first: every attack on a first look of ``2 * samples``, then the best few on
         ``attack_samples`` (most of a decision's shots are nowhere near the best). The
-        search takes this as its first stage too (docs/decisions/0007)."""
+        search takes this as its first stage too (docs/decisions/0007, 0008), with a
+        ``deadline`` (``time.perf_counter``): see ``_weigh_until``."""
         first = 2 * self.samples
         odds = {id(a): game.odds(a) for a in candidates}  # each asked once a decision
         self._memo = {}
         try:
+            if deadline is not None:
+                return self._weigh_until(game, side, candidates, pull, common, odds, deadline)
             options = [
                 self.evaluate(
                     game, side, a, pull, common, first if is_scored_attack(o) else None, o
@@ -317,6 +333,43 @@ class GreedyAgent:
                     )
         finally:
             self._memo = None
+        options.sort(key=lambda o: -o.value)
+        return options
+
+    def _weigh_until(
+        self,
+        game: Game,
+        side: str,
+        candidates: list[Action],
+        pull: float,
+        common: int,
+        odds: dict[int, Odds | None],
+        deadline: float,
+    ) -> list[Option]:
+        """``weigh`` within a clock: one sample of every candidate (the cheap look the
+        search cannot do without), then, while the clock allows, each candidate taken on
+        to its first look's samples, then the best few attacks to ``attack_samples``.
+        Sample k of an option is the same whichever look draws it, so with time enough
+        the options are ``weigh``'s exactly; a candidate the clock cut short keeps fewer.
+        Why: the hard level keeps about 0.5 s a decision (issue 20), and greedy's full
+        first stage took 0.15-0.35 s of a loaded UMR decision before any rollout."""
+        first = 2 * self.samples
+        want = [first if is_scored_attack(odds[id(a)]) else self.samples for a in candidates]
+        options = [self.evaluate(game, side, a, pull, common, 1, odds[id(a)]) for a in candidates]
+        for i, a in enumerate(candidates):
+            o = options[i]
+            if o.samples < want[i] and not o.exact:
+                if time.perf_counter() > deadline:
+                    break
+                options[i] = self.evaluate(game, side, a, pull, common, want[i], odds[id(a)], o)
+        options.sort(key=lambda o: -o.value)
+        for i, o in enumerate(options[:REFINE]):
+            if o.samples == first and is_scored_attack(odds[id(o.action)]):
+                if time.perf_counter() > deadline:
+                    break
+                options[i] = self.evaluate(
+                    game, side, o.action, pull, common, None, odds[id(o.action)], o
+                )
         options.sort(key=lambda o: -o.value)
         return options
 

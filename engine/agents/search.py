@@ -51,13 +51,13 @@ attacks are told from moves by ``Odds.measures``.
 from __future__ import annotations
 
 import math
-import pickle
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.actions import Action
+from engine.agents.frozen import Frozen
 from engine.agents.greedy import (
     ENGAGE_PER_INCH,
     GreedyAgent,
@@ -78,6 +78,9 @@ from engine.state import GameState
 #: standard errors by which the rollouts must find another action better than the
 #: first stage's best before the search (``greedy_prior``) plays it
 CONFIDENCE = 1.0
+#: the share of the clock greedy's first stage (``greedy_prior``) may take: one look at
+#: every candidate is always taken, the rest of greedy's samples only within it
+FIRST_SHARE = 0.5
 
 
 @dataclass
@@ -86,30 +89,25 @@ class _Memo:
     keyed by the path to them (root index, then the steps played): the position, its
     value, the policy's choice there and the value of that choice when it rolls none."""
 
-    states: dict[tuple[int, ...], tuple[bytes, float]] = field(default_factory=dict)
+    states: dict[tuple[int, ...], tuple[Frozen, float]] = field(default_factory=dict)
     picks: dict[tuple[int, ...], Action | None] = field(default_factory=dict)
     exact: dict[tuple[int, ...], float] = field(default_factory=dict)
-    #: the decision's position, pickled once (``_fork``)
-    root: bytes = b""
+    #: the decision's position, frozen once (``_fork``)
+    root: Frozen | None = None
 
 
-def _pickled(state: GameState) -> bytes:
-    """The state pickled once, to be forked many times (``_fork``)."""
-    return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
-
-
-def _fork(game: Game, blob: bytes, dice_seed: int = 0, stream: int | None = None) -> Game:
-    """``game.clone(dice_seed=)`` (or ``clone(stream=)``) standing at the pickled state
-    ``blob``: the same clone, but a position the search forks many times is pickled
-    once (half of a clone's cost; ``GameState.copy`` is a pickle round trip too). From
-    the state after a prefix that rolled nothing, it is the clone that prefix reached:
-    the stream is where it was."""
+def _fork(game: Game, blob: Frozen, dice_seed: int = 0, stream: int | None = None) -> Game:
+    """``game.clone(dice_seed=)`` (or ``clone(stream=)``) standing at the frozen state
+    ``blob``: the same clone, but a position the search forks many times is prepared
+    once (``Frozen``: its mutable parts pickled once; a clone pickles them every time).
+    From the state after a prefix that rolled nothing, it is the clone that prefix
+    reached: the stream is where it was."""
     if stream is not None:
         dice = Dice(seed=stream)
     else:
         dice = game.dice.fork(f"clone:{dice_seed}")
         dice.forced = []
-    g = Game(game.ruleset, game.battlefield, pickle.loads(blob), dice, EventLog(), record=False)
+    g = Game(game.ruleset, game.battlefield, blob.thaw(), dice, EventLog(), record=False)
     g.ctx = game.ctx.fork(dice, g.log)
     g.scenario = game.scenario
     return g
@@ -131,7 +129,8 @@ class SearchAgent:
         scored_policy: bool = False,
         engage: float = ENGAGE_PER_INCH,
         prefilter: int = 4,
-        greedy_prior: bool = False,
+        greedy_prior: bool = True,
+        freeze: bool = True,
     ) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
@@ -147,6 +146,9 @@ class SearchAgent:
         #: the first stage is greedy's (``GreedyAgent.weigh``): attacks on 8 then 24
         #: common-dice samples with the luck of the hits taken out (docs/decisions/0007)
         self.greedy_prior = greedy_prior
+        #: positions forked many times keep only their mutable parts pickled
+        #: (``Frozen``); False: pickled whole, as before (for the benches' A/B)
+        self.freeze = freeze
         self._greedy = GreedyAgent(seed=seed, engage=engage)
         # greedy's pull toward the enemy, in enemy models per inch (issue 20): the same
         # position value as greedy's, set per game from ``worth`` when choosing
@@ -242,12 +244,18 @@ class SearchAgent:
                 ties.append(a)
         return ties[(seed >> 7) % len(ties)], True
 
-    def _copy(self, game: Game, blob: bytes, dice_seed: int = 0, stream: int | None = None) -> Game:
+    def _copy(
+        self, game: Game, blob: Frozen | None, dice_seed: int = 0, stream: int | None = None
+    ) -> Game:
         """``_fork``, or with ``prefilter=0`` the old search's ``Game.clone`` (so the
         bench's baseline pays what it paid); ``Game.clone`` too with no ``blob``."""
-        if not self.prefilter or not blob:
+        if not self.prefilter or blob is None:
             return game.clone(dice_seed=None if stream is not None else dice_seed, stream=stream)
         return _fork(game, blob, dice_seed, stream)
+
+    def _frozen(self, state: GameState) -> Frozen:
+        """The position, ready to be forked many times (``Frozen``)."""
+        return Frozen(state, whole=not self.freeze)
 
     def _final(self, sim: Game, side: str) -> float:
         st = sim.state
@@ -278,12 +286,12 @@ class SearchAgent:
             state, value = memo.states[path]
             return self._copy(game, state, seed), value, True
         if sim is None:
-            sim = self._copy(game, memo.root if memo is not None else b"", seed)
+            sim = self._copy(game, memo.root if memo is not None else None, seed)
         sim.apply(a)
         value = self._final(sim, side)
         calm = memo is not None and not sim.dice.consumed
         if calm and memo is not None:
-            memo.states[path] = (_pickled(sim.state), value)
+            memo.states[path] = (self._frozen(sim.state), value)
         return sim, value, calm
 
     def _rollout(
@@ -369,7 +377,7 @@ class SearchAgent:
         total = 0.0
         n = 0
         exact = False
-        blob = _pickled(sim.state) if self.prefilter else b""
+        blob = self._frozen(sim.state) if self.prefilter else None
         legal = False  # every copy is the same position: one check serves them all
         for k in range(self.reply_samples):
             c = self._copy(sim, blob, stream=(seed + k) & 0xFFFFFFFFFFFF)
@@ -421,7 +429,7 @@ class SearchAgent:
         samples = self.prior_samples if samples is None else samples
         floor = self.min_prior if floor is None else floor
         base = self.dice.face(1 << 30)
-        blob = _pickled(game.state) if self.prefilter else b""
+        blob = self._frozen(game.state) if self.prefilter else None
         half = time.perf_counter() + (deadline - time.perf_counter()) * share
         totals = [0.0] * len(roots)
         counts = [0] * len(roots)
@@ -447,14 +455,17 @@ class SearchAgent:
         return out, totals, counts
 
     def _weighed(
-        self, game: Game, side: str, roots: list[Action]
+        self, game: Game, side: str, roots: list[Action], deadline: float
     ) -> tuple[list[Option], list[float], list[int]]:
         """``_sampled``'s answer from greedy's first stage (``GreedyAgent.weigh``, on the
-        common dice of this decision): each option's value, and as its "sum" of
-        samples its value less the damage hint times its count, so the rollouts' own
-        samples of the root value are added with the weight of greedy's."""
+        common dice of this decision, stopped at ``FIRST_SHARE`` of the clock): each
+        option's value, and as its "sum" of samples its value less the damage hint
+        times its count, so the rollouts' own samples of the root value are added with
+        the weight of greedy's."""
         common = self.dice.face(1 << 30)
-        weighed = self._greedy.weigh(game, side, roots, self.pull, common)
+        now = time.perf_counter()
+        until = now + (deadline - now) * FIRST_SHARE
+        weighed = self._greedy.weigh(game, side, roots, self.pull, common, until)
         by = {id(o.action): o for o in weighed}
         options = [by[id(a)] for a in roots]
         totals = [(o.value - o.hint) * o.samples for o in options]
@@ -474,7 +485,7 @@ class SearchAgent:
             return roots[0]
         deadline = time.perf_counter() + self.budget
         if self.greedy_prior:
-            options, totals, counts = self._weighed(game, side, roots)
+            options, totals, counts = self._weighed(game, side, roots, deadline)
         elif self.prefilter:
             options, totals, counts = self._sampled(
                 game, side, roots, deadline, self.prefilter, 1, 0.25
@@ -535,7 +546,7 @@ class SearchAgent:
         sums = {i: 0.0 for i in order}
         own = {i: 0.0 for i in order}
         self._gains: dict[int, list[float]] = {}
-        memo = _Memo(root=_pickled(game.state)) if self.prefilter else None
+        memo = _Memo(root=self._frozen(game.state)) if self.prefilter else None
         rounds = 0
         it = 0
         while it + len(order) <= self.max_iterations and time.perf_counter() < deadline:
