@@ -34,6 +34,13 @@ they need anyway. ``prefilter=0`` restores the search as it was before issue 24 
 stage, and the rollouts below without their memo and lazy menu), which
 ``bench/search_rollouts.py`` runs beside the new one.
 
+The first stage by default (``greedy_prior``) is greedy's own valuation, within half
+the clock (``FIRST_SHARE``; ``GreedyAgent.weigh`` with a deadline: one look at every
+candidate, then greedy's samples while the clock allows), and the search plays greedy's
+best unless the rollouts show another action better with confidence (``_confident``):
+against greedy, a few rollouts' noisy gains overturned a right one-step ranking
+(docs/decisions/0008). ``greedy_prior=False`` is the prefilter above.
+
 What keeps a rollout cheap, without changing its value:
 
 - The rollout policy reads the ruleset's lazy menu (``proposals``, where offered) and
