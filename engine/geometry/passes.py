@@ -100,12 +100,14 @@ class _Passes(_SightTables):
             sel = inv_pid[rowi] == gp
             if sel.any():
                 rowi = rowi[sel]
-                Ei = E[pi[rowi]]
-                ux = T.C[pj[rowi], 0] - Ei[:, 0]
-                uy = T.C[pj[rowi], 1] - Ei[:, 1]
-                S = T.S[pj[rowi]]  # one gather; [rows, :, 0] would take the slow path
-                Px = S[..., 0] - Ei[:, 0, None]
-                Py = S[..., 1] - Ei[:, 1, None]
+                # 1-D gathers by component (the slow path is a mixed index like [rows, 0])
+                ei, ej = pi[rowi], pj[rowi]
+                ex, ey = E[:, 0][ei], E[:, 1][ei]
+                ux = T.C[:, 0][ej] - ex
+                uy = T.C[:, 1][ej] - ey
+                S = T.S[ej]
+                Px = S[..., 0] - ex[:, None]
+                Py = S[..., 1] - ey[:, None]
                 phi = np.arctan2(
                     ux[:, None] * Py - uy[:, None] * Px, ux[:, None] * Px + uy[:, None] * Py
                 )
@@ -170,7 +172,7 @@ class _Passes(_SightTables):
         qs = q[sel]
         gpid = up[qs]
         if gpid.size:
-            edges = (rows.cone.ux[qs], rows.cone.uy[qs], rows.pa[sel], rows.pb[sel])
+            edges = (rows.cone.ux[qs], rows.cone.uy[qs], rows.P[:, sel])
             self._hide_by_intervals(E, T, pairs, gpid, edges, vis, info)
         # Exact fallback for the pairs an edge reaches into.
         for pidv in bad_pids:
@@ -219,10 +221,13 @@ class _Passes(_SightTables):
         rep, pos = _expand(fcount[fk], fstart[fk])
         edge = fe[pos]
         q = rank[rep]
-        Er = E[pi[q]]
-        a = self._ea[edge] - Er
-        b = self._eb[edge] - Er
-        ax, ay, bx, by = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
+        # by component (1-D gathers; the same numbers as on (k, 2) rows, element by element)
+        eq = pi[q]
+        ex, ey = E[:, 0][eq], E[:, 1][eq]
+        ax = self._eax[edge] - ex
+        ay = self._eay[edge] - ey
+        bx = self._ebx[edge] - ex
+        by = self._eby[edge] - ey
         d1x, d1y, d2x, d2y = (p1 + p2)[q], (p4 - p3)[q], (p1 - p2)[q], (p3 + p4)[q]
         # the part of the edge on the inner side of both of the cone's rays
         lo1, hi1 = _lin_range(_cross(d1x, d1y, ax, ay), _cross(d1x, d1y, bx, by))
@@ -231,13 +236,17 @@ class _Passes(_SightTables):
         inside = s1 - s0 > 1e-12
         inside |= too_close[q]
         sel = np.flatnonzero(inside)
-        a, ab = a[sel], b[sel]
-        ab -= a
-        s0, s1 = s0[sel, None], s1[sel, None]
+        ax, ay, bx, by, s0, s1 = ax[sel], ay[sel], bx[sel], by[sel], s0[sel], s1[sel]
+        bx -= ax
+        by -= ay
+        P = np.empty((4, sel.size))
+        np.add(ax, s0 * bx, out=P[0])
+        np.add(ay, s0 * by, out=P[1])
+        np.add(ax, s1 * bx, out=P[2])
+        np.add(ay, s1 * by, out=P[3])
         return _Rows(
             q=q[sel],
-            pa=a + s0 * ab,
-            pb=a + s1 * ab,
+            P=P,
             cone=_Cones(up=up, pi=pi, pj=pj, ux=ux, uy=uy, d=d, R=R, too_close=too_close),
         )
 
@@ -260,29 +269,26 @@ class _Passes(_SightTables):
         T: _Targets,
         pairs: tuple[np.ndarray, np.ndarray],
         gpid: np.ndarray,
-        edges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        edges: tuple[np.ndarray, np.ndarray, np.ndarray],
         vis: np.ndarray,
         info: _TallInfo,
     ) -> None:
         """Angular intervals relative to the direction of the target, merged per pair; the
         target's area between each merged interval's rays is hidden. ``edges``: per row of
-        ``gpid`` the unit direction to the target and the clipped edge (ux, uy, pa, pb).
+        ``gpid`` the unit direction to the target and the clipped edge (ux, uy, and the
+        ends' components as in ``_Rows.P``).
         Writes ``vis`` and the merged intervals into ``info`` (the area pass reuses them)."""
-        ux_g, uy_g, pa_g, pb_g = edges
-        fa = np.arctan2(
-            _cross(ux_g, uy_g, pa_g[:, 0], pa_g[:, 1]), ux_g * pa_g[:, 0] + uy_g * pa_g[:, 1]
-        )
-        fb = np.arctan2(
-            _cross(ux_g, uy_g, pb_g[:, 0], pb_g[:, 1]), ux_g * pb_g[:, 0] + uy_g * pb_g[:, 1]
-        )
+        ux_g, uy_g, (pax, pay, pbx, pby) = edges
+        fa = np.arctan2(_cross(ux_g, uy_g, pax, pay), ux_g * pax + uy_g * pay)
+        fb = np.arctan2(_cross(ux_g, uy_g, pbx, pby), ux_g * pbx + uy_g * pby)
         lo, hi = np.minimum(fa, fb), np.maximum(fa, fb)
         newp = np.concatenate(([True], gpid[1:] != gpid[:-1]))
         rank = np.cumsum(newp) - 1
         upid = gpid[newp]
         g_lo, g_hi, g_rank = _merge_intervals(rank, lo, hi)
         gi, gj = pairs[0][upid[g_rank]], pairs[1][upid[g_rank]]
-        uxx = T.C[gj, 0] - E[gi, 0]
-        uyy = T.C[gj, 1] - E[gi, 1]
+        uxx = T.C[:, 0][gj] - E[:, 0][gi]
+        uyy = T.C[:, 1][gj] - E[:, 1][gi]
         nn = np.sqrt(uxx**2 + uyy**2)
         # Area of the target on the clockwise side of the ray at each merged endpoint.
         # A disc in closed form (a circular segment), a rectangle by clipping.
@@ -381,11 +387,11 @@ class _Cones(NamedTuple):
 
 class _Rows(NamedTuple):
     """Per (pair, clipped edge) arrays of the tall pass: the pair (an index into
-    ``cone``) and the clipped edge ``pa``-``pb`` relative to the eye."""
+    ``cone``) and the clipped edge ``pa``-``pb`` relative to the eye, by component in
+    ``P``: rows pa.x, pa.y, pb.x, pb.y (each contiguous: the passes work on them alone)."""
 
     q: np.ndarray
-    pa: np.ndarray
-    pb: np.ndarray
+    P: np.ndarray
     cone: _Cones
 
 
@@ -407,7 +413,7 @@ def _edge_sides(E: np.ndarray, T: _Targets, rows: _Rows) -> tuple[np.ndarray, np
     fallback. Discs by distances, rectangles by separating axes; near-contacts (1e-9")
     count as contacts, which only sends a pair to the fallback.
     """
-    c, q, pa, pb = rows.cone, rows.q, rows.pa, rows.pb
+    c, q, P = rows.cone, rows.q, rows.P
     front_ok = np.zeros(len(q), dtype=bool)
     seg_clear = np.zeros(len(q), dtype=bool)
     rnd = T.rnd[c.pj]
@@ -415,20 +421,21 @@ def _edge_sides(E: np.ndarray, T: _Targets, rows: _Rows) -> tuple[np.ndarray, np
         mp = rnd & ~c.too_close
         cx, cy, lim = c.ux * c.d, c.uy * c.d, c.R + 1e-9
         if mp.all():  # the usual case: round bases, no eye within one
-            return _disc_sides(cx[q], cy[q], pa, pb, lim[q])
+            return _disc_sides(cx[q], cy[q], P, lim[q])
         m = np.flatnonzero(mp[q])
         qm = q[m]
-        front_ok[m], seg_clear[m] = _disc_sides(cx[qm], cy[qm], pa[m], pb[m], lim[qm])
+        front_ok[m], seg_clear[m] = _disc_sides(cx[qm], cy[qm], P[:, m], lim[qm])
     if (~rnd).any():
         m = np.flatnonzero(((~rnd) & ~c.too_close)[q])
         qm = q[m]
         V4 = T.V[c.pj[qm], :4, :] - E[c.pi[qm]][:, None, :]
-        front_ok[m], seg_clear[m] = _rect_sides(V4, pa[m], pb[m], T.axes[c.pj[qm]])
+        Pm = P[:, m]
+        front_ok[m], seg_clear[m] = _rect_sides(V4, Pm[:2].T, Pm[2:].T, T.axes[c.pj[qm]])
     return front_ok, seg_clear
 
 
 def _disc_sides(
-    cx: np.ndarray, cy: np.ndarray, pa: np.ndarray, pb: np.ndarray, lim: np.ndarray
+    cx: np.ndarray, cy: np.ndarray, P: np.ndarray, lim: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_edge_sides` for discs of radius ``lim`` centred (cx, cy) from the eye.
 
@@ -437,7 +444,7 @@ def _disc_sides(
     it; an edge that touches the disc nowhere is, by continuity, before it on every ray
     or beyond it on every ray. Before it means the disc's centre is further along the
     ray than the point: ``pa . c > pa . pa``."""
-    ax_, ay_, bx_, by_ = pa[:, 0], pa[:, 1], pb[:, 0], pb[:, 1]
+    ax_, ay_, bx_, by_ = P
     seg_clear = _segment_dist2(cx, cy, ax_, ay_, bx_, by_) > lim * lim
     ahead = ax_ * cx + ay_ * cy > ax_ * ax_ + ay_ * ay_
     return seg_clear & ahead, seg_clear

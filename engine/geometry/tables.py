@@ -98,6 +98,10 @@ class _SightTables:
             br.append(float(np.sqrt(((allp - cen) ** 2).sum(1)).max()))
         self._ea = np.vstack(ea) if ea else np.zeros((0, 2))
         self._eb = np.vstack(eb) if eb else np.zeros((0, 2))
+        # the same ends by component, contiguous: gathering rows of an (m, 2) array takes
+        # numpy's slow fancy-index path, a 1-D gather its fast one (the tall pass's rows)
+        self._eax, self._eay = self._ea[:, 0].copy(), self._ea[:, 1].copy()
+        self._ebx, self._eby = self._eb[:, 0].copy(), self._eb[:, 1].copy()
         self._e_start = np.array(start, dtype=np.intp)
         self._e_count = np.array(count, dtype=np.intp)
         self._bc = np.array(bc, dtype=float).reshape(-1, 2)
