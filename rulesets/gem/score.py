@@ -38,7 +38,7 @@ from engine.state import GameState, Model
 
 from .build import def_value
 from .chapters import blocks, measure
-from .chapters.melee import attack_dice, melee_weapon, ranks_of
+from .chapters.melee import attack_dice, group_facing, melee_weapon, ranks_of, target_group
 from .chapters.points import model_value
 from .chapters.tables import table1, table3
 from .state import (
@@ -319,11 +319,39 @@ def answer_dice(state: GameState, m: Model) -> int:
     return 1 if is_block(state, m.unit) else int(melee_weapon(m).get("ATT", m.stat("ATT", 1)))
 
 
+def _threat(state: GameState, e: Model, dice: int, t: Model, charged: int) -> float:
+    """The exchange ``e`` (a block's front figure, ``dice`` its charge's dice) would open
+    by charging ``t`` from where it stands: its blows with the charge bonus and the
+    flank or rear bonus of the zone it starts in (GEM-2.3.3), each hit taking a HIT of
+    the figure struck, up to the whole unit's for a block, less the blows struck back
+    (a block with its front rank's dice and its ranks deeper, GEM-2.3.2, GEM-2.3.1).
+    Why the zone and the whole block: a general behind a hoplite block strikes at +12
+    and kills two figures, which the figure-by-figure view, capped at one, missed."""
+    t3 = table3()
+    group = target_group(state, t)
+    zone = measure.zone_of(group, [e], group_facing(state, t))
+    mod = charged + (int(t3[zone]) if zone in ("flank", "rear") else 0)
+    if is_block(state, t.unit):
+        front = _front(state, t.unit)
+        cap = float(sum(m.hp for m in group))
+        back = attack_dice(state, t.unit, front.id)[0]
+        deeper = ranks_of(state, t.unit) - ranks_of(state, e.unit)
+        back_mod = int(t3["per_rank_deeper"]) * deeper if deeper > 0 else 0
+    else:
+        front, cap, back, back_mod = t, float(t.hp), answer_dice(state, t), 0
+    off = int(melee_weapon(e).get("OFF", e.stat("OFF", 1)))
+    if disorganized(e):
+        off = max(1, off // 2)
+    hits = min(cap, dice * p_hit(off, def_value(front, ""), mod))
+    mine = hits * model_value(front) / max(1, front.max_hp)
+    return mine - charge_blows(front, back, e, back_mod)
+
+
 def exposure(state: GameState, side: str) -> float:
     """What the enemy's charges threaten next movement segment: for each enemy figure
-    free to charge, the best exchange it could open with the charge bonus on one of the
-    side's figures within its move (GEM-2.1.1, GEM-2.3) and not yet in a melee, counted
-    at ``THREAT_SHARE`` since a charge may not come. Why: a one-step agent otherwise
+    free to charge, the best exchange it could open (``_threat``) on one of the side's
+    figures within its move (GEM-2.1.1, GEM-2.3) and not yet in a melee, counted at
+    ``THREAT_SHARE`` since a charge may not come. Why: a one-step agent otherwise
     walks a slinger up to a hero, and each figure lost is a share of the turn-limit
     count. An enemy already in a melee is left to ``melee_edge``."""
     charged = int(table3()["charged"])
@@ -346,11 +374,13 @@ def exposure(state: GameState, side: str) -> float:
         reach = float(e.stat("MOV", 4)) + 1.0
         dice = charge_dice(state, e)
         best = 0.0
+        struck: set[str] = set()
         for m in ours:
-            if math.dist(m.pos, e.pos) > reach:
+            if math.dist(m.pos, e.pos) > reach or m.unit in struck:
                 continue
-            back = answer_dice(state, m)
-            best = max(best, charge_blows(e, dice, m, charged) - charge_blows(m, back, e, 0))
+            if is_block(state, m.unit):
+                struck.add(m.unit)  # a block is charged as one
+            best = max(best, _threat(state, e, dice, m, charged))
         value += best
     return THREAT_SHARE * value
 

@@ -227,3 +227,25 @@ def test_a_unit_fought_by_two_melees_loses_no_more_than_it_has():
     edge = 1.0 * vr - math.exp(-2 * p_in) * p_out * vb
     assert scoring.melee_edge(st, "blue") == pytest.approx(edge)
     assert scoring.melee_edge(st, "red") == pytest.approx(-edge)
+
+
+def test_a_charge_from_behind_a_block_threatens_more_than_one_in_front():
+    """GEM-2.3.3: a charger that starts behind a block strikes at +10 (rear) on top of
+    the charge's +2, and each hit takes one figure, up to the whole block: a general
+    behind a hoplite block threatens about two figures, one in front of it less than
+    it would lose to the block's spears (the threat then counts as nothing)."""
+    from rulesets.gem.score import THREAT_SHARE, exposure
+
+    from .helpers import block_specs
+
+    specs = block_specs("hop", "blue", (20.0, 13.0), 90.0, 4, 2) + [
+        model("gen", "red", 20.0, 8.0, 90, profile="general"),
+    ]
+    g = make(specs)
+    st = g.state
+    gen, hop = st.models["gen"], st.models["hop1"]
+    rear = 2 * scoring.p_hit(6, 6, 2 + 10)
+    assert rear == pytest.approx(1.9)  # two dice at +12 against DEF 6: nearly two figures
+    assert exposure(st, "blue") > THREAT_SHARE * (rear * model_value(hop) - model_value(gen))
+    gen.x, gen.y, gen.facing = 20.0, 17.5, 270.0  # now in front of the block
+    assert exposure(st, "blue") == 0.0
