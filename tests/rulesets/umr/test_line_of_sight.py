@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from engine.battlefield import Battlefield, Footprint
+from engine.battlefield import Battlefield, Footprint, TerrainFeature
 from engine.dice import Dice
 from engine.events import EventLog
 from engine.ruleset import Context
@@ -19,7 +19,7 @@ from tests.rulesets.umr.helpers import terrain
 BASE = 25.0
 
 
-def _ctx(*features) -> Context:  # type: ignore[no-untyped-def]
+def _ctx(*features: TerrainFeature) -> Context:
     return Context(Battlefield(72.0, 48.0, tuple(features)), Dice(seed=1), EventLog())
 
 
