@@ -9,6 +9,7 @@ import pymunk
 
 from engine.battlefield import base_is_round, base_radius_in
 from engine.physics._common import (
+    _BACKOFFS,
     _BISECT,
     _EPS,
     _KIND_RANK,
@@ -25,6 +26,16 @@ from engine.physics._common import (
     _r2,
 )
 from engine.physics.space import _Space
+
+
+def _along(pts: Sequence[Point], leg: int, end: Sequence[float]) -> float:
+    """Distance along the path to the (rounded) end: whole legs, then the end's
+    projection on its leg ``leg``, so travelled and end always agree."""
+    a, b = pts[leg - 1], pts[leg]
+    length = math.dist(a, b)
+    along = ((end[0] - a[0]) * (b[0] - a[0]) + (end[1] - a[1]) * (b[1] - a[1])) / length
+    covered = sum(math.dist(p, q) for p, q in zip(pts[: leg - 1], pts[1:leg]))
+    return _r2(covered + min(length, max(0.0, along)))
 
 
 class _Moves(_Space):
@@ -103,15 +114,21 @@ class _Moves(_Space):
     ) -> MoveResult:
         """``move``, worked out."""
         fp = self._bodies[mover]
-        exclude = self._exclude(mover, ignore)
         start: Pose = (fp.x, fp.y, fp.facing)
-        exclude |= self._tolerated(fp.base, start, exclude)
         pts: list[Point] = [(fp.x, fp.y)]
         for p in path:
             q = (float(p[0]), float(p[1]))
             if math.dist(q, pts[-1]) > _EPS:
                 pts.append(q)
         poses = [(x, y, fp.facing) for x, y in pts]
+        if len(poses) >= 2 and base_is_round(fp.base):
+            clear = self._open_end(mover, fp.base, pts, poses, ignore)
+            if clear is not None:
+                return MoveResult(
+                    (clear[0], clear[1]), _along(pts, len(pts) - 1, clear), None, True
+                )
+        exclude = self._exclude(mover, ignore)
+        exclude |= self._tolerated(fp.base, start, exclude)
         if len(poses) < 2:
             end, _ = self._settle(fp.base, start, exclude, False, lambda k: start)
             return MoveResult((end[0], end[1]), 0.0, None, True)
@@ -127,14 +144,43 @@ class _Moves(_Space):
         else:
             end, _ = self._settle_contact(fp.base, poses, contact, exclude)
             leg, blocker = contact.leg, self._tags[contact.hits[0]].id
-        # Distance along the path to the (rounded) end: whole legs, then the end's
-        # projection on its leg, so travelled and end always agree.
-        a, b = pts[leg - 1], pts[leg]
-        length = math.dist(a, b)
-        along = ((end[0] - a[0]) * (b[0] - a[0]) + (end[1] - a[1]) * (b[1] - a[1])) / length
-        covered = sum(math.dist(p, q) for p, q in zip(pts[: leg - 1], pts[1:leg]))
-        travelled = covered + min(length, max(0.0, along))
-        return MoveResult((end[0], end[1]), _r2(travelled), blocker, contact is None)
+        return MoveResult((end[0], end[1]), _along(pts, leg, end), blocker, contact is None)
+
+    def _open_end(
+        self,
+        mover: str,
+        base: float | tuple[float, float],
+        pts: Sequence[Point],
+        poses: Sequence[Pose],
+        ignore: Iterable[str],
+    ) -> Pose | None:
+        """Where a round base moving along ``pts`` stops when no other shape (base,
+        terrain outline, table edge) comes within its reach of the path: the first grid
+        point on the table round the path's end (backing off along the last leg as
+        ``_settle`` does), which is what the full search finds there, since nothing can
+        touch the base anywhere on its way. None when something is near (or no such
+        point is found): the full search decides. Why: most moves of a game cross open
+        ground, and the full search asks the space four or five questions (issue 24)."""
+        pad = base_radius_in(base) + CONTACT_TOLERANCE + 0.05
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        bb = pymunk.BB(min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
+        own = self._model_shapes[mover]
+        skip = {own}
+        for i in ignore:
+            skip.update(self._shapes_by_id.get(i, ()))
+        for shape in self._space.bb_query(bb, pymunk.ShapeFilter()):
+            if shape in self._tags and shape not in skip:
+                return None
+        last = len(poses) - 1
+        p0, p1 = poses[last - 1], poses[last]
+        rate = math.dist(pts[-2], pts[-1])
+        for k in (0.0, *_BACKOFFS):
+            pe = _interp(p0, p1, max(0.0, 1.0 - k / rate))
+            for cand in self._grid_candidates(pe):
+                if self._on_table(cand[0], cand[1]):
+                    return cand
+        return None
 
     def _first_contact_round(
         self, r: float, pts: Sequence[Point], exclude: set[pymunk.Shape]
