@@ -313,6 +313,11 @@ class Ruleset:
     #: how model entries are built (``engine.building.Builder``: subclass it for a
     #: ruleset's own keys, refusal texts and vars)
     builder: ClassVar[type[Builder]] = Builder
+    #: True when ``proposals`` never lists the same action twice in one menu: the random
+    #: pick then draws from the menu as given instead of de-duplicating it first, which
+    #: was about a tenth of a UMR random game (tests/engine/test_distinct_proposals.py
+    #: holds each ruleset that says so to it over seeded games)
+    distinct_proposals: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.folder = Path(importlib.import_module(type(self).__module__).__file__ or "").parent

@@ -36,14 +36,20 @@ class RandomAgent:
 
     def _draw(self, game: Game, side: str, sure: list[Action], unsure: list[Action]) -> Action:
         """Draw without replacement until a legal action comes up (each distinct action
-        once: the same action offered twice is not twice as likely)."""
-        pool: list[tuple[Action, bool]] = []
-        seen: set[str] = set()
-        for a, known in [(a, True) for a in sure] + [(a, False) for a in unsure]:
-            key = repr(a.to_dict())
-            if key not in seen:
-                seen.add(key)
-                pool.append((a, known))
+        once: the same action offered twice is not twice as likely). A ruleset whose
+        menus are distinct already (``Ruleset.distinct_proposals``) skips the de-duplication:
+        the pool, and so every draw, is the same."""
+        offered = [(a, True) for a in sure] + [(a, False) for a in unsure]
+        if getattr(game.ruleset, "distinct_proposals", False):
+            pool = offered
+        else:
+            pool = []
+            seen: set[str] = set()
+            for a, known in offered:
+                key = repr(a.to_dict())
+                if key not in seen:
+                    seen.add(key)
+                    pool.append((a, known))
         while pool:
             i = self.dice.face(len(pool)) - 1
             a, known = pool[i]

@@ -102,6 +102,9 @@ class Gemini(Ruleset):
     ) -> list[str]:
         return reacting.answer_problems(state, ctx, dict(decision), action)
 
+    #: its menus never list an action twice (tests/engine/test_distinct_proposals.py)
+    distinct_proposals = True
+
     def proposals(
         self, state: GameState, side: str, ctx: Context
     ) -> tuple[list[act.Action], list[act.Action]] | None:

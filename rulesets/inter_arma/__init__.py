@@ -51,6 +51,9 @@ class InterArma(Ruleset):
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[act.Action]:
         return candidates.candidates(state, side, ctx)
 
+    #: its menus never list an action twice (tests/engine/test_distinct_proposals.py)
+    distinct_proposals = True
+
     def proposals(
         self, state: GameState, side: str, ctx: Context
     ) -> tuple[list[act.Action], list[act.Action]] | None:

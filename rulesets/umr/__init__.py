@@ -53,6 +53,9 @@ class UMR(Ruleset):
     def candidates(self, state: GameState, side: str, ctx: Context) -> list[Action]:
         return candidates.candidates(state, side, ctx)
 
+    #: its menus never list an action twice (tests/engine/test_distinct_proposals.py)
+    distinct_proposals = True
+
     def proposals(
         self, state: GameState, side: str, ctx: Context
     ) -> tuple[list[Action], list[Action]] | None:
