@@ -13,9 +13,9 @@ and attacks with the best odds) 75%, normal 60%; search beats greedy 70%; greedy
 random 95%. Columns: the first agent's wins, rate and Wilson interval, the target and
 whether the interval's centre meets it; for a baseline opponent the share of its models
 lost by the end as its ruleset's victory counts it (``Ruleset.losses``: models removed,
-Inter Arma's wounded too; mean and 95% half-width, target 60% against passive. GEM's
-turn limit counts points kept (GEM-I-TURNLIMIT) and SWOMP's the points of casualties
-(SWOMP-I-VICTORY), Gemini's and UMR's wounds or health left: until those rulesets say
+Inter Arma's wounded too, UMR's share of health; mean and 95% half-width, target 60%
+against passive. GEM's turn limit counts points kept (GEM-I-TURNLIMIT) and SWOMP's the
+points of casualties (SWOMP-I-VICTORY), Gemini's wounds left: until those rulesets say
 so in ``losses``, their column counts models); "obj"
 counts the games the first agent won on a scenario objective (``OBJECTIVE``), at any
 turn, where the game is decided by a place held and not by what was removed;

@@ -82,6 +82,10 @@ class UMR(Ruleset):
     def score(self, state: GameState, side: str, ctx: Context | None = None) -> float:
         return score.score(state, side, ctx)
 
+    def losses(self, state: GameState, side: str) -> float:
+        """The share of health lost: what UMR's turn limit counts (UMR-I-TURN-LIMIT)."""
+        return victory.losses(state, side)
+
     def victory_text(self, scenario: Any) -> str:
         return victory.victory_text(scenario)
 

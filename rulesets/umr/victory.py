@@ -31,6 +31,18 @@ def by_health(state: GameState, why: str) -> None:
     state.active = None
 
 
+def losses(state: GameState, side: str) -> float:
+    """The share of ``side``'s health lost, 0 to 1: what the turn limit counts
+    (UMR-I-TURN-LIMIT, the most remaining health wins), so the benches' "removed"
+    column reads a side's strength as UMR's victory does. A model's share is its full
+    health (``max_hp``, a drone's too once it is on the table); a removed model has
+    lost all of it."""
+    mine = [m for m in state.models.values() if m.side == side]
+    full = sum(m.max_hp for m in mine)
+    left = sum(m.hp for m in mine if not m.removed)
+    return max(0.0, 1.0 - left / full) if full else 0.0
+
+
 def at_turn_limit(state: GameState) -> None:
     """UMR-I-TURN-LIMIT: at the scenario's turn limit the most remaining health wins."""
     limit = int(gs(state).get("turn_limit", 0) or 0)

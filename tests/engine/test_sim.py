@@ -15,6 +15,8 @@ from engine.scenario import load_scenario, new_game, run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 UMR = "rulesets/umr/scenarios/default.toml"
+#: a ruleset that keeps ``Ruleset.losses``' default (UMR and Inter Arma count their own)
+DEFAULT_LOSSES = "rulesets/gemini/scenarios/default.toml"
 
 
 def test_wilson_interval():
@@ -143,7 +145,7 @@ def test_resume_plays_only_the_missing_games(tmp_path):
 def test_losses_default_to_the_share_of_models_removed():
     """``Ruleset.losses``' default (a ruleset that counts nothing else): models removed
     over the side's models at the start, whatever their wounds."""
-    game = new_game(load_scenario(ROOT / UMR))
+    game = new_game(load_scenario(ROOT / DEFAULT_LOSSES))
     side = game.state.sides[0]
     mine = [m for m in game.state.models.values() if m.side == side]
     assert game.ruleset.losses(game.state, side) == 0.0
@@ -157,6 +159,6 @@ def test_a_game_reports_each_sides_losses_from_its_ruleset(monkeypatch):
     monkeypatch.setattr(
         "engine.ruleset.Ruleset.losses", lambda self, state, side: 0.25 if side == "x" else 0.5
     )
-    job = sim.jobs_for(UMR, 1, ("random", "random"), seed=3, turn_limit=1)[0]
+    job = sim.jobs_for(DEFAULT_LOSSES, 1, ("random", "random"), seed=3, turn_limit=1)[0]
     r = sim.play_one(job)
     assert set(r.losses) == set(r.agents) and set(r.losses.values()) == {0.5}

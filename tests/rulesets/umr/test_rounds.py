@@ -105,3 +105,21 @@ def test_concede():
     g = duel()
     apply(g, Concede(actor=""))
     assert g.state.over == {"winner": "red", "reason": "blue conceded (UMR-END)"}
+
+
+def test_losses_count_health_as_the_turn_limit_does():
+    """UMR-I-TURN-LIMIT: remaining health decides the game at the turn limit, so a side's
+    losses (the benches' "removed") are the share of its health gone, a wounded model's
+    lost health included and a removed model's all of it."""
+    g = game(
+        spec("a", "blue", 10, 10),
+        spec("b", "blue", 10, 20),
+        spec("x", "red", 20, 10, state={"hp": 9}),
+        spec("y", "red", 20, 20),
+    )
+    full = {m.id: m.max_hp for m in g.state.models.values()}
+    assert g.ruleset.losses(g.state, "blue") == 0.0
+    red = full["x"] + full["y"]
+    assert g.ruleset.losses(g.state, "red") == 1.0 - (9 + full["y"]) / red
+    g.state.models["y"].removed = True
+    assert g.ruleset.losses(g.state, "red") == 1.0 - 9 / red
