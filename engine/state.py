@@ -211,24 +211,7 @@ class GameState:
         parts = [_take_mutable(md) if md.keys() == _FIELDS else md for md in own]
         rest = {k: v for k, v in d.items() if k != "models" and not k.startswith("_")}
         rest, parts = pickle.loads(pickle.dumps((rest, parts), pickle.HIGHEST_PROTOCOL))
-        new_model = Model.__new__
-        copied_models: dict[str, Model] = {}
-        for key, md, part in zip(models, own, parts):
-            m = new_model(Model)
-            if isinstance(part, tuple):
-                md = md.copy()
-                md["stats"], md["weapons"], md["status"], md["vars"], md["base"] = part
-            else:
-                md = part
-            m.__dict__ = md
-            copied_models[key] = m
-        rest["models"] = copied_models
-        order = d.get("_order")
-        if order is not None:
-            rest["_order"] = (order[0], list(order[1]))
-        copied = GameState.__new__(GameState)
-        copied.__dict__ = rest
-        return copied
+        return rebuild(rest, list(models), own, parts, d.get("_order"))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -263,3 +246,34 @@ class GameState:
         """sha256 of the canonical JSON (sorted keys, floats to 0.001): equal states, equal sums."""
         blob = json.dumps(_round(self.to_dict()), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def rebuild(
+    rest: dict[str, Any],
+    keys: list[str],
+    own: list[dict[str, Any]],
+    parts: list[Any],
+    order: tuple[Any, list[str]] | None,
+) -> GameState:
+    """A state from its copied parts: ``rest`` (its fields but the models, already a
+    copy), and per model its id, its attribute dict as it was (``own``) and its copied
+    mutable parts (``_take_mutable``'s tuple) or a whole copied dict. Why one function:
+    ``GameState.copy`` and the search's ``Frozen`` copy a state the same way and must
+    give the same state. The id order is carried; ``rest`` is used, not copied."""
+    new_model = Model.__new__
+    models: dict[str, Model] = {}
+    for key, md, part in zip(keys, own, parts):
+        m = new_model(Model)
+        if isinstance(part, tuple):
+            md = md.copy()
+            md["stats"], md["weapons"], md["status"], md["vars"], md["base"] = part
+        else:
+            md = part
+        m.__dict__ = md
+        models[key] = m
+    rest["models"] = models
+    if order is not None:
+        rest["_order"] = (order[0], list(order[1]))
+    copied = GameState.__new__(GameState)
+    copied.__dict__ = rest
+    return copied

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
-from engine.state import _FIELDS, GameState, Model, _take_mutable
+from engine.state import _FIELDS, GameState, _take_mutable, rebuild
 
 
 class Frozen:
@@ -46,20 +46,4 @@ class Frozen:
             state: GameState = pickle.loads(self.blob)
             return state
         rest, parts = pickle.loads(self.blob)
-        new_model = Model.__new__
-        models: dict[str, Model] = {}
-        for key, md, part in zip(self.keys, self.own, parts):
-            m = new_model(Model)
-            if isinstance(part, tuple):
-                md = md.copy()
-                md["stats"], md["weapons"], md["status"], md["vars"], md["base"] = part
-            else:
-                md = part
-            m.__dict__ = md
-            models[key] = m
-        rest["models"] = models
-        if self.order is not None:
-            rest["_order"] = (self.order[0], list(self.order[1]))
-        copied = GameState.__new__(GameState)
-        copied.__dict__ = rest
-        return copied
+        return rebuild(rest, self.keys, self.own, parts, self.order)
