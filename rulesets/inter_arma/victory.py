@@ -1,5 +1,5 @@
 """How an Inter Arma battle ends (IA-I-END): a side with no figure able to fight has
-lost; at the turn limit the side that lost fewer figures wins; after a campaign battle
+lost; at the turn limit the side that lost fewer soldiers wins; after a campaign battle
 the wounded throw for their fate (IA-WOUNDED).
 """
 
@@ -34,27 +34,28 @@ def settle(state: GameState, ctx: Context) -> None:
         after_battle(state, ctx)
 
 
+def soldiers(state: GameState, side: str) -> list:
+    """The side's soldiers, on the table or not: every figure but civilians, who count
+    in neither the losses nor the strength (IA-I-ALLIES)."""
+    return [m for m in state.models.values() if m.side == side and not mv(m).get("civilian")]
+
+
+def lost(state: GameState, side: str) -> int:
+    """How many of the side's soldiers are lost (IA-I-END): killed or wounded, since a
+    wounded figure is out of the fight for good."""
+    return len([m for m in soldiers(state, side) if m.removed or "wounded" in m.status])
+
+
 def losses(state: GameState, side: str) -> float:
-    """The share of the side's soldiers lost (IA-I-END): killed or wounded, since a
-    wounded figure is out of the fight for good; civilians count in neither the losses
-    nor the strength (IA-I-ALLIES)."""
-    soldiers = [m for m in state.models.values() if m.side == side and not mv(m).get("civilian")]
-    lost = [m for m in soldiers if m.removed or "wounded" in m.status]
-    return len(lost) / len(soldiers) if soldiers else 0.0
+    """The share of the side's soldiers lost (``lost``), which the benches report."""
+    total = len(soldiers(state, side))
+    return lost(state, side) / total if total else 0.0
 
 
 def finish_on_losses(state: GameState, ctx: Context, why: str) -> None:
-    """IA-I-END: at the turn limit the side that lost fewer figures wins; equal is a draw."""
-    losses = {
-        s: len(
-            [
-                m
-                for m in state.models.values()
-                if m.side == s and (m.removed or "wounded" in m.status)
-            ]
-        )
-        for s in state.sides
-    }
+    """IA-I-END: at the turn limit the side that lost fewer soldiers wins; equal is a
+    draw. A civilian killed is no soldier lost (IA-I-ALLIES)."""
+    losses = {s: lost(state, s) for s in state.sides}
     best = min(losses.values())
     winners = [s for s, v in losses.items() if v == best]
     winner = winners[0] if len(winners) == 1 else None
@@ -78,7 +79,7 @@ def victory_text(scenario: Any) -> str:
     text = "A side with no figure left able to fight has lost."
     if scenario.turn_limit:
         text += (
-            f" After {scenario.turn_limit} turns the side that lost fewer figures (killed "
-            "or wounded) wins; equal losses are a draw (IA-I-END)."
+            f" After {scenario.turn_limit} turns the side that lost fewer soldiers (killed "
+            "or wounded; civilians do not count) wins; equal losses are a draw (IA-I-END)."
         )
     return text
