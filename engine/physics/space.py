@@ -7,7 +7,8 @@ this pose clear? does it touch?) of the same space, so they inherit them from he
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import pymunk
 
@@ -29,6 +30,11 @@ from engine.physics._common import (
 )
 from engine.physics.outlines import _local_corners, _world_corners
 from engine.polygons import point_in_polygon
+
+
+def _hashable(base: Any) -> float | tuple[float, float]:
+    """A base as a footprint holds it: one read back from JSON as a list is a tuple."""
+    return tuple(base) if isinstance(base, list) else base
 
 
 class _Space:
@@ -140,6 +146,41 @@ class _Space:
                 self._add_static(shape, _Tag("model", mid))
                 self._model_shapes[mid] = shape
         self._bodies = new
+
+    def sync_models(self, models: Sequence[Any]) -> None:
+        """``sync`` from the live models themselves (anything with ``id``, ``x``, ``y``,
+        ``facing`` and ``base``): the same bases afterwards, but a footprint is built
+        only for a model that moved. Why: the rules re-sync before every move, and in
+        between usually one model (the last mover) or none has moved; building every
+        model's footprint and comparing them all was most of a sync (issue 24). When the
+        set of ids changes it is a plain ``sync``."""
+        old = self._bodies
+        moved: list[Any] = []
+        known = len(models) == len(old)
+        for m in models:
+            fp = old.get(m.id)
+            if fp is None:
+                known = False
+                break
+            if fp.x != m.x or fp.y != m.y or fp.facing != m.facing or fp.base != m.base:
+                moved.append(m)
+        if not known:
+            self.sync({m.id: Footprint(m.x, m.y, m.facing, _hashable(m.base)) for m in models})
+            return
+        if not moved:
+            return
+        moved.sort(key=lambda m: m.id)
+        new = [(m.id, Footprint(m.x, m.y, m.facing, _hashable(m.base))) for m in moved]
+        # as ``sync`` does: the changed bases out in id order, then in again in id order
+        # (a base's footprint read back as a list equals its tuple: nothing to rebuild)
+        new = [(mid, fp) for mid, fp in new if fp != old[mid]]
+        for mid, _ in new:
+            self._remove_static(self._model_shapes.pop(mid))
+        for mid, fp in new:
+            shape = self._world_shape(fp)
+            self._add_static(shape, _Tag("model", mid))
+            self._model_shapes[mid] = shape
+            old[mid] = fp
 
     def kind_of(self, id_: str) -> str | None:
         """The kind ("model", "terrain" or "edge") of an id a result reported, or None."""

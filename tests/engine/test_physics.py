@@ -429,6 +429,44 @@ def test_incremental_sync_answers_like_a_fresh_build() -> None:
     assert ph.skid("tank", 200.0, 8.0) == fresh.skid("tank", 200.0, 8.0)
 
 
+class _Base:
+    """A model as ``Physics.sync_models`` reads it: an id, a place, a facing, a base."""
+
+    def __init__(self, mid: str, fp: Footprint, base: object = None) -> None:
+        self.id, self.x, self.y, self.facing = mid, fp.x, fp.y, fp.facing
+        self.base = fp.base if base is None else base
+
+
+def test_sync_from_models_answers_like_a_sync_of_footprints() -> None:
+    """``sync_models`` rebuilds only the bases that moved (issue 24), yet answers as a
+    full ``sync`` of the same footprints: after one model moves, after none moves, after
+    a model leaves and another comes, and with a base read back as a list."""
+    bodies = ring_of_chargers(6, rot=15.0)
+    bodies["tank"] = Footprint(50.0, 10.0, 90.0, VEHICLE)
+    ph = physics([WALL], bodies)
+    moved = {**bodies, "c3": Footprint(20.0, 40.0, 0.0, 25)}
+    steps = [
+        moved,
+        moved,
+        {k: v for k, v in moved.items() if k != "c5"} | {"extra": Footprint(30, 5, 0, 40)},
+    ]
+    for later in steps:
+        ph.sync_models([_Base(k, fp) for k, fp in later.items()])
+        fresh = physics([WALL], later)
+        for k, fp in later.items():
+            assert ph.footprint(k) == fp
+        chargers = [k for k in later if k.startswith("c") or k == "extra"]
+        assert ph.place_in_contact("t", chargers) == fresh.place_in_contact("t", chargers)
+        assert ph.move("c3", [(20.0, 10.0)]) == fresh.move("c3", [(20.0, 10.0)])
+        assert ph.skid("tank", 200.0, 8.0) == fresh.skid("tank", 200.0, 8.0)
+    # a rectangular base read back from JSON as a list is the same base
+    tank = later["tank"]
+    ph.sync_models(
+        [_Base(k, fp, list(fp.base) if k == "tank" else None) for k, fp in later.items()]
+    )
+    assert ph.footprint("tank") == tank and isinstance(ph.footprint("tank").base, tuple)
+
+
 def test_model_id_clashing_with_terrain_id_is_refused() -> None:
     ph = physics([WALL])
     with pytest.raises(ValueError):

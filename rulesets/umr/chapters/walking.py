@@ -16,14 +16,13 @@ from engine.dice import Modifier, percent
 from engine.polygons import crossing, path_prefix, point_in_polygon
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from engine.table import footprint
 from rulesets.umr.chapters import action_dice, combat, common, measure
 from rulesets.umr.chapters.terrain import Point, TerrainIndex, table
 from rulesets.umr.state import mv
 
 
 def sync(state: GameState, ctx: Context) -> None:
-    ctx.physics.sync({m.id: footprint(m) for m in state.live()})
+    ctx.physics.sync_models(state.live())
 
 
 def move_mods(m: Model, rough_id: str | None) -> list[Modifier]:
