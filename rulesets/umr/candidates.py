@@ -181,7 +181,9 @@ def _steps(ctx: Context, m: Model, e: Model) -> tuple[act.Move | None, act.Move 
     are the cover spots (issue 24: most models stand still between two menus)."""
     reach = 6 + int(m.stats.get("MOVE", 0))
     key = (m.id, m.x, m.y, m.base, reach, e.x, e.y, e.base)
-    return ctx.table.memo("umr.steps", 4096).get_or(key, lambda: _work_steps(m, e, reach))
+    memo = ctx.table.memo("umr.steps", 4096)
+    got = memo.get(key)  # ``get_or`` inline: asked for every model of every menu
+    return memo.put(key, _work_steps(m, e, reach)) if got is None else got
 
 
 def _work_steps(m: Model, e: Model, reach: int) -> tuple[act.Move | None, act.Move | None]:
@@ -196,7 +198,9 @@ def _tail(ctx: Context, m: Model, e: Model | None) -> tuple[act.Action, ...]:
     base touches and the leap over water toward ``e``, remembered per place like
     ``_steps``."""
     key = (m.id, m.x, m.y, m.base, e.x if e else None, e.y if e else None, e.base if e else None)
-    return ctx.table.memo("umr.tail", 4096).get_or(key, lambda: _work_tail(ctx, m, e))
+    memo = ctx.table.memo("umr.tail", 4096)
+    got = memo.get(key)
+    return memo.put(key, _work_tail(ctx, m, e)) if got is None else got
 
 
 def _work_tail(ctx: Context, m: Model, e: Model | None) -> tuple[act.Action, ...]:
@@ -224,8 +228,10 @@ def _model_options(
     mx, my = m.x, m.y
     dist = math.dist
     here = (mx, my)
-    # nearest first (a stable sort: ties keep the foes' id order)
-    near = sorted(foes, key=lambda e: dist(here, (e.x, e.y)))
+    # nearest first (a stable sort: ties keep the foes' id order); the distances are
+    # worked out once, then the foes' places sorted by them
+    far = [dist(here, (e.x, e.y)) for e in foes]
+    near = [foes[i] for i in sorted(range(len(foes)), key=far.__getitem__)]
     if near and dist(here, (near[0].x, near[0].y)) >= _NO_CONTACT:
         touching: list[Model] = []
     else:

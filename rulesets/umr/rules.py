@@ -96,6 +96,7 @@ def apply(state: GameState, a: act.Action, ctx: Context) -> None:
         return
     ended = False
     m = state.models.get(a.actor)
+    removed = _removed(state)
     if isinstance(a, act.Move):
         movement.apply_move(state, a, ctx)
     elif isinstance(a, act.Charge):
@@ -114,7 +115,8 @@ def apply(state: GameState, a: act.Action, ctx: Context) -> None:
         leader.apply_lead(state, a, ctx)
     elif isinstance(a, RpgTest):
         rpg.apply_rpg(state, a, ctx)
-    flow.settle(state, ctx)
+    if _removed(state) != removed:
+        flow.settle(state, ctx)
     if state.over:
         return
     if ended and flow.current(state) is not None:
@@ -148,6 +150,14 @@ def _end_activation(state: GameState, a: act.EndActivation, ctx: Context) -> Non
             outcome="end",
         )
     flow.finish(state, ctx)
+
+
+def _removed(state: GameState) -> int:
+    """Models removed from play so far. Why: ``flow.settle`` (the end of the game when a
+    side has nothing left, who acts after a removal) has nothing to do after an action
+    that removed no one, and its questions were a few percent of a random game (issue
+    24): every action that removes no model leaves the turn exactly as it was."""
+    return sum(1 for m in state.models.values() if m.removed)
 
 
 def unit_busy(state: GameState, models: list[Model]) -> bool:
