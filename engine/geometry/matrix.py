@@ -14,7 +14,7 @@ import shapely
 
 from engine.battlefield import Footprint
 from engine.geometry._common import _EYE_TOL, _unit
-from engine.geometry.arrays import _target_arrays, _Targets
+from engine.geometry.arrays import _expand, _target_arrays, _Targets
 from engine.geometry.passes import Front, _Passes
 
 #: Elements of the (pairs x features) pre-filter worked on at once. Why a bound: the
@@ -33,6 +33,7 @@ class _Eyes(NamedTuple):
 
     lev: np.ndarray  # (n,)
     inside: np.ndarray  # (n, nb)
+    inside_any: bool  # any eye inside any blocker (else every blocker is active)
     front: Front
     wx: np.ndarray  # (n, nf)
     wy: np.ndarray  # (n, nf)
@@ -67,6 +68,7 @@ class _Matrix(_Passes):
             hit = _Eyes(
                 lev=self._elev_np(E) if lev is None else lev,
                 inside=inside,
+                inside_any=bool(np.count_nonzero(inside)),
                 front=front,
                 wx=wx,
                 wy=wy,
@@ -79,12 +81,10 @@ class _Matrix(_Passes):
         """(no, nb): the eye is inside the blocker or within ``_EYE_TOL`` of it
         (``_eye_in``), asked of shapely only where the eye is within the blocker's
         envelope widened by more than that tolerance (elsewhere it cannot be)."""
-        box = self._fbox[self._blk]
-        pad = 2 * _EYE_TOL
         x, y = E[:, 0, None], E[:, 1, None]
-        near = (x >= box[:, 0] - pad) & (x <= box[:, 2] + pad)
-        near &= (y >= box[:, 1] - pad) & (y <= box[:, 3] + pad)
-        ii, kk = np.nonzero(near)
+        near = (x >= self._blk_x0) & (x <= self._blk_x1)
+        near &= (y >= self._blk_y0) & (y <= self._blk_y1)
+        ii, kk = near.nonzero()
         if ii.size:
             pts = shapely.points(E[ii])
             near[ii, kk] = shapely.dwithin(self._blk_geoms[kk], pts, _EYE_TOL)
@@ -93,6 +93,11 @@ class _Matrix(_Passes):
     def _targets(self, tgs: Sequence[Footprint]) -> _Targets:
         """Target arrays, cached: the hover preview asks about the same enemies every frame."""
         key = tuple(tgs)
+        last = self._tlast
+        if last is not None and last[0] == key:
+            # the same targets as the last call (the hover preview, a side's moves): an
+            # equality test (identity first, element by element) costs less than hashing
+            return last[1]
         hit: _Targets | None
         try:
             hit = self._tcache.get(key)
@@ -102,11 +107,13 @@ class _Matrix(_Passes):
         if hit is None:
             hit = _target_arrays(tgs)
             hit.lev = self._elev_np(hit.C)
-            if self._blk_hill.any():
+            if self._any_hill:
                 gh = self._blk_geoms[None, self._blk_hill]
                 hit.on_hill = shapely.intersects_xy(gh, hit.C[:, 0, None], hit.C[:, 1, None])
             if cacheable:
                 _remember(self._tcache, key, hit)
+        if cacheable:
+            self._tlast = (key, hit)
         return hit
 
     # ------------------------------------------------------------------ the pre-filters
@@ -121,7 +128,8 @@ class _Matrix(_Passes):
         dot = dx[..., None] * eyes.wx[:, None, :]
         dot += dy[..., None] * eyes.wy[:, None, :]  # (no, nt, nf)
         t = dot / L2
-        if not (L2 > 0).all():  # a target centred on the eye: the nearest point is the eye
+        if not np.logical_and.reduce(L2 > 0, axis=None):  # a target centred on the eye:
+            # the nearest point is the eye
             t = np.where(L2 > 0, t, 0.0)
         _unit(t)
         d2 = eyes.w2[:, None, :] - 2 * t * dot
@@ -141,19 +149,30 @@ class _Matrix(_Passes):
         return hit
 
     def _blk_active(
-        self, eyes: _Eyes, T: _Targets, pairs: tuple[np.ndarray, np.ndarray]
-    ) -> np.ndarray:
-        """(pairs, nb) mask: the blocker casts shadow for this pair at all (a tall feature
-        unless it contains the eye; a hill under the rule on the class)."""
-        pi, pj = pairs
-        act = ~eyes.inside[pi]
-        hill = self._blk_hill
-        if hill.any():
+        self,
+        eyes: _Eyes,
+        T: _Targets,
+        pairs: tuple[np.ndarray, np.ndarray],
+        pid: np.ndarray,
+        kb: np.ndarray,
+    ) -> np.ndarray | None:
+        """Per (pair ``pid``, blocker ``kb``) candidate: the blocker casts shadow for this
+        pair at all (a tall feature unless it contains the eye; a hill under the rule on
+        the class); None when every blocker does (no eye inside one, no hill: the usual
+        table)."""
+        if not (eyes.inside_any or self._any_hill):
+            return None
+        pi, pj = pairs[0][pid], pairs[1][pid]
+        act = ~eyes.inside[pi, kb]
+        if self._any_hill:
             assert T.lev is not None and T.on_hill is not None  # set by _targets
+            hill = self._blk_hill
             h = self._blk_h[hill]
             low_o = (eyes.lev[:, None] < h[None, :]) & ~eyes.inside[:, hill]
             low_t = (T.lev[:, None] < h[None, :]) & ~T.on_hill
-            act[:, hill] = low_o[pi] & low_t[pj]
+            on = hill[kb]
+            col = (np.cumsum(hill) - 1)[kb[on]]  # the hill's column among the hills
+            act[on] = low_o[pi[on], col] & low_t[pj[on], col]
         return act
 
     def _solve(
@@ -161,22 +180,116 @@ class _Matrix(_Passes):
         E: np.ndarray,
         T: _Targets,
         pairs: tuple[np.ndarray, np.ndarray],
-        cand: np.ndarray,
+        near: tuple[np.ndarray, np.ndarray],
         eyes: _Eyes,
     ) -> np.ndarray:
         """Visible fraction of each pair (eye ``pairs[0]``, target ``pairs[1]``) whose
-        features near the sight line are ``cand`` (pairs, nf)."""
+        features near the sight line are ``near``: (pair, feature) candidates, sorted by
+        pair, then feature (blockers, then area pieces)."""
         vis = np.ones(len(pairs[0]))
         nb = self._nb
         info = None
+        pid, kf = near
+        isb = kf < nb
         if nb:
-            candB = cand[:, :nb]
-            candB &= self._blk_active(eyes, T, pairs)
-            if candB.any():
-                info = self._tall_pass(E, T, pairs, candB, vis, eyes.front)
+            pid_b, kb = pid[isb], kf[isb]
+            act = self._blk_active(eyes, T, pairs, pid_b, kb)
+            if act is not None:
+                pid_b, kb = pid_b[act], kb[act]
+            if pid_b.size:
+                info = self._tall_pass(E, T, pairs, pid_b, kb, vis, eyes.front)
         if self._npc:
-            self._area_pass(E, T, pairs, cand[:, nb:], vis, info)
+            isa = ~isb
+            self._area_pass(E, T, pairs, pid[isa], kf[isa] - nb, vis, info)
         return vis
+
+    def _near(
+        self,
+        P: np.ndarray,
+        ep: _Eyes,
+        Q: np.ndarray,
+        Rq: np.ndarray,
+        cross: tuple[_Eyes, np.ndarray] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The pre-filter of :meth:`_capsule` for the sight lines between one point ``P``
+        (1, 2) and each of ``Q`` (n, 2), as sorted (pair, feature) candidates: pairs 0..n-1
+        look from ``P`` (eyes ``ep``) at targets ``Q`` (radii ``Rq``); with ``cross`` (the
+        eyes at ``Q``, the radius at ``P``) pairs n..2n-1 look back from ``Q`` at ``P``.
+
+        Why: the dense test costs pairs x features; here each feature first picks, by
+        angle around ``P``, the few others whose sight line can come near it (a circle of
+        radius rho at distance d from P meets a segment from P only within asin(rho / d)
+        of it; rho and the angle carry slack far above rounding), then the dense test's
+        own arithmetic decides, element by element, so the answer is the same."""
+        n, nf = len(Q), len(self._fr)
+        px, py = P[0, 0], P[0, 1]
+        vx, vy = Q[:, 0] - px, Q[:, 1] - py
+        L2 = vx * vx + vy * vy
+        rmax = np.maximum.reduce(Rq) if cross is None else max(np.maximum.reduce(Rq), cross[1][0])
+        rho = ((self._fr + rmax) * (1 + 1e-7) + 1e-7) * (1 + 1e-6) + 1e-6
+        wx, wy, w2 = ep.wx[0], ep.wy[0], ep.w2[0]
+        d = np.sqrt(w2)
+        beta = np.arcsin(np.minimum(rho / d, 1.0)) + 1e-6
+        phi = np.arctan2(wy, wx)
+        theta = np.arctan2(vy, vx)
+        order = theta.argsort()
+        ts = theta[order]
+        ring = np.concatenate([ts - 2 * np.pi, ts, ts + 2 * np.pi])
+        lo = ring.searchsorted(phi - beta, "left")
+        hi = ring.searchsorted(phi + beta, "right")
+        full = d <= rho  # the feature reaches P itself: every line
+        lo[full], hi[full] = n, 2 * n
+        f, item = _expand(hi - lo, lo)
+        j = order[item % n]
+        keys = [self._near_keep(j, f, vx[j], vy[j], L2[j], wx[f], wy[f], w2[f], Rq, j * nf + f)]
+        if cross is not None:
+            eq, Rp = cross
+            flat = j * nf + f
+            ux, uy = px - Q[:, 0], py - Q[:, 1]
+            keys.append(
+                self._near_keep(
+                    j + n,
+                    f,
+                    ux[j],
+                    uy[j],
+                    L2[j],
+                    eq.wx.ravel()[flat],
+                    eq.wy.ravel()[flat],
+                    eq.w2.ravel()[flat],
+                    Rp,
+                    f,
+                )
+            )
+        key = np.concatenate(keys) if cross is not None else keys[0]
+        key.sort()
+        return np.divmod(key, nf)
+
+    def _near_keep(
+        self,
+        pid: np.ndarray,
+        f: np.ndarray,
+        dx: np.ndarray,
+        dy: np.ndarray,
+        L2: np.ndarray,
+        wx: np.ndarray,
+        wy: np.ndarray,
+        w2: np.ndarray,
+        R: np.ndarray,
+        at: np.ndarray,
+    ) -> np.ndarray:
+        """Keys (pair * features + feature) of the candidates the dense test keeps: its
+        arithmetic, operation for operation, on the gathered elements (``at``: each
+        element's place in the (targets, features) reach table of ``R``)."""
+        dot = dx * wx
+        dot += dy * wy
+        t = dot / L2
+        if not np.logical_and.reduce(L2 > 0):
+            t = np.where(L2 > 0, t, 0.0)
+        _unit(t)
+        d2 = w2 - 2 * t * dot
+        d2 += t * t * L2
+        keep = d2 <= self._reach2(R).ravel()[at]
+        return (pid * len(self._fr) + f)[keep]
 
     # ------------------------------------------------------------------ the entry points
     def visible_row(self, observer: Footprint, targets: Sequence[Footprint]) -> np.ndarray:
@@ -210,13 +323,18 @@ class _Matrix(_Passes):
         vis = np.empty(no * nt)
         with np.errstate(all="ignore"):
             eyes = self._eye_data(E)
+            if no == 1:  # one observer's row (the hover preview): the angular pre-filter
+                pairs = (np.zeros(nt, dtype=np.intp), np.arange(nt))
+                vis = self._solve(E, T, pairs, self._near(E, eyes, T.C, T.R), eyes)
+                return vis.reshape(1, nt)
             nf = len(self._fr)
             step = max(1, CHUNK // max(nt * nf, 1))
             for i0 in range(0, no, step):
                 i1 = min(no, i0 + step)
                 cand = self._capsule(_rows(eyes, i0, i1), E[i0:i1], T.C, T.R)
                 pairs = (np.repeat(np.arange(i0, i1), nt), np.tile(np.arange(nt), i1 - i0))
-                vis[i0 * nt : i1 * nt] = self._solve(E, T, pairs, cand.reshape(-1, nf), eyes)
+                near = np.divmod(cand.reshape(-1).nonzero()[0], nf)
+                vis[i0 * nt : i1 * nt] = self._solve(E, T, pairs, near, eyes)
         return vis.reshape(no, nt)
 
     def visible_cross(
@@ -236,24 +354,18 @@ class _Matrix(_Passes):
         To = self._targets(others)
         Tm = _target_arrays([model])
         Tm.lev = self._elev_np(Tm.C)
-        if self._blk_hill.any():
+        if self._any_hill:
             gh = self._blk_geoms[None, self._blk_hill]
             Tm.on_hill = shapely.intersects_xy(gh, Tm.C[:, 0, None], Tm.C[:, 1, None])
         with np.errstate(all="ignore"):
             Eo = self._eye_data(To.C, To.lev)
             Em = self._eye_data(Tm.C, Tm.lev)
-            nf = len(self._fr)
-            cand = np.concatenate(
-                [
-                    self._capsule(Em, Tm.C, To.C, To.R).reshape(n, nf),
-                    self._capsule(Eo, To.C, Tm.C, Tm.R).reshape(n, nf),
-                ]
-            )
+            near = self._near(Tm.C, Em, To.C, To.R, (Eo, Tm.R))
             idx = np.arange(1, n + 1)
             zero = np.zeros(n, dtype=idx.dtype)
             pairs = (np.concatenate([zero, idx]), np.concatenate([idx, zero]))
             E = np.concatenate([Tm.C, To.C])
-            vis = self._solve(E, _join_targets(Tm, To), pairs, cand, _join_eyes(Em, Eo))
+            vis = self._solve(E, _join_targets(Tm, To), pairs, near, _join_eyes(Em, Eo))
         return vis[:n], vis[n:]
 
 
@@ -284,6 +396,7 @@ def _join_eyes(a: _Eyes, b: _Eyes) -> _Eyes:
     return _Eyes(
         lev=np.concatenate([a.lev, b.lev]),
         inside=np.concatenate([a.inside, b.inside]),
+        inside_any=a.inside_any or b.inside_any,
         front=(
             np.concatenate([fa[0], fb[0]]),
             np.concatenate([fa[1], fb[1]]),

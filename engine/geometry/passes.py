@@ -38,18 +38,21 @@ class _Passes(_SightTables):
         E: np.ndarray,
         T: _Targets,
         pairs: tuple[np.ndarray, np.ndarray],
-        candP: np.ndarray,
+        pid: np.ndarray,
+        pp: np.ndarray,
         vis: np.ndarray,
         info: _TallInfo | None,
     ) -> None:
         """Sampled visible fraction for pairs where area terrain hides some sample
-        (``candP``: (pairs, area pieces) whose bounding circles are near the sight line).
+        (``pid``, ``pp``: the (pair, area piece) candidates whose bounding circles are
+        near the sight line, sorted by pair, then piece).
 
         Runs after the tall pass: pairs already wholly hidden stay 0 (every sample would be
         hidden too); the tall part of each sample comes from the tall pass's intervals.
         """
-        candP &= (vis > 0)[:, None]
-        pid, pp = np.nonzero(candP)
+        live = vis[pid] > 0
+        if not np.logical_and.reduce(live):
+            pid, pp = pid[live], pp[live]
         if pid.size == 0:
             return
         ii, jj = pairs[0][pid], pairs[1][pid]
@@ -72,14 +75,14 @@ class _Passes(_SightTables):
         lengths = self._piece_lengths(E[ii], T.S[jj], pp)
         depth = np.add.reduceat(lengths, starts, axis=0)
         hid = depth > AREA_SIGHT_DEPTH + _DEPTH_EPS
-        inv = hid.any(1)
-        if not inv.any():
+        inv = np.logical_or.reduce(hid, axis=1)
+        if not np.logical_or.reduce(inv):
             return
         st = starts[inv]
         hid = hid[inv]
         if info is not None:
             hid |= self._tall_samples(E, T, pid[st], ii[st], jj[st], info)
-        vis[pid[st]] = 1.0 - hid.sum(1) / hid.shape[1]
+        vis[pid[st]] = 1.0 - np.count_nonzero(hid, axis=1) / hid.shape[1]
 
     def _tall_samples(
         self,
@@ -134,7 +137,8 @@ class _Passes(_SightTables):
         E: np.ndarray,
         T: _Targets,
         pairs: tuple[np.ndarray, np.ndarray],
-        cand: np.ndarray,
+        pid_all: np.ndarray,
+        kk: np.ndarray,
         vis: np.ndarray,
         front: Front,
     ) -> _TallInfo:
@@ -145,9 +149,9 @@ class _Passes(_SightTables):
         (``_cone_rows``); each clipped edge found in front of the target, behind it, or
         reaching into it (``_edge_sides``); the hidden angular intervals merged and
         measured per pair (``_hide_by_intervals``). Pairs an edge reaches into are
-        measured exactly with shapely.
+        measured exactly with shapely. ``pid_all``, ``kk``: the (pair, blocker)
+        candidates, sorted by pair, then blocker.
         """
-        pid_all, kk = np.nonzero(cand)
         rows = self._cone_rows(E, T, pairs, pid_all, kk, front)
         front_ok, seg_clear = _edge_sides(E, T, rows)
         up, q = rows.cone.up, rows.q

@@ -21,7 +21,15 @@ from engine.battlefield import (
     base_is_round,
     base_radius_in,
 )
-from engine.geometry._common import _AREA_CLASSES, _BLOCK_CLASSES, _DEPTH_EPS, _GRID, Point, _cross
+from engine.geometry._common import (
+    _AREA_CLASSES,
+    _BLOCK_CLASSES,
+    _DEPTH_EPS,
+    _EYE_TOL,
+    _GRID,
+    Point,
+    _cross,
+)
 from engine.geometry.arrays import Sight, _Targets
 from engine.geometry.bases import _fp_geom
 from engine.geometry.templates import _circle_geom_area
@@ -47,6 +55,8 @@ class _SightTables:
         self._build_edges()
         self._build_pieces()
         self._tcache: dict[tuple[Footprint, ...], _Targets] = {}
+        # the last targets asked and their arrays (see _Matrix._targets)
+        self._tlast: tuple[tuple[Footprint, ...], _Targets] | None = None
         # per set of observers' eyes (bytes of their array): see _Matrix._eye_data
         self._ecache: dict[bytes, Any] = {}
         # the pre-filter's squared reach per set of target radii: see _Matrix._reach2
@@ -70,6 +80,13 @@ class _SightTables:
         )
         self._fc = np.vstack([self._bc, self._pc])
         self._fr = np.concatenate([self._br, self._pr])
+        # the blockers' envelopes widened by twice the eye tolerance, by component
+        # (``_Matrix._inside`` asks them of every new eye)
+        pad = 2 * _EYE_TOL
+        box = self._fbox[self._blk] if self._nb else np.zeros((0, 4))
+        self._blk_x0, self._blk_x1 = box[:, 0] - pad, box[:, 2] + pad
+        self._blk_y0, self._blk_y1 = box[:, 1] - pad, box[:, 3] + pad
+        self._any_hill = bool(self._blk_hill.any())
 
     def _build_edges(self) -> None:
         """Edge arrays of sight-blocking polygons, rings oriented with the inside on the

@@ -179,3 +179,85 @@ def test_the_table_batches_sight_for_models():
     row, col = table.visible_cross(ms[3], ms[8:])
     assert np.array_equal(row, geo.visible_row(a[3], b))
     assert np.array_equal(col, geo.visible_matrix(b, [a[3]])[:, 0])
+
+
+def _near_and_dense(geo: Geometry, fp: Footprint, others: list[Footprint]):
+    """The angular pre-filter's (pair, feature) candidates for ``fp`` against ``others``
+    (its row, then their column) and the dense capsule test's, as two pairs of arrays."""
+    from engine.geometry.arrays import _target_arrays
+
+    to, tm = geo._targets(others), _target_arrays([fp])
+    tm.lev = geo._elev_np(tm.C)
+    n, nf = len(others), len(geo._fr)
+    with np.errstate(all="ignore"):
+        eo, em = geo._eye_data(to.C, to.lev), geo._eye_data(tm.C, tm.lev)
+        near = geo._near(tm.C, em, to.C, to.R, (eo, tm.R))
+        row = geo._capsule(em, tm.C, to.C, to.R).reshape(n, nf)
+        col = geo._capsule(eo, to.C, tm.C, tm.R).reshape(n, nf)
+    return near, np.concatenate([row, col]).nonzero()
+
+
+def _edge_table() -> tuple[Battlefield, Footprint, list[Footprint]]:
+    """Sight lines at the edges of the angular pre-filter: one grazing a wall's corner,
+    others just inside and outside the reach of a building's bounding circle, one due
+    west (the angle's wrap at pi) past a wall there, the observer inside a building and
+    a wood, a target on the observer's centre and one a hair from it, features on whole
+    inches."""
+    feats = (
+        TerrainFeature("wall", "wall", ((10.0, 4.0), (14.0, 4.0), (14.0, 4.4), (10.0, 4.4))),
+        TerrainFeature("house", "building", _rect(12, 14, 3, 2, 0.0)),
+        TerrainFeature("home", "building", _rect(6, 10, 2, 2, 0.0)),
+        TerrainFeature("wood", "woods", _rect(6, 10, 6, 5, 0.3)),
+        TerrainFeature("west", "wall", ((1.0, 9.0), (1.4, 9.0), (1.4, 11.0), (1.0, 11.0))),
+    )
+    bf = Battlefield(36, 24, feats)
+    eye = Footprint(6.0, 10.0, 0.0, 25.0)  # inside the home and the wood
+    r = 25.0 / 25.4 / 2
+    # the line from the eye through the wall's corner (10, 4), carried on to x = 18
+    corner = Footprint(18.0, 10.0 - 6.0 * 12 / 4, 0.0, 25.0)
+    geo = Geometry(bf)
+    c, rad = geo._bc[1], geo._br[1]  # the house's bounding circle
+    d = math.hypot(c[0] - 6.0, c[1] - 10.0)
+    base = math.atan2(c[1] - 10.0, c[0] - 6.0)
+    grazing = []
+    for slack in (-1e-6, 0.0, 1e-9, 1e-7, 1e-6):
+        a = base + math.asin(min((rad + r) / d, 1.0)) + slack
+        grazing.append(Footprint(6.0 + 2 * d * math.cos(a), 10.0 + 2 * d * math.sin(a), 0.0, 25.0))
+    west = [Footprint(0.5, 10.0, 0.0, 25.0), Footprint(0.5, 10.0 - 1e-12, 0.0, 25.0)]
+    close = [Footprint(6.0, 10.0, 0.0, 25.0), Footprint(6.0 + 1e-9, 10.0, 0.0, 25.0)]
+    return bf, eye, [corner, *grazing, *west, *close]
+
+
+def test_the_angular_pre_filter_keeps_exactly_the_dense_tests_pairs():
+    """Issue 24: a moved model's row and column (and one observer's row) pick the
+    features near each sight line by angle around the model before the capsule test;
+    the candidates are exactly the dense test's, at the edges (a corner grazed, a
+    bounding circle just touched, the wrap at due west, an eye inside a building and a
+    wood, a target on the eye, bases of all sizes) and on random tables with hills."""
+    bf, eye, others = _edge_table()
+    geo = Geometry(bf)
+    rects = [Footprint(30.0, 20.0, 45.0, (25.0, 50.0)), Footprint(20.0, 2.0, 90.0, (60.0, 30.0))]
+    cases = [(geo, eye, others), (geo, others[0], [eye, *others[1:]]), (geo, eye, others + rects)]
+    for seed in (11, 12, 13):
+        tb, a, b = _table(seed)
+        g = Geometry(tb)
+        cases += [(g, fp, b) for fp in a[:4]] + [(g, fp, a) for fp in b[:4]]
+    kept = 0
+    for g, fp, group in cases:
+        (pid, kf), (dp, dk) = _near_and_dense(g, fp, group)
+        assert np.array_equal(pid, dp) and np.array_equal(kf, dk)
+        kept += pid.size
+    assert kept > 100  # the tables have features near many sight lines
+
+
+def test_a_row_and_a_move_at_the_pre_filters_edges_are_the_matrix():
+    """The same edge cases end to end: the row the hover preview asks and a move's row
+    and column are bit for bit rows and columns of the full matrix."""
+    bf, eye, others = _edge_table()
+    models = [eye, *others]
+    full = Geometry(bf).visible_matrix(models, models)
+    geo = Geometry(bf)
+    assert np.array_equal(geo.visible_row(eye, others), full[0, 1:])
+    row, col = geo.visible_cross(eye, others)
+    assert np.array_equal(row, full[0, 1:]) and np.array_equal(col, full[1:, 0])
+    assert (full[0, 1:] < 1).any() and (full[1:, 0] < 1).any()
