@@ -14,8 +14,10 @@ Why these terms:
 - A charge is only fought in the melee segment, so each melee is valued by the points
   each side should strike off the other there (Table 1 odds with the charge, rank and
   flank modifiers the melee record holds): a one-step agent then charges only where
-  the exchange favours it. For the same reason a figure left within reach of an enemy
-  that out-fights it is marked down by a share of the charge that may come.
+  the exchange favours it. For the same reason the charges each side could open next
+  movement segment count a share, each weighed by the chance its side moves first
+  (``charge_race``): the sides move in initiative order (GEM-2, GEM-2.0.1), and the
+  charger strikes with Table 3's bonus.
 - A one-step agent also needs a reason to close with the enemy before anything dies:
   each figure with a missile weapon gains a little for an enemy within its range
   (fading over ``FIRE_SPAN`` inches short of it). This is worth less than a likely hit
@@ -41,6 +43,7 @@ from .chapters import blocks, measure
 from .chapters.melee import attack_dice, group_facing, melee_weapon, ranks_of, target_group
 from .chapters.points import model_value
 from .chapters.tables import table1, table3
+from .flow import PENALTY
 from .state import (
     disorganized,
     engagements,
@@ -49,6 +52,7 @@ from .state import (
     mtype,
     mv,
     on_hand,
+    option,
     svars,
     unit_models,
     unit_side,
@@ -189,14 +193,35 @@ def _front(state: GameState, unit: str) -> Model:
     )
 
 
+@lru_cache(maxsize=4096)
+def capped_hits(hits: float, cap: int) -> float:
+    """The HIT expected struck off a unit that has ``cap`` left, when ``hits`` are
+    expected: the mean of a Poisson count of hits, each past ``cap`` wasted. Why not
+    ``min(hits, cap)``: two archers facing two expected hits were priced as sure to die
+    both, so a block overrunning one of them (GEM-2.1.5, removed at once) looked free."""
+    if hits <= 0 or cap <= 0:
+        return 0.0
+    if cap > hits + 8.0 * math.sqrt(hits) + 8.0:
+        return hits  # the cap is out of reach: nothing is wasted
+    p = math.exp(-hits)
+    at_least = 1.0 - p  # P(X >= 1)
+    total = 0.0
+    for k in range(1, cap + 1):
+        total += at_least
+        p *= hits / k  # P(X == k)
+        at_least -= p
+    return total
+
+
 def _struck(state: GameState, unit: str, hits: float) -> float:
     """Points value of ``hits`` expected HIT on ``unit``: each at its front figure's
-    worth per HIT, no more than the HIT the unit has left."""
+    worth per HIT, no more than the HIT the unit has left (``capped_hits``)."""
     ms = unit_models(state, unit)
     if not ms:
         return 0.0
     target = _front(state, unit)
-    return min(float(sum(m.hp for m in ms)), hits) * model_value(target) / max(1, target.max_hp)
+    taken = capped_hits(hits, sum(m.hp for m in ms))
+    return taken * model_value(target) / max(1, target.max_hp)
 
 
 def blows(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
@@ -208,6 +233,8 @@ def blows(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
 #: the segments of a turn before its melee segment: a melee opened in one is fought this
 #: turn, in this turn's initiative order (GEM-2.0.1)
 BEFORE_MELEE = ("magic_offence", "magic_defence", "movement", "missile", "cards")
+#: the segments of a turn before its movement segment
+BEFORE_MOVEMENT = ("magic_offence", "magic_defence")
 
 
 def _given(state: GameState, engs: list[dict[str, Any]], u: str) -> dict[str, float]:
@@ -306,10 +333,13 @@ def charge_blows(a: Model, dice: int, t: Model, mod: int) -> float:
 
 
 def charge_dice(state: GameState, m: Model) -> int:
-    """Attack dice of a charge led by ``m``: a block's front rank strikes together (one
-    die a figure), a lone figure with its weapon's ATT (GEM-2.3.2)."""
+    """Attack dice of a charge led by ``m``: a block's front rank strikes together, with
+    half its second rank for spears (``attack_dice``), a lone figure with its weapon's
+    ATT (GEM-2.3.2). Why the spears: the block charged strikes back with them, and
+    without them on the charger's side a hoplite block's charge on its twin looked a
+    loss, so neither block of the mirror ever stepped into the other's reach."""
     if is_block(state, m.unit):
-        return len(blocks.front_rank(state, m.unit))
+        return attack_dice(state, m.unit, blocks.front_rank(state, m.unit)[0].id)[0]
     return int(melee_weapon(m).get("ATT", m.stat("ATT", 1)))
 
 
@@ -348,12 +378,17 @@ def _threat(state: GameState, e: Model, dice: int, t: Model, charged: int) -> fl
 
 
 def exposure(state: GameState, side: str) -> float:
-    """What the enemy's charges threaten next movement segment: for each enemy figure
-    free to charge, the best exchange it could open (``_threat``) on one of the side's
-    figures within its move (GEM-2.1.1, GEM-2.3) and not yet in a melee, counted at
-    ``THREAT_SHARE`` since a charge may not come. Why: a one-step agent otherwise
-    walks a slinger up to a hero, and each figure lost is a share of the turn-limit
-    count. An enemy already in a melee is left to ``melee_edge``."""
+    """What the enemy's charges threaten next movement segment, counted at
+    ``THREAT_SHARE`` since a charge may not come (``threats``). Why: a one-step agent
+    otherwise walks a slinger up to a hero, and each figure lost is a share of the
+    turn-limit count."""
+    return THREAT_SHARE * threats(state, side)
+
+
+def threats(state: GameState, side: str) -> float:
+    """For each enemy figure free to charge, the best exchange it could open
+    (``_threat``) on one of the side's figures within its move (GEM-2.1.1, GEM-2.3) and
+    not yet in a melee. An enemy already in a melee is left to ``melee_edge``."""
     charged = int(table3()["charged"])
     engaged = {u for e in engagements(state) for u in e.get("units", [])}
     ours = [m for m in state.live(side) if m.unit not in engaged and not mv(m).get("aboard")]
@@ -382,6 +417,72 @@ def exposure(state: GameState, side: str) -> float:
                 struck.add(m.unit)  # a block is charged as one
             best = max(best, _threat(state, e, dice, m, charged))
         value += best
+    return value
+
+
+@lru_cache(maxsize=64)
+def p_initiative(penalty: int, their_penalty: int) -> float:
+    """Chance a side wins the initiative roll-off: d20 less its streak penalty against
+    the enemy's d20 less theirs, ties rolled again (GEM-2.0.1). The side that won this
+    turn starts next turn's roll 5 down: 0.73 for the other side."""
+    wins = losses = 0
+    for a in range(1, 21):
+        for b in range(1, 21):
+            d = (a - penalty) - (b - their_penalty)
+            wins += d > 0
+            losses += d < 0
+    return wins / (wins + losses)
+
+
+def first_charge(state: GameState, side: str) -> tuple[float, float]:
+    """(chance ``side``'s charges come first, chance the enemy's do) in the next
+    movement segment that can bring them: this turn's while the enemy has yet to move
+    in it (the sides move in initiative order, GEM-2), else next turn's by its
+    initiative roll with the streak penalty (GEM-2.0.1), and none after the turn limit
+    (GEM-I-TURNLIMIT). Why: an enemy that moves after us this turn charges whatever we
+    left in its reach, but a block that steps into mutual reach after the enemy has
+    moved strikes first next turn more often than not. Card activation (GEM-2.5)
+    interleaves the sides: the enemy's charge is taken as sure, ours as none."""
+    if option(state, "cards"):
+        return 0.0, 1.0
+    order = [s for s in gs(state).get("order") or [] if s in state.sides]
+    if side not in order or len(order) < 2:
+        return 0.0, 1.0
+    ph = state.phase
+    if ph in BEFORE_MOVEMENT or ph == "movement":
+        done = order.index(state.active) if ph == "movement" and state.active in order else 0
+        to_move = order[done:] if ph == "movement" else order
+        if to_move and to_move[0] != side:
+            return 0.0, 1.0
+        if ph != "movement" or state.active != side:
+            return 1.0, 0.0
+        if len(to_move) > 1:
+            return 0.0, 1.0  # we move now; whatever we leave in reach, they charge
+    limit = int(svars(state).get("turn_limit", 0) or 0)
+    if limit and state.turn >= limit:
+        return 0.0, 0.0
+    streak = gs(state).get("streak", {})
+    mine = int(streak.get(side, 0)) * PENALTY
+    theirs = max(int(streak.get(s, 0)) for s in order if s != side) * PENALTY
+    p = p_initiative(mine, theirs)
+    return p, 1.0 - p
+
+
+def charge_race(state: GameState, side: str) -> float:
+    """The charges each side could open next movement segment, each weighed by the
+    chance its side moves first (``first_charge``) and counted at ``THREAT_SHARE``:
+    ours on the enemy less theirs on us. Why: the charger strikes with Table 3's bonus,
+    so between equal blocks what decides a melee is who charges. Counting only the
+    enemy's charge, both sides of the mirror stood 13.6" apart all game (every game a
+    draw); with the race a block steps into mutual reach when the enemy has moved this
+    turn and is likelier to lose next turn's initiative, and keeps out of it when the
+    enemy still moves this turn."""
+    ours, theirs = first_charge(state, side)
+    value = 0.0
+    if ours:
+        value += ours * sum(threats(state, s) for s in state.sides if s != side)
+    if theirs:
+        value -= theirs * threats(state, side)
     return THREAT_SHARE * value
 
 
@@ -430,7 +531,7 @@ def score(state: GameState, side: str) -> float:
         k * material
         + objective_value(state, side)
         + melee_edge(state, side)
-        - exposure(state, side)
+        + charge_race(state, side)
         + fire_pull(state, side)
         + close_pull(state, side)
     )

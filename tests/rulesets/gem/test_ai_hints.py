@@ -86,7 +86,8 @@ def test_a_melee_is_valued_by_its_expected_exchange():
     other next segment: blue OFF 5 vs DEF 5 needs 11+, +2 for the charge (12 faces in
     20), on a 3-HIT figure; red needs 11+ (10 faces in 20) on blue's single HIT. Blue
     has the initiative (GEM-2.0.1) and strikes first: red strikes back only if fewer
-    than its 3 HIT fall (Poisson odds of 0.6 expected hits)."""
+    than its 3 HIT fall (Poisson odds of 0.6 expected hits). Each side's hits are a
+    Poisson count too, no more than the figure's HIT of them struck off."""
     g = duel(bx=10.0, by=10.0, rx=14.0, ry=10.0)
     to_phase(g, "movement", "blue")
     g.dice.force([20])  # any fear check passes
@@ -95,7 +96,10 @@ def test_a_melee_is_valued_by_its_expected_exchange():
     vb, vr = model_value(st.models["b"]), model_value(st.models["r"])
     assert scoring.p_hit(5, 5, 2) == 0.6 and scoring.p_hit(5, 5, 0) == 0.5
     keeps = sum(math.exp(-0.6) * 0.6**k / math.factorial(k) for k in range(3))
-    edge = 0.6 * vr / 3 - 0.5 * keeps * vb
+    on_r = sum(
+        1 - sum(math.exp(-0.6) * 0.6**j / math.factorial(j) for j in range(k)) for k in (1, 2, 3)
+    )
+    edge = on_r * vr / 3 - (1 - math.exp(-0.5 * keeps)) * vb
     assert scoring.melee_edge(st, "blue") == pytest.approx(edge)
     assert scoring.melee_edge(st, "red") == pytest.approx(-edge)
 
@@ -204,7 +208,8 @@ def test_shots_are_offered_at_the_nearest_foes_that_can_be_hit():
 def test_a_unit_fought_by_two_melees_loses_no_more_than_it_has():
     """GEM-2.3: a 1-HIT red figure fought in front by one blue figure and in the other
     melee by a second can lose its one HIT, not two: the expected blows on it are summed
-    over its melees and capped at what it has (why: capped per melee, striking it down
+    over its melees and capped at what it has, a Poisson count of hits of which one
+    strikes it down (why: capped per melee, striking it down
     now lowered the edge by twice its worth, and the agent ended the segment instead).
     r itself fights once a turn, at one of them, and blue has the initiative (GEM-2.0.1):
     r strikes back only if no blow fell on it first."""
@@ -224,7 +229,8 @@ def test_a_unit_fought_by_two_melees_loses_no_more_than_it_has():
     p_in, p_out = scoring.p_hit(10, 5, 0), scoring.p_hit(1, 10, 0)
     assert 2 * p_in > 1  # each melee alone would strike most of its HIT off
     vb, vr = model_value(st.models["b1"]), model_value(st.models["r"])
-    edge = 1.0 * vr - math.exp(-2 * p_in) * p_out * vb
+    keeps = math.exp(-2 * p_in)
+    edge = (1 - math.exp(-2 * p_in)) * vr - (1 - math.exp(-keeps * p_out)) * vb
     assert scoring.melee_edge(st, "blue") == pytest.approx(edge)
     assert scoring.melee_edge(st, "red") == pytest.approx(-edge)
 
