@@ -8,7 +8,10 @@ greedy does but on common forked dice (the prefilter); the best few are then eac
 followed, in several *determinizations* — clones of the game with their own dice,
 never the real stream — by both sides playing a cheap policy (the attack with the best
 exact expected damage, else the ruleset's "end activation") until the opponent has
-answered. The action with the best one-step value plus mean rollout gain is played.
+answered: its first attack, or play back with us after its go (``through``; in a turn
+of phases the enemy's first step is the end of its movement, and its answer is its
+shooting after it). The action with the best one-step value plus mean rollout gain is
+played.
 
 What keeps the estimates sharp at a small budget is variance reduction, measured:
 
@@ -127,7 +130,7 @@ class SearchAgent:
         self,
         seed: int = 0,
         budget: float = 0.4,
-        horizon: int = 8,
+        horizon: int = 16,
         max_iterations: int = 100_000,
         width: int = 4,
         reply_samples: int = 6,
@@ -138,6 +141,7 @@ class SearchAgent:
         prefilter: int = 4,
         greedy_prior: bool = True,
         freeze: bool = True,
+        through: int = 1,
     ) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
@@ -156,6 +160,12 @@ class SearchAgent:
         #: positions forked many times keep only their mutable parts pickled
         #: (``Frozen``); False: pickled whole, as before (for the benches' A/B)
         self.freeze = freeze
+        #: 1: the rollout plays on through the opponent's steps that attack nothing (an
+        #: end of its movement phase) to its first attack, or until play is back with us
+        #: (docs/decisions/0009); 2: on to its first attack, our own steps between too
+        #: (the horizon permitting); 0: it stops at the opponent's first step, whatever
+        #: it is, as before (a phased turn's answer was then "end phase", never a shot)
+        self.through = through
         self._greedy = GreedyAgent(seed=seed, engage=engage)
         # greedy's pull toward the enemy, in enemy models per inch (issue 20): the same
         # position value as greedy's, set per game from ``worth`` when choosing
@@ -328,24 +338,27 @@ class SearchAgent:
         """(``action``'s own value on this round's dice, what it gains beyond it): play on
         with the rollout policy to the opponent's first answer, adding up what each step
         adds in expectation (``_expected`` less the value before it) and going on from
-        one sampled outcome. None if out of time."""
+        one sampled outcome (``through``: past its steps that attack nothing, to its
+        first attack or until play is back with us; each of its steps on dice shared by
+        every root action of the round). None if out of time."""
         path: tuple[int, ...] = (index,)
         sim, prev, calm = self._advance(game, None, side, action, path, seed, memo)
         root = prev
         gain = 0.0
+        theirs = 0  # the opponent's steps so far
         for step in range(self.horizon):
             if time.perf_counter() > deadline:
                 return None
             to_act = sim.to_act()
-            if to_act is None:
-                break
+            if to_act is None or (theirs and to_act == side and self.through < 2):
+                break  # over, or the opponent has had its go and play is back with us
             a, fixed = self._step_pick(sim, to_act, seed * 31 + step, path, memo if calm else None)
             if a is None:
                 break
             calm = calm and fixed  # a choice left to the seed may differ next round
             # the answer's samples share their dice across root actions (its seeds do
             # not depend on the steps before it), so answers are compared on one luck
-            key = seed * 131 if to_act != side else seed * 131 + 1009 * (step + 1)
+            key = seed * 131 + 7919 * theirs if to_act != side else seed * 131 + 1009 * (step + 1)
             if calm and memo is not None and path in memo.exact:
                 value = memo.exact[path]
             else:
@@ -354,7 +367,9 @@ class SearchAgent:
                     memo.exact[path] = value
             gain += value - prev
             if to_act != side:
-                break
+                theirs += 1
+                if not self.through or is_attack(a, foes_of(sim.state, to_act)):
+                    break  # the opponent's answer: its first attack
             path = (*path, step)
             sim, prev, calm = self._advance(game, sim, side, a, path, seed, memo if calm else None)
         return root, gain
