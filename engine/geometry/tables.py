@@ -219,14 +219,16 @@ class _SightTables:
             ng = off - nx * e[:, 0, None] - ny * e[:, 1, None]  # -(n.E - o): (r, m)
             h = nx[:, :, None] * dx[:, None, :]
             h += ny[:, :, None] * dy[:, None, :]  # n.D: (r, m, S), samples innermost
-            h[h == 0] = 1e-300
+            zero = h == 0
+            if np.count_nonzero(zero):
+                h[zero] = 1e-300
             pos = h > 0
             t = np.divide(ng[:, :, None], h, out=h)  # in place: h is not read again
-            enter = np.where(pos, t, 0.0).max(1)
-            np.copyto(t, 1.0, where=pos)
-            leave = t.min(1)
-            np.minimum(leave, 1.0, out=leave)
-            np.maximum(enter, 0.0, out=enter)
+            # enter at the latest crossing inward, leave at the first outward, within 0..1
+            # (masked reductions: no select copies; a zero's sign, the only thing that
+            # can differ from selecting first, never reaches a length's comparison)
+            enter = np.maximum.reduce(t, axis=1, where=pos, initial=0.0)
+            leave = np.minimum.reduce(t, axis=1, where=np.logical_not(pos, out=pos), initial=1.0)
             np.subtract(leave, enter, out=leave)
             np.maximum(leave, 0.0, out=leave)
             out[s : s + chunk] = leave * np.sqrt(dx * dx + dy * dy)
