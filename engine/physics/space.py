@@ -174,6 +174,15 @@ class _Space:
         # as ``sync`` does: the changed bases out in id order, then in again in id order
         # (a base's footprint read back as a list equals its tuple: nothing to rebuild)
         new = [(mid, fp) for mid, fp in new if fp != old[mid]]
+        if all(base_is_round(fp.base) and fp.base == old[mid].base for mid, fp in new):
+            # round bases of the same size only moved: shift each circle in place
+            for mid, fp in new:
+                shape = self._model_shapes[mid]
+                shape.unsafe_set_offset((fp.x, fp.y))
+                self._space.reindex_shape(shape)
+                old[mid] = fp
+            self._moved.clear()
+            return
         for mid, _ in new:
             self._remove_static(self._model_shapes.pop(mid))
         for mid, fp in new:
