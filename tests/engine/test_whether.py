@@ -63,17 +63,22 @@ def test_allowed_is_the_full_checks_verdict(key):
 
 
 def test_a_refused_gem_shot_stops_before_sight():
-    game = _played("gem", 40)
-    side = game.to_act()
+    """Over a few positions of one random game (which one shows a shot refused before
+    its sight is measured depends on the menu the random agent draws from)."""
     shorter = 0
-    for m in game.state.live(side):
-        for t in game.state.live():
-            if t.side == side or not m.weapons:
-                continue
-            a = Shoot(actor=m.id, target=t.id, weapon=str(m.weapons[0].get("name", "")))
-            full = game.check(a)
-            with whether():
-                quick = game.check(a)
-            assert quick.ok == full.ok and set(quick.reasons) <= set(full.reasons)
-            shorter += len(quick.reasons) < len(full.reasons)
+    for n in (40, 60, 80):
+        game = _played("gem", n)
+        side = game.to_act()
+        if side is None:
+            continue
+        for m in game.state.live(side):
+            for t in game.state.live():
+                if t.side == side or not m.weapons:
+                    continue
+                a = Shoot(actor=m.id, target=t.id, weapon=str(m.weapons[0].get("name", "")))
+                full = game.check(a)
+                with whether():
+                    quick = game.check(a)
+                assert quick.ok == full.ok and set(quick.reasons) <= set(full.reasons)
+                shorter += len(quick.reasons) < len(full.reasons)
     assert shorter > 0
