@@ -205,13 +205,9 @@ class GameState:
         instance's ``__dict__`` under a ``_`` name are left behind (each is rebuilt on
         first use, as the GEM roster and ``ids`` are designed to be), except the id
         order, which is carried."""
-        d = self.__dict__
-        models = self.models
-        own = [m.__dict__ for m in models.values()]
-        parts = [_take_mutable(md) if md.keys() == _FIELDS else md for md in own]
-        rest = {k: v for k, v in d.items() if k != "models" and not k.startswith("_")}
-        rest, parts = pickle.loads(pickle.dumps((rest, parts), pickle.HIGHEST_PROTOCOL))
-        return rebuild(rest, list(models), own, parts, d.get("_order"))
+        own = [m.__dict__ for m in self.models.values()]
+        rest, parts = pickle.loads(pickle.dumps(split(self, own), pickle.HIGHEST_PROTOCOL))
+        return rebuild(rest, list(self.models), own, parts, self.__dict__.get("_order"))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -246,6 +242,17 @@ class GameState:
         """sha256 of the canonical JSON (sorted keys, floats to 0.001): equal states, equal sums."""
         blob = json.dumps(_round(self.to_dict()), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def split(state: GameState, own: list[dict[str, Any]]) -> tuple[dict[str, Any], list[Any]]:
+    """What a copy of ``state`` must copy deeply: its fields but the models and the
+    ``_`` caches (``rest``), and per model of ``own`` (the models' attribute dicts, in
+    order) its mutable parts (``_take_mutable``'s tuple), or the whole dict when a
+    ruleset added an attribute. ``rebuild`` makes a state from their copies. Why one
+    function: ``GameState.copy`` and the search's ``Frozen`` must split a state alike."""
+    parts = [_take_mutable(md) if md.keys() == _FIELDS else md for md in own]
+    rest = {k: v for k, v in state.__dict__.items() if k != "models" and not k.startswith("_")}
+    return rest, parts
 
 
 def rebuild(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
-from engine.state import _FIELDS, GameState, _take_mutable, rebuild
+from engine.state import GameState, rebuild, split
 
 
 class Frozen:
@@ -30,14 +30,11 @@ class Frozen:
         if whole:
             self.blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
             return
-        d = state.__dict__
         # the scalar attributes as they are now: the original may move on
         self.own: list[dict[str, Any]] = [m.__dict__.copy() for m in state.models.values()]
-        parts = [_take_mutable(md) if md.keys() == _FIELDS else md for md in self.own]
-        rest = {k: v for k, v in d.items() if k != "models" and not k.startswith("_")}
-        self.blob = pickle.dumps((rest, parts), pickle.HIGHEST_PROTOCOL)
+        self.blob = pickle.dumps(split(state, self.own), pickle.HIGHEST_PROTOCOL)
         self.keys = list(state.models)
-        order = d.get("_order")
+        order = state.__dict__.get("_order")
         self.order = None if order is None else (order[0], list(order[1]))
 
     def thaw(self) -> GameState:
