@@ -22,7 +22,7 @@ from typing import Any
 
 from engine import actions as act
 from engine.battlefield import base_radius_in
-from engine.polygons import point_in_polygon, polygon_distance
+from engine.polygons import crossing, point_in_polygon, point_segment_distance, polygon_distance
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.umr import flow, rules
@@ -155,6 +155,41 @@ def _detours(ctx: Context, m: Model, e: Model, run: float) -> Iterator[act.Actio
             yield act.Move(actor=m.id, to=p)
 
 
+def _walled(ctx: Context, m: Model, to: tuple[float, float]) -> bool:
+    """Whether ``m``'s base meets a wall, building or rocks on the straight way to ``to``
+    though its centre line is clear of them (so the advance is legal): the physics
+    service stops a base at the first wall it touches (UMR-I-MOVE), and the model went a
+    few hundredths of an inch a move. Why: the detours were offered only where the
+    advance was refused, so a guardian or a squad leader whose shoulder met a ruin's
+    corner spent its whole game against it (issue 20). Remembered per place and end."""
+    key = (m.x, m.y, m.base, to)
+    return ctx.table.memo("umr.walled", 4096).get_or(key, lambda: _meets_tall(ctx, m, to))
+
+
+def _meets_tall(ctx: Context, m: Model, to: tuple[float, float]) -> bool:
+    r = base_radius_in(m.base) - 0.01  # a base that only touches a wall may slide along it
+    a = m.pos
+    x0, y0 = min(a[0], to[0]) - r, min(a[1], to[1]) - r
+    x1, y1 = max(a[0], to[0]) + r, max(a[1], to[1]) + r
+    for (bx0, by0, bx1, by1), f in ctx.table.pieces(table(ctx).readings.tall):
+        if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
+            continue
+        poly = f.polygon
+        if point_in_polygon(a[0], a[1], poly):
+            continue  # up on it or inside it: the climbing rules decide
+        n = len(poly)
+        for i in range(n):
+            p, q = poly[i], poly[(i + 1) % n]
+            if (
+                crossing(a, to, p, q) is not None
+                or point_segment_distance(p, a, to) < r
+                or point_segment_distance(q, a, to) < r
+                or point_segment_distance(to, p, q) < r
+            ):
+                return True
+    return False
+
+
 #: interned actions that name a model and a target (shots, charges, fights, the
 #: leader's gift): immutable, so one instance serves every menu that offers it. Why:
 #: building a frozen dataclass is a good part of a menu's cost, and the same few
@@ -248,7 +283,9 @@ def _model_options(
         straight, away = _steps(ctx, m, first)
         if straight is not None and straight.to is not None:
             yield straight
-            if detour and rules.check(state, straight, ctx, quick=True):
+            if detour and (
+                rules.check(state, straight, ctx, quick=True) or _walled(ctx, m, straight.to)
+            ):
                 yield from _detours(ctx, m, first, dist(here, straight.to))
         if away is not None:
             yield away

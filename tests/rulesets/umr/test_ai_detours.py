@@ -53,3 +53,51 @@ def test_the_unchecked_menu_goes_without_detours():
     full = list(candidates._model_options(g.state, g.ctx, m, foes))
     bare = list(candidates._model_options(g.state, g.ctx, m, foes, detour=False))
     assert len(full) == len(bare) + len(candidates.DETOURS)
+
+
+def _shoulder_on_the_ruin():
+    """The rifleman straight ahead, the line between the two centres 0.3" clear of the
+    ruin's east side, so the guardian's base (0.49" round its centre) meets the ruin."""
+    return game(
+        spec("b_guard", "blue", 60.3, 11, profile="guardian"),
+        spec("r_rifle", "red", 60.3, 43, profile="rifleman"),
+        features=(terrain("ruin", "building", (53, 14, 60, 18.5), height=3),),
+    )
+
+
+def test_an_advance_whose_base_meets_the_ruin_gets_detours():
+    """UMR-I-MOVE: the straight advance is legal (its centre line misses the ruin) but
+    the physics service stops the base at the ruin's corner; the list now offers the
+    angled advances there too (before: only where the advance was refused)."""
+    g = _shoulder_on_the_ruin()
+    m = g.state.models["b_guard"]
+    straight, _ = candidates._steps(g.ctx, m, g.state.models["r_rifle"])
+    assert straight is not None and g.check(straight).ok
+    assert candidates._walled(g.ctx, m, straight.to)
+    moves = [a.to for a in g.candidates("blue") if isinstance(a, Move)]
+    assert any(p[0] > 61.0 for p in moves), moves  # an advance angled east of the ruin
+
+
+def test_a_clear_advance_gets_no_detours():
+    """UMR-I-MOVE: with the ruin 2" further west the base passes it, so no angled
+    advances are added."""
+    g = game(
+        spec("b_guard", "blue", 62.3, 11, profile="guardian"),
+        spec("r_rifle", "red", 62.3, 43, profile="rifleman"),
+        features=(terrain("ruin", "building", (53, 14, 60, 18.5), height=3),),
+    )
+    m = g.state.models["b_guard"]
+    straight, _ = candidates._steps(g.ctx, m, g.state.models["r_rifle"])
+    assert straight is not None and not candidates._walled(g.ctx, m, straight.to)
+
+
+def test_greedy_gets_past_the_ruin_corner():
+    """UMR-ROUND, three rounds against an opponent that never acts: the guardian gets
+    past the corner it grazed and at least 8" nearer the rifleman."""
+    for seed in range(3):
+        g = _shoulder_on_the_ruin()
+        agents = {"blue": make("greedy", seed), "red": make("passive")}
+        while (side := g.to_act()) is not None and g.state.turn <= 3:
+            g.apply(agents[side].choose(g, side))
+        guard, foe = g.state.models["b_guard"], g.state.models["r_rifle"]
+        assert math.dist(guard.pos, foe.pos) < 24.0, (seed, guard.pos)
