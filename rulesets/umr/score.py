@@ -165,6 +165,24 @@ def closing(state: GameState, side: str) -> float:
     return MELEE_WEIGHT * total
 
 
+#: what a model part-way up a wall costs its side (health): it must spend its next dice
+#: finishing the climb (UMR-CLIMBING), about a shot's expected damage
+CLIMB_COST = 1.0
+
+
+def climbing(state: GameState, side: str) -> float:
+    """``CLIMB_COST`` for each of the enemy's models part-way up a wall, less the same
+    for ``side``'s own. Why: a one-step agent saw nothing lost by starting a climb (a
+    climb under way changes no shot), so where every advance was blocked it started
+    one on a tie with ending the activation, and a squad leader then spent the game
+    half-way up a ruin (issue 20); a climb now has to buy something to be taken."""
+    total = 0.0
+    for m in state.live():
+        if mv(m).get("climb"):
+            total += -CLIMB_COST if m.side == side else CLIMB_COST
+    return total
+
+
 def score(state: GameState, side: str, ctx: Context | None = None) -> float:
     """Own health and models left minus the enemy's (a model is worth 5 health); with the
     battlefield at hand, plus FIRE_WEIGHT times the firepower balance (``firepower``),
@@ -178,7 +196,7 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
             return 1000.0 + own - other
         if w is not None:
             return -1000.0 + own - other
-    value = float(own - other)
+    value = float(own - other) + climbing(state, side)
     if not foes:
         return value
     with frozen(state):  # both terms ask who is in melee: answered once

@@ -225,3 +225,24 @@ def test_frozen_answers_belong_to_their_state_and_thread():
         assert [m.id for m in measure.foes_in_contact(st, a)] == []
         b.x = 10.0 + 25.0 / 25.4
     assert [m.id for m in measure.foes_in_contact(st, a)] == ["b"]
+
+
+def test_greedy_does_not_start_a_climb_that_buys_nothing():
+    """UMR-CLIMBING: a climb under way holds the model's next dice, so a climb that gains
+    no shot is valued below ending the activation (before, the two tied and the
+    computer picked either: a squad leader spent a mirror game half-way up a ruin)."""
+    from engine.actions import EndActivation
+    from engine.agents.greedy import GreedyAgent
+    from rulesets.umr.actions import Climb
+
+    g = game(
+        spec("a", "blue", 11.3, 30),
+        spec("x", "red", 60, 40),
+        features=(terrain("w", "building", (12, 25, 16, 35), height=9),),
+    )
+    climb, end = Climb(actor="a", feature="w"), EndActivation(actor="a")
+    assert g.check(climb).ok and g.check(end).ok
+    for seed in range(4):
+        options = GreedyAgent(seed).weigh(g, "blue", [climb, end], 0.0, 1000 + seed)
+        assert options[0].action == end, [(o.action.describe(), o.value) for o in options]
+        assert options[0].value > options[1].value + 0.5
