@@ -15,7 +15,7 @@ from engine.battlefield import (
     base_size_in,
 )
 from engine.geometry._common import _EYE_TOL, Num, _cos_sin_np, _unit
-from engine.geometry.bases import _fp_samples, _fp_vertices
+from engine.geometry.bases import _fp_samples, _fp_vertices, _round_samples
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,38 @@ def _target_arrays(tgs: Sequence[Footprint]) -> _Targets:
         rnd=rnd,
         axes=axes,
         fps=tuple(tgs),
+    )
+
+
+#: per round base: its (R, area, rnd, V, axes) arrays for one target (see _one_target)
+_ROUND_ONE: dict[object, tuple[np.ndarray, ...]] = {}
+
+
+def _one_target(fp: Footprint) -> _Targets:
+    """``_target_arrays([fp])``, bit for bit, with a round base's fixed arrays kept per
+    base and its samples from kept offsets (``_round_samples``): a move asks this of
+    the moved model every time. The kept arrays are shared, so never written to."""
+    if not base_is_round(fp.base):
+        return _target_arrays([fp])
+    fixed = _ROUND_ONE.get(fp.base)
+    if fixed is None:
+        t = _target_arrays([fp])
+        fixed = (t.R, t.area, t.rnd, t.V, t.axes)
+        for a in fixed:
+            a.flags.writeable = False
+        if len(_ROUND_ONE) > 64:
+            _ROUND_ONE.clear()
+        _ROUND_ONE[fp.base] = fixed
+    R, area, rnd, V, axes = fixed
+    return _Targets(
+        C=np.array([(fp.x, fp.y)], dtype=float),
+        R=R,
+        V=V,
+        S=_round_samples(fp),
+        area=area,
+        rnd=rnd,
+        axes=axes,
+        fps=(fp,),
     )
 
 

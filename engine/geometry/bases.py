@@ -109,6 +109,34 @@ def _fp_samples(fps: Sequence[Footprint]) -> np.ndarray:
     return out
 
 
+#: per (base, facing) of a round base: the sample offsets' four products of
+#: :func:`_fp_samples` (see ``_round_samples``)
+_ROUND_PARTS: dict[tuple[object, float], tuple[np.ndarray, ...]] = {}
+
+
+def _round_samples(fp: Footprint) -> np.ndarray:
+    """``_fp_samples([fp])`` of one round base, bit for bit: the offsets' products
+    (``lx * cs`` ...) depend on the base and the facing alone, so they are kept and only
+    the centre is added, in the same order of operations. Why: a moved model's samples
+    are asked once per move, and the general path costs some twenty array operations."""
+    key = (fp.base, fp.facing)
+    parts = _ROUND_PARTS.get(key)
+    if parts is None:
+        fac = np.radians(np.array([fp.facing], dtype=float))
+        half = np.array([base_size_in(fp.base)], dtype=float)[:, 0, None] / 2
+        lx, ly = half * _DISC_X[None, :], half * _DISC_Y[None, :]
+        cs, sn = np.cos(fac)[:, None], np.sin(fac)[:, None]
+        parts = (lx * cs, ly * sn, lx * sn, ly * cs)
+        if len(_ROUND_PARTS) > 256:  # a game has a handful; never grow without bound
+            _ROUND_PARTS.clear()
+        _ROUND_PARTS[key] = parts
+    xc, xs, yc, ys = parts
+    out = np.empty((1, SIGHT_SAMPLES, 2))
+    out[..., 0] = fp.x + xc - xs
+    out[..., 1] = fp.y + yc + ys
+    return out
+
+
 def base_samples(fp: Footprint) -> list[Point]:
     """The equal-weight sample points used for area terrain in the visible fraction.
 

@@ -14,7 +14,7 @@ import shapely
 
 from engine.battlefield import Footprint
 from engine.geometry._common import _EYE_TOL, _unit
-from engine.geometry.arrays import _expand, _target_arrays, _Targets
+from engine.geometry.arrays import _expand, _one_target, _target_arrays, _Targets
 from engine.geometry.passes import Front, _Passes
 
 #: Elements of the (pairs x features) pre-filter worked on at once. Why a bound: the
@@ -24,6 +24,8 @@ from engine.geometry.passes import Front, _Passes
 CHUNK = 1 << 20
 #: Entries of the per-targets and per-eyes caches.
 CACHED = 16
+#: Target sets compared by equality before the cache's hash (see ``_Matrix._targets``).
+RECENT = 2
 
 
 class _Eyes(NamedTuple):
@@ -91,16 +93,23 @@ class _Matrix(_Passes):
         return near
 
     def _targets(self, tgs: Sequence[Footprint]) -> _Targets:
-        """Target arrays, cached: the hover preview asks about the same enemies every frame."""
+        """Target arrays, cached: the hover preview asks about the same enemies every frame.
+
+        Least recently used goes first (a hit is moved to the newest place): a move asks
+        for the others' arrays and then, in between, one-target sets that must not push
+        the others out."""
         key = tuple(tgs)
-        last = self._tlast
-        if last is not None and last[0] == key:
-            # the same targets as the last call (the hover preview, a side's moves): an
-            # equality test (identity first, element by element) costs less than hashing
-            return last[1]
+        recent = self._tlast
+        for i, (k, arrays) in enumerate(recent):
+            if k == key:
+                # one of the last targets asked (the hover preview, a side's moves): an
+                # equality test (identity first, element by element) costs less than hashing
+                if i:
+                    self._tlast = [recent[i], *recent[:i], *recent[i + 1 :]]
+                return arrays
         hit: _Targets | None
         try:
-            hit = self._tcache.get(key)
+            hit = self._tcache.pop(key, None)
             cacheable = True
         except TypeError:  # a base given as a list: unhashable, so not cached
             hit, cacheable = None, False
@@ -110,10 +119,10 @@ class _Matrix(_Passes):
             if self._any_hill:
                 gh = self._blk_geoms[None, self._blk_hill]
                 hit.on_hill = shapely.intersects_xy(gh, hit.C[:, 0, None], hit.C[:, 1, None])
-            if cacheable:
-                _remember(self._tcache, key, hit)
         if cacheable:
-            self._tlast = (key, hit)
+            _remember(self._tcache, key, hit)
+            # replaced whole, never changed in place: the window's thread reads it too
+            self._tlast = [(key, hit), *recent[: RECENT - 1]]
         return hit
 
     # ------------------------------------------------------------------ the pre-filters
@@ -352,7 +361,7 @@ class _Matrix(_Passes):
         if n == 0 or (self._nb == 0 and self._npc == 0):
             return np.ones(n), np.ones(n)
         To = self._targets(others)
-        Tm = _target_arrays([model])
+        Tm = _one_target(model)
         Tm.lev = self._elev_np(Tm.C)
         if self._any_hill:
             gh = self._blk_geoms[None, self._blk_hill]
@@ -361,15 +370,31 @@ class _Matrix(_Passes):
             Eo = self._eye_data(To.C, To.lev)
             Em = self._eye_data(Tm.C, Tm.lev)
             near = self._near(Tm.C, Em, To.C, To.R, (Eo, Tm.R))
-            idx = np.arange(1, n + 1)
-            zero = np.zeros(n, dtype=idx.dtype)
-            pairs = (np.concatenate([zero, idx]), np.concatenate([idx, zero]))
+            pairs = _cross_pairs(n)
             E = np.concatenate([Tm.C, To.C])
             vis = self._solve(E, _join_targets(Tm, To), pairs, near, _join_eyes(Em, Eo))
         return vis[:n], vis[n:]
 
 
 _NONE = np.zeros((0, 0))
+#: per number of others: the (eye, target) pairs of ``visible_cross``
+_CROSS_PAIRS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _cross_pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The moved model (index 0) looking at each other (1..n), then each looking back:
+    the same index arrays for every move with n others, so made once (read only)."""
+    got = _CROSS_PAIRS.get(n)
+    if got is None:
+        idx = np.arange(1, n + 1)
+        zero = np.zeros(n, dtype=idx.dtype)
+        got = (np.concatenate([zero, idx]), np.concatenate([idx, zero]))
+        for a in got:
+            a.flags.writeable = False
+        if len(_CROSS_PAIRS) > 64:
+            _CROSS_PAIRS.clear()
+        _CROSS_PAIRS[n] = got
+    return got
 
 
 def _remember(cache: MutableMapping[Any, Any], key: Any, value: Any) -> None:

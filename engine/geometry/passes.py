@@ -257,6 +257,11 @@ class _Passes(_SightTables):
     def _front_edges(self, E: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(edge indices, count per (observer, blocker), start of each count) of the
         blockers' edges each eye sees from outside, observer by observer."""
+        if len(E) == 1:  # one new eye (the hover preview's, a moved model's): flat arrays
+            ex, ey = E[0, 0], E[0, 1]
+            fm1 = _cross(self._eax - ex, self._eay - ey, self._ebx - ex, self._eby - ey) < 0
+            fcount = np.add.reduceat(fm1, self._e_start, dtype=np.intp)
+            return np.flatnonzero(fm1), fcount, np.cumsum(fcount) - fcount
         ax_ = self._ea[None, :, 0] - E[:, 0, None]
         ay_ = self._ea[None, :, 1] - E[:, 1, None]
         bx_ = self._eb[None, :, 0] - E[:, 0, None]

@@ -55,8 +55,8 @@ class _SightTables:
         self._build_edges()
         self._build_pieces()
         self._tcache: dict[tuple[Footprint, ...], _Targets] = {}
-        # the last targets asked and their arrays (see _Matrix._targets)
-        self._tlast: tuple[tuple[Footprint, ...], _Targets] | None = None
+        # the last targets asked and their arrays, newest first (see _Matrix._targets)
+        self._tlast: list[tuple[tuple[Footprint, ...], _Targets]] = []
         # per set of observers' eyes (bytes of their array): see _Matrix._eye_data
         self._ecache: dict[bytes, Any] = {}
         # the pre-filter's squared reach per set of target radii: see _Matrix._reach2

@@ -261,3 +261,55 @@ def test_a_row_and_a_move_at_the_pre_filters_edges_are_the_matrix():
     row, col = geo.visible_cross(eye, others)
     assert np.array_equal(row, full[0, 1:]) and np.array_equal(col, full[1:, 0])
     assert (full[0, 1:] < 1).any() and (full[1:, 0] < 1).any()
+
+
+def test_the_others_arrays_stay_cached_between_one_target_sets():
+    """Issue 24: a move asks for the others' target arrays, then (the baseline's column,
+    a charge's check) one-target sets; the cache drops the least recently used, so the
+    others' arrays survive any number of those (first in, first out dropped them after
+    16, and every such move paid for them again)."""
+    bf, a, b = _table(11)
+    geo = Geometry(bf)
+    first = geo._targets(b)
+    for k in range(40):
+        geo._targets([Footprint(1.0 + k / 10, 2.0, 90.0, 25.0)])
+        geo._targets([Footprint(2.0 + k / 10, 3.0, 90.0, 25.0)])
+        assert geo._targets(list(b)) is first
+
+
+def test_one_moved_base_has_the_arrays_of_the_general_path():
+    """A moved model's target arrays come from offsets kept per base and facing; they are
+    bit for bit those of the general path, for round bases at any place and facing (whole
+    inches and integers included) and for rectangles (which take the general path)."""
+    from engine.geometry.arrays import _one_target, _target_arrays
+
+    rng = random.Random(5)
+    fps = [Footprint(6, 10, 0, 25.0), Footprint(6.0, 10.0, 90.0, 32.0)]
+    fps += [
+        Footprint(rng.uniform(-5, 80), rng.uniform(-5, 50), rng.uniform(0, 720), base)
+        for base in (25.0, 32.0, 40.0, 60.0, (25.0, 50.0), (60.0, 30.0))
+        for _ in range(20)
+    ]
+    for fp in fps * 2:  # the second time from the kept parts
+        one, general = _one_target(fp), _target_arrays([fp])
+        for name in ("C", "R", "V", "S", "area", "rnd", "axes"):
+            got, want = getattr(one, name), getattr(general, name)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), name
+        assert one.fps == (fp,)
+
+
+def test_one_eye_sees_the_front_edges_of_many_eyes():
+    """The front-facing edges of one new eye (the hover preview's, a moved model's), on
+    flat arrays, are exactly that eye's row among many."""
+    bf, a, b = _table(12)
+    geo = Geometry(bf)
+    E = np.array([(fp.x, fp.y) for fp in a + b] + [(10.0, 4.0), (14.0, 4.4)])
+    many = geo._front_edges(np.vstack([E, E[:1]]))
+    nb = geo._nb
+    for i in range(len(E)):
+        fe, fcount, fstart = geo._front_edges(E[i : i + 1])
+        row = slice(i * nb, (i + 1) * nb)
+        lo = many[2][i * nb]
+        assert np.array_equal(fcount, many[1][row])
+        assert np.array_equal(fstart + lo, many[2][row])
+        assert np.array_equal(fe, many[0][lo : lo + fcount.sum()])
