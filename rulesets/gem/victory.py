@@ -57,8 +57,9 @@ def holds(state: GameState, obj: dict[str, Any], side: str) -> bool:
 
 def end_of_turn(state: GameState, ctx: Context) -> None:
     """The turn's end before the turn limit: the last survivor, then the objectives
-    taken or missed by their turn (GEM-3.7). The engine's turn structure applies the
-    turn limit after this (``turn_limit``)."""
+    taken or missed by their turn (GEM-3.7, GEM-I-OBJECTIVES: counted here, after the
+    morale segment, and the first turn to end with one held wins). The engine's turn
+    structure applies the turn limit after this (``turn_limit``)."""
     check(state, ctx)
     if state.over:
         return
