@@ -16,6 +16,7 @@ moves go unchecked (each agent checks what it draws); the shots and clashes are
 from __future__ import annotations
 
 import math
+from itertools import combinations
 
 from engine import actions as act
 from engine.geometry import crossings
@@ -31,44 +32,55 @@ from rulesets.inter_arma.state import mv
 Point = tuple[float, float]
 
 
-def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
+def nearest(state: GameState, m: Model, k: int = 1, fighting: bool = False) -> list[Model]:
+    """The ``k`` enemies nearest ``m``; with ``fighting``, those able to fight first
+    (a wounded enemy is lost to its side already, IA-I-END, and finishing it is worth a
+    quarter of a figure, so advances and shots go to the enemies still in the fight)."""
     foes = [e for e in state.live() if e.side != m.side]
-    return sorted(foes, key=lambda e: (math.dist(m.pos, e.pos), e.id))[:k]
+    order = sorted(foes, key=lambda e: (math.dist(m.pos, e.pos), e.id))
+    if fighting:
+        order = [e for e in order if "wounded" not in e.status] + [
+            e for e in order if "wounded" in e.status
+        ]
+    return order[:k]
 
 
 #: inches kept between a base and the corner of the building a route goes round
 CLEAR = 0.8
 
 
-def _reach(
-    state: GameState, ctx: Context, m: Model, mode: str, base: float, path: list[Point]
-) -> float:
-    """The allowance (cm) of a ``mode`` move along ``path``: IA-MOVE's reductions depend
-    on where the path ends (uphill) and what it crosses."""
-    red = movement.reductions(state, ctx, m, mode, path)
-    return max(0.0, base - sum(r for r, _ in red))
-
-
 def _along(
     state: GameState, ctx: Context, m: Model, mode: str, base: float, route: list[Point]
 ) -> act.Move | None:
-    """A ``mode`` move along ``route`` as far as the allowance of the move itself
-    reaches. Why measured on the move: the allowance along the whole line to the enemy
-    missed the hill a move ended on (uphill, IA-MOVE c), every advance was then too far,
-    and the figure stood at the foot of the hill for the rest of the game (issue 20)."""
+    """The farthest ``mode`` move along ``route`` that its own allowance reaches. Why
+    measured on the move: the allowance along the whole line to the enemy missed the hill
+    a move ended on (uphill, IA-MOVE c), every advance was then too far, and the figure
+    stood at the foot of the hill for the rest of the game (issue 20). Why each allowance
+    the reductions leave is tried, longest first: a run over a low wall that ended on the
+    hill behind it lost both (11 cm less 9) and was cut to 1 cm short of the wall, where
+    the same run over the wall alone (6 cm) was legal; the legionary crept an inch a turn
+    at the wall."""
+    amounts: list[float] = []
+    tried: set[float] = set()
     allow = base
-    for _ in range(4):
+    for _ in range(8):
+        tried.add(allow)
         if T.inches(allow) <= 0.1:
             return None
         pts = [(round(x, 2), round(y, 2)) for x, y in movement.cut(route, T.inches(allow) - 0.05)]
         if len(pts) < 2 or math.dist(pts[0], pts[-1]) < 0.05:
             return None
-        there = _reach(state, ctx, m, mode, base, [m.pos, *pts[1:]])
-        if there >= allow - 1e-9:
+        red = movement.reductions(state, ctx, m, mode, [m.pos, *pts[1:]])
+        if base - sum(r for r, _ in red) >= allow - 1e-9:
             if len(pts) == 2:
                 return act.Move(actor=m.id, to=pts[1], mode=mode)
             return act.Move(actor=m.id, path=tuple(pts[1:]), mode=mode)
-        allow = there
+        amounts += [r for r, _ in red if r not in amounts]
+        left = {base - sum(c) for k in range(len(amounts) + 1) for c in combinations(amounts, k)}
+        below = [a for a in left if a < allow - 1e-9 and a not in tried]
+        if not below:
+            return None
+        allow = max(below)
     return None
 
 
@@ -211,22 +223,43 @@ def _may_crawl(m: Model, e: Model, base: float) -> bool:
     return foot_type(m) == "skirmisher" or measure.gap_cm(m, e) <= base
 
 
+def _targets(state: GameState, m: Model) -> list[Model]:
+    """Whom ``m`` advances on: its nearest enemy able to fight, and the nearest such
+    enemy already touched by a fighting friend, when that one is within a run and a
+    half. Why the second: two on one throw 1.5d6 for the initiative and both strike
+    (IA-MELEE-2), an even clash is a coin toss; the figure that only ever walked at its
+    own nearest enemy joined a friend's fight by chance (issue 20)."""
+    foe = nearest(state, m, fighting=True)
+    if not foe:
+        return []
+    out = [foe[0]]
+    reach = T.inches(max(movement.base_cm(m, k) or 0.0 for k in movement.MODES)) * 1.5
+    friends = [f for f in state.live(m.side) if f.id != m.id and "wounded" not in f.status]
+    engaged = [
+        e
+        for e in nearest(state, m, len(state.models))
+        if "wounded" not in e.status and any(measure.in_contact(f, e) for f in friends)
+    ]
+    if engaged and engaged[0].id != foe[0].id and math.dist(m.pos, engaged[0].pos) <= reach:
+        out.append(engaged[0])
+    return out
+
+
 def _advances(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
-    """A walk, a run and a crawl (those the figure has) toward its nearest enemy, round
-    the building in the way, each as far as its allowance reaches; unchecked."""
+    """A walk, a run and a crawl (those the figure has) toward each of its ``_targets``,
+    round the building in the way, each as far as its allowance reaches; unchecked."""
     out: list[act.Action] = []
-    foe = nearest(state, m)
-    if not foe or mv(m).get("moved") == state.turn:
+    if mv(m).get("moved") == state.turn:
         return out  # a figure moves once a turn (IA-SEQUENCE): nothing to offer
-    e = foe[0]
-    route = _route(state, ctx, m, e)
-    for mode in movement.MODES:
-        base = movement.base_cm(m, mode)
-        if base is None or (mode == "crawl" and not _may_crawl(m, e, base)):
-            continue
-        step = _along(state, ctx, m, mode, base, route)
-        if step is not None:
-            out.append(step)
+    for e in _targets(state, m):
+        route = _route(state, ctx, m, e)
+        for mode in movement.MODES:
+            base = movement.base_cm(m, mode)
+            if base is None or (mode == "crawl" and not _may_crawl(m, e, base)):
+                continue
+            step = _along(state, ctx, m, mode, base, route)
+            if step is not None and step not in out:
+                out.append(step)
     return out
 
 
@@ -246,7 +279,7 @@ def _shots(state: GameState, ctx: Context, m: Model, k: int = 3) -> list[act.Act
     """Shots at the ``k`` nearest enemies the figure may shoot (a hidden crawler or an
     enemy out of sight is passed over for the next one, IA-I-SPOT)."""
     out: list[act.Action] = []
-    for e in nearest(state, m, len(state.models)):
+    for e in nearest(state, m, len(state.models), fighting=True):
         s = act.Shoot(actor=m.id, target=e.id)
         with whether():
             legal = not rules.check(state, s, ctx)

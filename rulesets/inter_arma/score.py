@@ -25,6 +25,11 @@ VALUE = {"commander": 2.0, "elite": 1.3, "regular": 1.0, "conscript": 0.8}
 WOUNDED = 0.25
 #: the share of a figure's worth that k fighting enemies in base contact threaten
 GANG = (0.0, 0.1, 0.4, 0.6)
+#: ... and never more than this share, whatever the class edge: a contact held is only a
+#: promise, and three on one with a commander among them (0.6 x 2.0) promised more than
+#: the figure's whole worth, so holding the contact beat the clash itself (70% to put the
+#: enemy down) and a passive enemy stood untouched for the rest of the game (issue 20)
+PROMISE = 0.4
 
 
 def worth(m: Model) -> float:
@@ -48,11 +53,11 @@ def threat(own: list[Model], foes: list[Model]) -> float:
     for e in foes:
         k = touch[e.id]
         if k:
-            total += GANG[min(len(k), 3)] * worth(e) * max(edge(m, e) for m in k)
+            total += min(PROMISE, GANG[min(len(k), 3)] * max(edge(m, e) for m in k)) * worth(e)
     for m in own:
         k = [e for e in foes if any(x.id == m.id for x in touch[e.id])]
         if k:
-            total -= GANG[min(len(k), 3)] * worth(m) * max(edge(e, m) for e in k)
+            total -= min(PROMISE, GANG[min(len(k), 3)] * max(edge(e, m) for e in k)) * worth(m)
     return total
 
 
@@ -68,4 +73,4 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
     own = [m for m in state.live(side) if "wounded" not in m.status]
     foes = [e for e in state.live() if e.side != side]
     ready = [e for e in foes if "wounded" not in e.status]
-    return total + threat(own, ready) + 0.02 * pull(own, foes, lambda m: NEAR, NEAR_SPAN)
+    return total + threat(own, ready) + 0.02 * pull(own, ready, lambda m: NEAR, NEAR_SPAN)

@@ -12,7 +12,7 @@ import math
 
 from engine.actions import Move
 from rulesets.inter_arma import candidates
-from tests.rulesets.inter_arma.helpers import act, box, fig, game
+from tests.rulesets.inter_arma.helpers import BASE, act, box, fig, game
 
 LEGIONARY = {"class": "regular", "type": "infantry", "armored": True, "shield": True}
 
@@ -72,3 +72,52 @@ def test_a_figure_behind_a_friend_goes_round_it():
     act(g, walk)
     assert g.state.models["leg"].y > 11.0  # past the friend's line, not stopped at once
     assert math.dist(g.state.models["leg"].pos, (36.0, 10.0)) > 3.0
+
+
+def test_a_run_over_a_low_wall_stops_short_of_the_hill_behind_it():
+    """IA-MOVE c, d: a run over the wall that ended on the hill lost 9 cm of 11; the same
+    run over the wall alone loses 5, and reaches the hill's foot. The menu offered the
+    1 cm left by both reductions, short of the wall, and the figure crept a turn at a
+    time (the mirror field's centre, issue 20)."""
+    wall = box("wall", "low_wall", 30.0, 18.3, 42.0, 18.7)
+    hill = box("hill", "hill", 20.0, 21.0, 52.0, 30.0, height=2.0)
+    g = game(
+        fig("leg", "blue", 36.0, 16.9, **LEGIONARY),
+        fig("gaul", "red", 36.0, 40.0),
+        features=(wall, hill),
+    )
+    run = next(a for a in _moves(g, "leg") if a.mode == "run")
+    assert run.to is not None and 18.7 < run.to[1] < 21.0
+    assert run.to[1] > 16.9 + 2.5  # the 6 cm the wall leaves, not 1 cm
+    act(g, run)
+    assert g.state.models["leg"].y > 18.7
+
+
+def test_a_figure_advances_on_an_enemy_still_able_to_fight():
+    """IA-I-END, IA-WOUNDED: a wounded enemy is lost to its side already; the advance
+    goes to the nearest one still in the fight, not to the wounded one nearer by."""
+    g = game(
+        fig("leg", "blue", 36.0, 10.0, **LEGIONARY),
+        fig("hurt", "red", 36.0, 20.0),
+        fig("gaul", "red", 44.0, 22.0),
+    )
+    g.state.models["hurt"].set_status("wounded")
+    assert candidates.nearest(g.state, g.state.models["leg"], fighting=True)[0].id == "gaul"
+    walk = next(a for a in _moves(g, "leg") if a.mode == "walk")
+    assert walk.to is not None and walk.to[0] > 36.5  # toward the Gaul, to the right
+
+
+def test_a_figure_is_offered_the_enemy_a_friend_is_fighting():
+    """IA-MELEE-2: two on one throw 1.5d6 for the initiative and both strike. A figure
+    whose nearest enemy stands alone is also offered the way to the enemy its friend is
+    in contact with, when that is within its reach."""
+    g = game(
+        fig("leg", "blue", 36.0, 10.0, **LEGIONARY),
+        fig("friend", "blue", 40.0, 14.0, **LEGIONARY),
+        fig("gaul", "red", 40.0 + BASE, 14.0),
+        fig("near", "red", 36.0, 15.0),
+    )
+    assert candidates.nearest(g.state, g.state.models["leg"])[0].id == "near"
+    ends = [a.to or a.path[-1] for a in _moves(g, "leg")]
+    assert any(p[0] > 37.0 for p in ends), ends  # toward the Gaul the friend touches
+    assert any(abs(p[0] - 36.0) < 0.5 for p in ends), ends  # and toward its own nearest

@@ -56,3 +56,20 @@ def test_touching_a_commander_alone_is_a_threat_to_oneself():
     assert (
         abs(even - _value(fig("a", "blue", 30.0, 10.0), fig("g", "red", 30.0 + BASE, 15.0))) < 0.07
     )
+
+
+def test_the_pull_is_toward_enemies_still_able_to_fight():
+    """IA-I-END: a wounded enemy is counted lost already; standing next to it is no
+    closer to the fight than standing back."""
+    near = game(
+        fig("a", "blue", 10.0, 10.0), fig("h", "red", 14.0, 10.0), fig("g", "red", 50.0, 10.0)
+    )
+    back = game(
+        fig("a", "blue", 6.0, 10.0), fig("h", "red", 14.0, 10.0), fig("g", "red", 50.0, 10.0)
+    )
+    for g in (near, back):
+        g.state.models["h"].set_status("wounded")
+    v = [score.score(g.state, "blue", g.ctx) for g in (near, back)]
+    # 4 inches nearer the Gaul at 36-40 inches: the pull's span is 36 beyond 12
+    assert v[0] - v[1] < 0.02 * 4 / 36 + 1e-9
+    assert v[0] > v[1]
