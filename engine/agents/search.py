@@ -142,6 +142,7 @@ class SearchAgent:
         greedy_prior: bool = True,
         freeze: bool = True,
         through: int = 1,
+        confidence: float = CONFIDENCE,
     ) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
@@ -166,6 +167,11 @@ class SearchAgent:
         #: (the horizon permitting); 0: it stops at the opponent's first step, whatever
         #: it is, as before (a phased turn's answer was then "end phase", never a shot)
         self.through = through
+        #: standard errors by which the rollouts must beat the first stage's best
+        self.confidence = confidence
+        #: decisions weighed by rollouts, and those where the search left the first
+        #: stage's best (``_confident``): how much the rollouts change play
+        self.tally = {"rolled": 0, "left": 0}
         self._greedy = GreedyAgent(seed=seed, engage=engage)
         # greedy's pull toward the enemy, in enemy models per inch (issue 20): the same
         # position value as greedy's, set per game from ``worth`` when choosing
@@ -531,6 +537,8 @@ class SearchAgent:
         ranked = sorted(order, key=lambda i: (-mean(i), order.index(i)))
         if self.greedy_prior and rounds >= 3:
             pick = self._confident(order, mean)
+            self.tally["rolled"] += 1
+            self.tally["left"] += pick != order[0]
             ranked.remove(pick)
             ranked.insert(0, pick)
         self.last = []
@@ -554,7 +562,7 @@ class SearchAgent:
         pick, margin = g, 0.0
         for i in order[1:]:
             d = [a - b for a, b in zip(self._gains[i], self._gains[g])]
-            lo = mean(i) - mean(g) - CONFIDENCE * statistics.stdev(d) / math.sqrt(len(d))
+            lo = mean(i) - mean(g) - self.confidence * statistics.stdev(d) / math.sqrt(len(d))
             if lo > margin:
                 pick, margin = i, lo
         return pick
