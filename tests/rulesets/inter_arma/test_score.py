@@ -73,3 +73,25 @@ def test_the_pull_is_toward_enemies_still_able_to_fight():
     # 4 inches nearer the Gaul at 36-40 inches: the pull's span is 36 beyond 12
     assert v[0] - v[1] < 0.02 * 4 / 36 + 1e-9
     assert v[0] > v[1]
+
+
+def test_a_contact_never_promises_more_than_a_share_of_the_figure():
+    """IA-MELEE-2: three on one with a commander among them puts the enemy down about
+    70% of the time; the contact held promised 0.6 x 2.0 of the figure, more than the
+    clash, so the computer held it and never struck. The promise is capped (PROMISE)."""
+    chief = {"class": "commander"}
+    r = 2 * BASE
+    ring = [(30.0 - BASE, 10.0), (30.0 + BASE, 10.0), (30.0, 10.0 + BASE)]
+    three = _value(
+        fig("c", "blue", *ring[0], **chief),
+        fig("a", "blue", *ring[1]),
+        fig("b", "blue", *ring[2]),
+        fig("g", "red", 30.0, 10.0),
+    )
+    apart = _value(
+        fig("c", "blue", ring[0][0] - r, ring[0][1], **chief),
+        fig("a", "blue", ring[1][0] + r, ring[1][1]),
+        fig("b", "blue", ring[2][0], ring[2][1] + r),
+        fig("g", "red", 30.0, 10.0),
+    )
+    assert 0.1 < three - apart <= score.PROMISE + 0.02  # the pull's difference at most
