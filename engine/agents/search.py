@@ -29,13 +29,8 @@ What keeps the estimates sharp at a small budget is variance reduction, measured
   action on the round's dice), so the few actions followed end with as many samples of
   their own value as they have rollouts.
 
-Why a prefilter and not a full prior (issue 24): the old first stage sampled every
-candidate at least ``min_prior`` = 12 times (docs/decisions/0002) and took up to half the
-clock — on a loaded machine all of it, leaving no rollout at all. The prefilter takes
-greedy's four samples; the actions it keeps gather their other samples from the rollouts
-they need anyway. ``prefilter=0`` restores the search as it was before issue 24 (this
-stage, and the rollouts below without their memo and lazy menu), which
-``bench/search_rollouts.py`` runs beside the new one.
+Why a prefilter (issue 24, decision 0002): the old 12-sample floor took the whole clock
+under load. ``prefilter=0`` is the old search, which ``bench/search_rollouts.py`` runs too.
 
 The first stage by default (``greedy_prior``) is greedy's own valuation, within half
 the clock (``FIRST_SHARE``; ``GreedyAgent.weigh`` with a deadline: one look at every
@@ -79,6 +74,7 @@ from engine.agents.greedy import (
     why_not_attack,
     worth,
 )
+from engine.agents.vet import vetted
 from engine.dice import Dice
 from engine.events import EventLog
 from engine.game import Game
@@ -143,6 +139,7 @@ class SearchAgent:
         freeze: bool = True,
         through: int = 1,
         confidence: float = CONFIDENCE,
+        vet: bool = False,
     ) -> None:
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
@@ -167,10 +164,9 @@ class SearchAgent:
         #: (the horizon permitting); 0: it stops at the opponent's first step, whatever
         #: it is, as before (a phased turn's answer was then "end phase", never a shot)
         self.through = through
-        #: standard errors by which the rollouts must beat the first stage's best
-        self.confidence = confidence
-        #: decisions weighed by rollouts, and those where the search left the first
-        #: stage's best (``_confident``): how much the rollouts change play
+        self.confidence = confidence  # standard errors (``_confident``)
+        self.vet = vet  # rollouts play only attacks that pay their side (``vet.py``)
+        #: decisions weighed by rollouts, and those that left the first stage's best
         self.tally = {"rolled": 0, "left": 0}
         self._greedy = GreedyAgent(seed=seed, engage=engage)
         # greedy's pull toward the enemy, in enemy models per inch (issue 20): the same
@@ -369,6 +365,11 @@ class SearchAgent:
                 value = memo.exact[path]
             else:
                 value, exact = self._expected_exact(sim, side, a, key)
+                if self.vet:
+                    a, value, swapped = vetted(
+                        self._expected_exact, sim, side, to_act, a, value, prev, key
+                    )
+                    exact, calm = exact and not swapped, calm and not swapped
                 if calm and exact and memo is not None:
                     memo.exact[path] = value
             gain += value - prev
