@@ -91,6 +91,27 @@ def test_the_score_counts_the_shots_still_to_come_in_full():
     assert score.fire_balance(g.state, "blue", g.ctx) == pytest.approx(0.0)
 
 
+def test_the_enemys_shots_to_come_are_not_held_against_a_move():
+    """Red's movement phase: stepping out from behind a wall into blue's sight and range
+    (8.5" from blue's lasgun, centre to centre) changes red's score only by the closing term.
+    Why: counted at half, the enemy's later shots outweighed every inch closed, and orks
+    behind a wall waited there all game against a side that never shot."""
+    wall = TerrainFeature("w", "wall", ((17.0, 14.0), (23.0, 14.0), (23.0, 14.5), (17.0, 14.5)))
+    unarmed = {"weapons": []}
+    specs = [guard("b", "blue", 20, 10), guard("r", "red", 20, 16, **unarmed)]
+    g = make_game("gemini", specs, terrain=[wall], first="red")
+    st = g.state
+    assert st.phase == "movement" and st.active == "red"
+    r, b = st.models["r"], st.models["b"]
+    assert measure.visible(g.ctx, b, r) < measure.HIDDEN
+    hidden = score.score(st, "red", g.ctx) - score.CLOSING_WEIGHT * score.closing(st, "red", g.ctx)
+    r.x = 26.0
+    assert measure.visible(g.ctx, b, r) == pytest.approx(1.0)
+    assert score.shots(st, g.ctx)["b"] > 0
+    shown = score.score(st, "red", g.ctx) - score.CLOSING_WEIGHT * score.closing(st, "red", g.ctx)
+    assert shown == pytest.approx(hidden)
+
+
 def test_sight_is_measured_in_batches_and_matches_the_rules_measure():
     """The batched visible shares (one matrix, or a moved model's row and column) are
     the rules' own (``measure.visible``), pair for pair, behind a wall and in the open."""
