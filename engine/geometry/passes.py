@@ -358,22 +358,33 @@ def _merge_intervals(
     intervals' (lo, hi, rank). Why a running maximum on the places of the hi values
     and not on the angles with an offset per pair added: that offset grows with the
     number of pairs and rounds the angles, so a pair's answer would depend on what else
-    is in the batch; this way ``visible_row`` is exactly a row of ``visible_matrix``."""
-    order = np.lexsort((lo, rank))
+    is in the batch; this way ``visible_row`` is exactly a row of ``visible_matrix``.
+
+    The sorts are numpy's default (vectorized, not stable; faster than the stable merge
+    sort by a third of this function): the order within a pair is by lo through the
+    place of each lo in one sort, made unique by the pair's rank, so only equal values
+    can come in either order, and equal values give the same union, the same first lo
+    and the same running maximum (a zero's sign aside, which no comparison sees and no
+    area keeps: sin(-0) measures as sin(0))."""
+    n = rank.size
+    place = np.empty(n, dtype=np.intp)
+    place[np.argsort(lo)] = np.arange(n)
+    base = rank * n
+    order = np.argsort(base + place)  # by pair, then lo: unique keys
     lo_s, hi_s, rank_s = lo[order], hi[order], rank[order]
-    first = np.concatenate(([True], rank_s[1:] != rank_s[:-1]))
+    first = np.empty(n, dtype=bool)
+    first[:1] = True
+    np.not_equal(rank_s[1:], rank_s[:-1], out=first[1:])
     # The running maximum of hi within each pair, on integers: each hi's place in the
     # sorted order, offset by its pair's rank times the count, so that one running
     # maximum over everything restarts at each pair (ranks ascend) and rounds nothing.
-    n = rank_s.size
-    by_hi = np.argsort(hi_s, kind="stable")
-    place = np.empty(n, dtype=np.intp)
+    by_hi = np.argsort(hi_s)
     place[by_hi] = np.arange(n)
     base = rank_s * n
     top = np.maximum.accumulate(base + place)
     top -= base
     run = hi_s[by_hi[top]]
-    new = first.copy()
+    new = first
     new[1:] |= lo_s[1:] > run[:-1]
     st = np.flatnonzero(new)
     return lo_s[st], np.maximum.reduceat(hi_s, st), rank_s[st]

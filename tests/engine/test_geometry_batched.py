@@ -313,3 +313,43 @@ def test_one_eye_sees_the_front_edges_of_many_eyes():
         assert np.array_equal(fcount, many[1][row])
         assert np.array_equal(fstart + lo, many[2][row])
         assert np.array_equal(fe, many[0][lo : lo + fcount.sum()])
+
+
+def test_merged_intervals_are_the_union_even_with_ties():
+    """The hidden intervals of each pair are merged after numpy's default (not stable)
+    sorts: equal ends, zeros of either sign and touching intervals must still give each
+    pair's union, first lo and last hi, as a plain per-pair merge does."""
+    from engine.geometry.passes import _merge_intervals
+
+    rng = random.Random(7)
+    values = [-1.5, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 2.0]
+    for _ in range(200):
+        npairs = rng.randint(1, 8)
+        rank, lo, hi = [], [], []
+        for r in range(npairs):
+            for _ in range(rng.randint(1, 6)):
+                a, b = rng.choice(values), rng.choice(values)
+                rank.append(r)
+                lo.append(min(a, b))
+                hi.append(max(a, b))
+        want = []
+        for r in range(npairs):
+            cur: list[float] | None = None
+            for a, b in sorted((x, y) for x, y, k in zip(lo, hi, rank) if k == r):
+                if cur is not None and a <= cur[1]:
+                    cur[1] = max(cur[1], b)
+                else:
+                    if cur is not None:
+                        want.append((cur[0], cur[1], r))
+                    cur = [a, b]
+            assert cur is not None
+            want.append((cur[0], cur[1], r))
+        perm = list(range(len(rank)))
+        rng.shuffle(perm)  # the rows of a pair come in any order
+        order = sorted(perm, key=lambda i: rank[i])
+        g_lo, g_hi, g_rank = _merge_intervals(
+            np.array(rank)[order], np.array(lo)[order], np.array(hi)[order]
+        )
+        assert np.array_equal(g_lo, [w[0] for w in want])
+        assert np.array_equal(g_hi, [w[1] for w in want])
+        assert np.array_equal(g_rank, [w[2] for w in want])
