@@ -26,7 +26,9 @@ Targets: matrix at least 15x faster than the naive loop; preview p90 at most 1 m
 model's move re-scored in at most 1 ms at 200 models. Times are CPU time
 (``time.process_time``): this machine is shared, and the wall clock also counts the time
 other processes held the core. ``--scaling`` prints the table
-only; ``--no-scaling`` leaves it out.
+only; ``--no-scaling`` leaves it out; ``--quiet`` hides the progress bars; ``--help``
+prints this text. The table ends with what fits a 60 Hz frame: a move re-scored at each
+size, and the sizes whose whole matrix would.
 
 Why shapely is imported here although DESIGN.md reserves it to engine/geometry/: the
 baseline must be the straightforward shapely computation measured in the same run, so it
@@ -374,6 +376,18 @@ def scaling() -> bool:
         f"{_slope(ts, [got[200, t][0] for t in ts]):.2f}, move "
         f"{_slope(ts, [got[200, t][1] for t in ts]):.2f}"
     )
+    frame = 1 / 60
+    slow_moves = [(n, t) for (n, t), v in got.items() if v[1] > frame]
+    quick_matrix = [(n, t) for (n, t), v in got.items() if v[0] <= frame]
+    biggest = max(got, key=lambda k: got[k][1])
+    print(
+        f"60 Hz (a {frame * 1e3:.1f} ms frame): a move re-scored fits a frame at "
+        + ("every size" if not slow_moves else f"all but {slow_moves}")
+        + f" (slowest {got[biggest][1] * 1e3:.2f} ms at {biggest[0]} models, {biggest[1]} "
+        f"pieces); the whole matrix only at {quick_matrix or 'no size'}: the window asks "
+        "rows and moves per frame, never the matrix, so per-frame sight is limited by the "
+        "move's growth (exponents above), the matrix by pairs x pieces"
+    )
     move, old = got[200, mid][1], got[200, mid][4]
     ok = move <= 0.001
     print(
@@ -384,6 +398,9 @@ def scaling() -> bool:
 
 
 def main() -> int:
+    if "--help" in sys.argv or "-h" in sys.argv:
+        print(__doc__)
+        return 0
     if "--scaling" in sys.argv:
         return 0 if scaling() else 1
     t0 = time.perf_counter()
