@@ -77,7 +77,7 @@ def _target_arrays(tgs: Sequence[Footprint]) -> _Targets:
     V = np.zeros((k, 4, 2))
     axes = np.zeros((k, 2, 2))
     if not rnd.all():
-        idx = np.flatnonzero(~rnd)
+        idx = (~rnd).nonzero()[0]
         rects = [tgs[i] for i in idx]
         V[idx] = _fp_vertices(rects, 4)
         cs, sn = _cos_sin_np(np.array([t.facing for t in rects], dtype=float))
@@ -130,14 +130,14 @@ def _group_starts(key: np.ndarray) -> np.ndarray:
     """Start offsets of runs of equal values in a sorted key array."""
     if key.size == 0:
         return np.zeros(0, dtype=np.intp)
-    return np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    return np.concatenate(([True], key[1:] != key[:-1])).nonzero()[0]
 
 
 def _expand(counts: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For rows with ``counts[i]`` items starting at ``starts[i]``: (row of each item, item)."""
-    total = int(counts.sum())
-    rep = np.repeat(np.arange(counts.size), counts)
-    first = np.cumsum(counts) - counts
+    total = int(np.add.reduce(counts))
+    rep = np.arange(counts.size).repeat(counts)
+    first = counts.cumsum() - counts
     item = starts[rep] + (np.arange(total) - first[rep])
     return rep, item
 

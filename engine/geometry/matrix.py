@@ -180,7 +180,7 @@ class _Matrix(_Passes):
             low_o = (eyes.lev[:, None] < h[None, :]) & ~eyes.inside[:, hill]
             low_t = (T.lev[:, None] < h[None, :]) & ~T.on_hill
             on = hill[kb]
-            col = (np.cumsum(hill) - 1)[kb[on]]  # the hill's column among the hills
+            col = (hill.cumsum() - 1)[kb[on]]  # the hill's column among the hills
             act[on] = low_o[pi[on], col] & low_t[pj[on], col]
         return act
 
@@ -195,7 +195,8 @@ class _Matrix(_Passes):
         """Visible fraction of each pair (eye ``pairs[0]``, target ``pairs[1]``) whose
         features near the sight line are ``near``: (pair, feature) candidates, sorted by
         pair, then feature (blockers, then area pieces)."""
-        vis = np.ones(len(pairs[0]))
+        vis = np.empty(len(pairs[0]))
+        vis.fill(1.0)
         nb = self._nb
         info = None
         pid, kf = near
@@ -235,7 +236,10 @@ class _Matrix(_Passes):
         vx, vy = Q[:, 0] - px, Q[:, 1] - py
         L2 = vx * vx + vy * vy
         rmax = np.maximum.reduce(Rq) if cross is None else max(np.maximum.reduce(Rq), cross[1][0])
-        rho = ((self._fr + rmax) * (1 + 1e-7) + 1e-7) * (1 + 1e-6) + 1e-6
+        rho = self._rho_cache.get(rmax)
+        if rho is None:  # per largest radius: the same bases move after move
+            rho = ((self._fr + rmax) * (1 + 1e-7) + 1e-7) * (1 + 1e-6) + 1e-6
+            _remember(self._rho_cache, rmax, rho)
         wx, wy, w2 = ep.wx[0], ep.wy[0], ep.w2[0]
         d = np.sqrt(w2)
         beta = np.arcsin(np.minimum(rho / d, 1.0)) + 1e-6
@@ -250,15 +254,14 @@ class _Matrix(_Passes):
         lo[full], hi[full] = n, 2 * n
         f, item = _expand(hi - lo, lo)
         j = order[item % n]
-        keys = [self._near_keep(j, f, vx[j], vy[j], L2[j], wx[f], wy[f], w2[f], Rq, j * nf + f)]
+        flat = j * nf + f
+        keys = [self._near_keep(flat, vx[j], vy[j], L2[j], wx[f], wy[f], w2[f], Rq, flat)]
         if cross is not None:
             eq, Rp = cross
-            flat = j * nf + f
             ux, uy = px - Q[:, 0], py - Q[:, 1]
             keys.append(
                 self._near_keep(
-                    j + n,
-                    f,
+                    flat + n * nf,  # (j + n) * nf + f: the pairs looking back
                     ux[j],
                     uy[j],
                     L2[j],
@@ -275,8 +278,7 @@ class _Matrix(_Passes):
 
     def _near_keep(
         self,
-        pid: np.ndarray,
-        f: np.ndarray,
+        key: np.ndarray,
         dx: np.ndarray,
         dy: np.ndarray,
         L2: np.ndarray,
@@ -286,9 +288,10 @@ class _Matrix(_Passes):
         R: np.ndarray,
         at: np.ndarray,
     ) -> np.ndarray:
-        """Keys (pair * features + feature) of the candidates the dense test keeps: its
-        arithmetic, operation for operation, on the gathered elements (``at``: each
-        element's place in the (targets, features) reach table of ``R``)."""
+        """The keys (pair * features + feature, given in ``key``) of the candidates the
+        dense test keeps: its arithmetic, operation for operation, on the gathered
+        elements (``at``: each element's place in the (targets, features) reach table
+        of ``R``)."""
         dot = dx * wx
         dot += dy * wy
         t = dot / L2
@@ -298,7 +301,7 @@ class _Matrix(_Passes):
         d2 = w2 - 2 * t * dot
         d2 += t * t * L2
         keep = d2 <= self._reach2(R).ravel()[at]
-        return (pid * len(self._fr) + f)[keep]
+        return key[keep]
 
     # ------------------------------------------------------------------ the entry points
     def visible_row(self, observer: Footprint, targets: Sequence[Footprint]) -> np.ndarray:

@@ -60,14 +60,14 @@ class _Passes(_SightTables):
             # The depth along any ray is at most the sum of the diameters of the distinct
             # area features in play: skip pairs that can never reach the limit.
             new = np.concatenate(([True], pid[1:] != pid[:-1]))
-            starts = np.flatnonzero(new)
+            starts = new.nonzero()[0]
             owners = self._p_owner[pp]
             first = new.copy()
             first[1:] |= owners[1:] != owners[:-1]
             bound = np.add.reduceat(self._area_diam[owners] * first, starts)
             keep_pair = bound > AREA_SIGHT_DEPTH + _DEPTH_EPS
-            if not keep_pair.all():
-                rows = keep_pair[np.cumsum(new) - 1]
+            if not np.logical_and.reduce(keep_pair):
+                rows = keep_pair[new.cumsum() - 1]
                 ii, jj, pp, pid = ii[rows], jj[rows], pp[rows], pid[rows]
                 if ii.size == 0:
                     return
@@ -82,7 +82,7 @@ class _Passes(_SightTables):
         hid = hid[inv]
         if info is not None:
             hid |= self._tall_samples(E, T, pid[st], ii[st], jj[st], info)
-        vis[pid[st]] = 1.0 - np.count_nonzero(hid, axis=1) / hid.shape[1]
+        vis[pid[st]] = 1.0 - np.add.reduce(hid, axis=1, dtype=np.intp) / hid.shape[1]
 
     def _tall_samples(
         self,
@@ -99,9 +99,9 @@ class _Passes(_SightTables):
         tall = np.zeros((len(pi), SIGHT_SAMPLES), dtype=bool)
         if info.g_rank.size:
             gp = info.upid[info.g_rank]
-            rowi = np.minimum(np.searchsorted(inv_pid, gp), len(inv_pid) - 1)
+            rowi = np.minimum(inv_pid.searchsorted(gp), len(inv_pid) - 1)
             sel = inv_pid[rowi] == gp
-            if sel.any():
+            if np.logical_or.reduce(sel):
                 rowi = rowi[sel]
                 # 1-D gathers by component (the slow path is a mixed index like [rows, 0])
                 ei, ej = pi[rowi], pj[rowi]
@@ -118,7 +118,7 @@ class _Passes(_SightTables):
                 st = _group_starts(rowi)
                 tall[rowi[st]] = np.logical_or.reduceat(hit, st, axis=0)
         if info.bad.size:
-            rowb = np.minimum(np.searchsorted(inv_pid, info.bad), len(inv_pid) - 1)
+            rowb = np.minimum(inv_pid.searchsorted(info.bad), len(inv_pid) - 1)
             for r in rowb[inv_pid[rowb] == info.bad]:
                 feats = info.kk[info.pid == inv_pid[r]]
                 _, edge = _expand(self._e_count[feats], self._e_start[feats])
@@ -158,12 +158,14 @@ class _Passes(_SightTables):
         # Rows in front hide; rows behind are dropped; a pair with a row reaching into
         # its target goes wholly to the exact fallback.
         ok = front_ok | seg_clear
-        if ok.all():  # the usual case: nothing reaches in, the rows in front are kept
+        if np.logical_and.reduce(
+            ok
+        ):  # the usual case: nothing reaches in, the rows in front are kept
             bad_pids, sel = np.zeros(0, dtype=np.intp), front_ok
         else:
             keep = front_ok | ~seg_clear
             bad_pids, good = _bad_pairs(up[q[keep]], ok[keep])
-            sel = np.flatnonzero(keep)[good]
+            sel = keep.nonzero()[0][good]
         info = _TallInfo(
             upid=np.zeros(0, np.intp),
             g_rank=np.zeros(0, np.intp),
@@ -203,7 +205,7 @@ class _Passes(_SightTables):
         new = np.empty(pp.size, dtype=bool)
         new[:1] = True
         np.not_equal(pp[1:], pp[:-1], out=new[1:])
-        rank = np.cumsum(new) - 1
+        rank = new.cumsum() - 1
         up = pp[new]
         pi, pj = pairs[0][up], pairs[1][up]
         # The cone of each pair's target's bounding circle (the disc itself when round).
@@ -239,7 +241,7 @@ class _Passes(_SightTables):
         s0, s1 = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
         inside = s1 - s0 > 1e-12
         inside |= too_close[q]
-        sel = np.flatnonzero(inside)
+        sel = inside.nonzero()[0]
         ax, ay, bx, by, s0, s1 = ax[sel], ay[sel], bx[sel], by[sel], s0[sel], s1[sel]
         bx -= ax
         by -= ay
@@ -261,15 +263,15 @@ class _Passes(_SightTables):
             ex, ey = E[0, 0], E[0, 1]
             fm1 = _cross(self._eax - ex, self._eay - ey, self._ebx - ex, self._eby - ey) < 0
             fcount = np.add.reduceat(fm1, self._e_start, dtype=np.intp)
-            return np.flatnonzero(fm1), fcount, np.cumsum(fcount) - fcount
+            return fm1.nonzero()[0], fcount, fcount.cumsum() - fcount
         ax_ = self._ea[None, :, 0] - E[:, 0, None]
         ay_ = self._ea[None, :, 1] - E[:, 1, None]
         bx_ = self._eb[None, :, 0] - E[:, 0, None]
         by_ = self._eb[None, :, 1] - E[:, 1, None]
         fm = _cross(ax_, ay_, bx_, by_) < 0  # (no, m)
-        _, fe = np.nonzero(fm)
+        _, fe = fm.nonzero()
         fcount = np.add.reduceat(fm, self._e_start, axis=1, dtype=np.intp).ravel()
-        fstart = np.cumsum(fcount) - fcount
+        fstart = fcount.cumsum() - fcount
         return fe, fcount, fstart
 
     def _hide_by_intervals(
@@ -292,7 +294,7 @@ class _Passes(_SightTables):
         fb = np.arctan2(_cross(ux_g, uy_g, pbx, pby), ux_g * pbx + uy_g * pby)
         lo, hi = np.minimum(fa, fb), np.maximum(fa, fb)
         newp = np.concatenate(([True], gpid[1:] != gpid[:-1]))
-        rank = np.cumsum(newp) - 1
+        rank = newp.cumsum() - 1
         upid = gpid[newp]
         g_lo, g_hi, g_rank = _merge_intervals(rank, lo, hi)
         gi, gj = pairs[0][upid[g_rank]], pairs[1][upid[g_rank]]
@@ -301,21 +303,27 @@ class _Passes(_SightTables):
         nn = np.sqrt(uxx**2 + uyy**2)
         # Area of the target on the clockwise side of the ray at each merged endpoint.
         # A disc in closed form (a circular segment), a rectangle by clipping.
-        A_lo = np.empty(g_lo.size)
-        A_hi = np.empty(g_hi.size)
         rg = T.rnd[gj]
-        if rg.all():  # the usual case: round bases alone, no masks
+        if np.logical_and.reduce(rg):  # the usual case: round bases alone, no masks
+            # both ends of every interval in one pass (element by element the same)
             r = T.R[gj]
-            for g_phi, A in ((g_lo, A_lo), (g_hi, A_hi)):
-                sv = _unit(-nn * np.sin(g_phi) / r, -1.0)
-                A[:] = r * r * (np.arccos(sv) - sv * np.sqrt(1.0 - sv * sv))
-        elif rg.any():
-            r = T.R[gj[rg]]
-            for g_phi, A in ((g_lo, A_lo), (g_hi, A_hi)):
-                sv = _unit(-nn[rg] * np.sin(g_phi[rg]) / r, -1.0)
-                A[rg] = r * r * (np.arccos(sv) - sv * np.sqrt(1.0 - sv * sv))
-        if (~rg).any():
-            sel = np.flatnonzero(~rg)
+            r2 = np.concatenate((r, r))
+            sv = np.concatenate((g_lo, g_hi))
+            np.sin(sv, out=sv)
+            sv *= -np.concatenate((nn, nn))
+            sv /= r2
+            _unit(sv, -1.0)
+            A2 = r2 * r2 * (np.arccos(sv) - sv * np.sqrt(1.0 - sv * sv))
+            A_lo, A_hi = A2[: g_lo.size], A2[g_lo.size :]
+        else:
+            A_lo = np.empty(g_lo.size)
+            A_hi = np.empty(g_hi.size)
+            if np.logical_or.reduce(rg):
+                r = T.R[gj[rg]]
+                for g_phi, A in ((g_lo, A_lo), (g_hi, A_hi)):
+                    sv = _unit(-nn[rg] * np.sin(g_phi[rg]) / r, -1.0)
+                    A[rg] = r * r * (np.arccos(sv) - sv * np.sqrt(1.0 - sv * sv))
+            sel = (~rg).nonzero()[0]
             Vrel = T.V[gj[sel]] - E[gi[sel]][:, None, :]
             ux1, uy1 = uxx[sel] / nn[sel], uyy[sel] / nn[sel]
             A_lo[sel] = self._clip_area(Vrel, ux1, uy1, g_lo[sel])
@@ -368,9 +376,9 @@ def _merge_intervals(
     area keeps: sin(-0) measures as sin(0))."""
     n = rank.size
     place = np.empty(n, dtype=np.intp)
-    place[np.argsort(lo)] = np.arange(n)
+    place[lo.argsort()] = np.arange(n)
     base = rank * n
-    order = np.argsort(base + place)  # by pair, then lo: unique keys
+    order = (base + place).argsort()  # by pair, then lo: unique keys
     lo_s, hi_s, rank_s = lo[order], hi[order], rank[order]
     first = np.empty(n, dtype=bool)
     first[:1] = True
@@ -378,7 +386,7 @@ def _merge_intervals(
     # The running maximum of hi within each pair, on integers: each hi's place in the
     # sorted order, offset by its pair's rank times the count, so that one running
     # maximum over everything restarts at each pair (ranks ascend) and rounds nothing.
-    by_hi = np.argsort(hi_s)
+    by_hi = hi_s.argsort()
     place[by_hi] = np.arange(n)
     base = rank_s * n
     top = np.maximum.accumulate(base + place)
@@ -386,7 +394,7 @@ def _merge_intervals(
     run = hi_s[by_hi[top]]
     new = first
     new[1:] |= lo_s[1:] > run[:-1]
-    st = np.flatnonzero(new)
+    st = new.nonzero()[0]
     return lo_s[st], np.maximum.reduceat(hi_s, st), rank_s[st]
 
 
@@ -437,16 +445,16 @@ def _edge_sides(E: np.ndarray, T: _Targets, rows: _Rows) -> tuple[np.ndarray, np
     front_ok = np.zeros(len(q), dtype=bool)
     seg_clear = np.zeros(len(q), dtype=bool)
     rnd = T.rnd[c.pj]
-    if rnd.any():
+    if np.logical_or.reduce(rnd):
         mp = rnd & ~c.too_close
         cx, cy, lim = c.ux * c.d, c.uy * c.d, c.R + 1e-9
-        if mp.all():  # the usual case: round bases, no eye within one
+        if np.logical_and.reduce(mp):  # the usual case: round bases, no eye within one
             return _disc_sides(cx[q], cy[q], P, lim[q])
-        m = np.flatnonzero(mp[q])
+        m = mp[q].nonzero()[0]
         qm = q[m]
         front_ok[m], seg_clear[m] = _disc_sides(cx[qm], cy[qm], P[:, m], lim[qm])
-    if (~rnd).any():
-        m = np.flatnonzero(((~rnd) & ~c.too_close)[q])
+    if not np.logical_and.reduce(rnd):
+        m = (((~rnd) & ~c.too_close)[q]).nonzero()[0]
         qm = q[m]
         V4 = T.V[c.pj[qm], :4, :] - E[c.pi[qm]][:, None, :]
         Pm = P[:, m]
@@ -496,10 +504,10 @@ def _rect_sides(
 def _bad_pairs(row_pid: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(pair ids with any row not ``ok``, mask of rows whose pair has none): a pair with
     one edge reaching into its target goes wholly to the exact fallback."""
-    if ok.all():
+    if np.logical_and.reduce(ok):
         return np.zeros(0, dtype=row_pid.dtype), ok
     newg = np.concatenate(([True], row_pid[1:] != row_pid[:-1]))
-    grp = np.cumsum(newg) - 1
+    grp = newg.cumsum() - 1
     bad_grp = np.zeros(int(grp[-1]) + 1, dtype=bool)
     bad_grp[grp[~ok]] = True
     return row_pid[newg][bad_grp], ~bad_grp[grp]

@@ -61,6 +61,8 @@ class _SightTables:
         self._ecache: dict[bytes, Any] = {}
         # the pre-filter's squared reach per set of target radii: see _Matrix._reach2
         self._lim_cache: dict[bytes, np.ndarray] = {}
+        # the angular pre-filter's reach per largest radius: see _Matrix._near
+        self._rho_cache: dict[float, np.ndarray] = {}
         # per target base: cone vertices, sample points, ground elevation (see _target_parts)
         self._pcache: dict[Footprint, tuple[np.ndarray, np.ndarray | None, float]] = {}
         self._sight_cache: dict[tuple[object, ...], Sight] = {}
