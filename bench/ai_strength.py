@@ -163,8 +163,9 @@ def declined_share(results: list[GameResult], agent: str) -> tuple[int, int]:
 
 def objective_wins(results: list[GameResult], agent: str) -> int:
     """Games ``agent`` won on a scenario objective (``OBJECTIVE``) rather than by wiping
-    the enemy out or by strength kept, at any turn: GEM's default is won by holding the
-    hill at the end of turn 8, its turn limit, and lost by not holding it then."""
+    the enemy out or by strength kept, at any turn: GEM's default is won by the Greeks at
+    the end of the first turn that finds them holding the hill (GEM-I-OBJECTIVES), and
+    lost by them if they do not hold it by the end of turn 8."""
     return sum(1 for r in results if r.winner_agent == agent and OBJECTIVE.search(r.reason))
 
 

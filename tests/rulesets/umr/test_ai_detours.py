@@ -21,6 +21,15 @@ def _behind_the_ruin():
     )
 
 
+def _three_rounds_against_passive(g, seed):
+    """Play greedy blue against a red side that never acts for three rounds; give back
+    the blue guardian and the red rifleman it should be closing on."""
+    agents = {"blue": make("greedy", seed), "red": make("passive")}
+    while (side := g.to_act()) is not None and g.state.turn <= 3:
+        g.apply(agents[side].choose(g, side))
+    return g.state.models["b_guard"], g.state.models["r_rifle"]
+
+
 def test_the_straight_advance_is_refused_and_angled_ones_are_offered():
     """UMR-CLIMBING refuses the straight advance into the ruin; the list offers legal
     advances at an angle (UMR-MOVEMENT) in its place."""
@@ -36,11 +45,7 @@ def test_greedy_goes_round_the_ruin():
     """UMR-ROUND, three rounds against an opponent that never acts: the guardian gets
     round the ruin's end and at least 4" nearer the rifleman (it stayed at 32" before)."""
     for seed in range(3):
-        g = _behind_the_ruin()
-        agents = {"blue": make("greedy", seed), "red": make("passive")}
-        while (side := g.to_act()) is not None and g.state.turn <= 3:
-            g.apply(agents[side].choose(g, side))
-        guard, foe = g.state.models["b_guard"], g.state.models["r_rifle"]
+        guard, foe = _three_rounds_against_passive(_behind_the_ruin(), seed)
         assert math.dist(guard.pos, foe.pos) < 28.0, (seed, guard.pos)
 
 
@@ -95,9 +100,5 @@ def test_greedy_gets_past_the_ruin_corner():
     """UMR-ROUND, three rounds against an opponent that never acts: the guardian gets
     past the corner it grazed and at least 8" nearer the rifleman."""
     for seed in range(3):
-        g = _shoulder_on_the_ruin()
-        agents = {"blue": make("greedy", seed), "red": make("passive")}
-        while (side := g.to_act()) is not None and g.state.turn <= 3:
-            g.apply(agents[side].choose(g, side))
-        guard, foe = g.state.models["b_guard"], g.state.models["r_rifle"]
+        guard, foe = _three_rounds_against_passive(_shoulder_on_the_ruin(), seed)
         assert math.dist(guard.pos, foe.pos) < 24.0, (seed, guard.pos)
