@@ -22,6 +22,7 @@ from rulesets.gemini.candidates import nearest
 from rulesets.gemini.chapters import measure, melee, switches, wounds
 from rulesets.gemini.chapters import tables as T
 from rulesets.gemini.chapters.options import fire_hooks
+from rulesets.gemini.chapters.shooting import NO_FIRE
 from rulesets.gemini.state import mv, stamp
 
 
@@ -137,8 +138,6 @@ FIRE_NEXT = 1.0
 #: there all game against a side that never shot (default scenario, orks against
 #: passive: 3 of 5 won before, 0 of 10 at 0.5, 4 of 5 at 0)
 FIRE_WEIGHT = 0.0
-#: the statuses that keep a model from shooting in its next shooting phase (GM-SHOOT)
-NO_FIRE = ("down", "stunned", "knocked_down", "pinned", "running_for_cover", "routing")
 
 
 def fires_next(state: GameState, m: Model) -> bool:

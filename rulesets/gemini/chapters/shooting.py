@@ -35,6 +35,11 @@ class Plan:
     problems: list[str] = field(default_factory=list)
 
 
+#: the statuses that keep a model from shooting (GM-SHOOT); the computer's score reads
+#: the same list
+NO_FIRE = ("down", "stunned", "knocked_down", "pinned", "running_for_cover", "routing")
+
+
 def pick_weapon(m: Model, name: str) -> dict[str, Any] | None:
     ws = build.ranged(m)
     if name:
@@ -50,7 +55,7 @@ def can_fire(state: GameState, m: Model) -> str:
         return f"{m.id} charged this turn: no shooting (GM-CHARGE)"
     if mv(m).get("ran") == state.turn:
         return f"{m.id} ran this turn: no shooting (GM-I-RUN)"
-    for s in ("down", "stunned", "knocked_down", "pinned", "running_for_cover", "routing"):
+    for s in NO_FIRE:
         if s in m.status:
             return f"{m.id} is {s.replace('_', ' ')}: no shooting"
     return move_hooks.shoot_problem(state, m)
