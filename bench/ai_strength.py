@@ -3,7 +3,7 @@ intervals, on a local Dask cluster of ``--jobs`` workers.
 
     python bench/ai_strength.py [--games 20] [--rulesets umr,swomp,gem,inter_arma]
                                 [--scenarios default,mirror] [--pairings ...]
-                                [--max-iterations 40] [--budget 4] [--turn-limit 0]
+                                [--max-iterations 40] [--budget S] [--turn-limit 0]
                                 [--jobs 2] [--first-game 0] [--no-times]
 
 One row per ruleset, scenario and pairing, sides swapped every other game. The targets
@@ -34,14 +34,17 @@ were a fresh coin of bias p. A 60% edge alone gives 48 of 100 seeds to one side 
 only a count well above that says the shared start of a seed's dice (its initiative,
 its first volleys) is deciding games.
 
-``--max-iterations`` caps the search's rollouts per decision, which makes a run
-reproducible whatever else the machine is doing (the time budget alone depends on load).
-The hard level's rows (``search-*``) use a cap of 40 by default, with a 4 s budget
-that rarely ends the search first: about what the hard level's 0.4 s buys on an idle
-core in UMR and SWOMP (54 and 40 rollouts, issue 24); GEM's and Inter Arma's clock
-buys far more, so their rows understate the hard level. ``--max-iterations 0`` plays
-on the clock alone (``--budget``, then 0.4 s by default). ``bench/search_rollouts.py`` shows
-how a cap compares with the rollouts the hard level's clock really buys on this machine.
+``--max-iterations`` caps the search's rollouts per decision. The hard level's rows
+(``search-*``) use a cap of 40 by default and no clock at all (``SearchAgent`` with
+``budget=inf``): the first stage takes all of greedy's samples and the rollouts stop at
+the cap, so a row is the same on an idle machine and a loaded one (a clock, even a
+generous 4 s, once cut greedy's first stage short under load and moved a row from
+18/20 to 14/20). 40 is about what the hard level's 0.4 s buys on an idle core in UMR
+and SWOMP (54 and 40 rollouts, issue 24); GEM's and Inter Arma's clock buys far more,
+so their rows understate the hard level. ``--budget S`` puts a clock back on top of
+the cap; ``--max-iterations 0`` plays on the clock alone (0.4 s unless ``--budget``).
+``bench/search_rollouts.py`` shows how a cap compares with the rollouts the hard
+level's clock really buys on this machine.
 ``--first-game N`` plays games N to N + games - 1 of the same sequence (N even, so seeds
 stay paired): a run can be extended or split in parts whose counts add up to the run's.
 """
@@ -56,6 +59,7 @@ import time
 from _common import bench_scenario
 
 from engine.agents import make
+from engine.agents.search import NO_CLOCK
 from engine.ruleset import available
 from engine.scenario import load_scenario, new_game
 from engine.sim import GameResult, jobs_for, mean_ci, run_batch, wilson
@@ -71,10 +75,10 @@ TARGETS: dict[tuple[str, str], tuple[float, float]] = {
 }
 #: opponents whose losses the table reports (the baselines a user understands)
 BASELINES = ("passive", "rush", "random")
-#: the hard level's rollouts per decision in the table, and the clock that rarely stops
-#: it first: a run repeats whatever the machine's load
+#: the hard level's rollouts per decision in the table, and no clock with it: a run
+#: repeats whatever the machine's load
 HARD_CAP = 40
-HARD_BUDGET = 4.0
+HARD_BUDGET = NO_CLOCK
 #: how each ruleset's victory (rulesets/*/victory.py) words a game decided by a scenario
 #: objective: GEM's objective taken, or not taken, by its turn (GEM-3.7: "<side> took
 #: <objective> by turn N", "<side> did not take <objective> by turn N"), Gemini's places
@@ -236,7 +240,7 @@ def main() -> None:
         "--budget",
         type=float,
         default=None,
-        help="search seconds per decision (default: 4 with a cap, 0.4 on the clock alone)",
+        help="search seconds per decision (default: no clock with a cap, 0.4 without one)",
     )
     ap.add_argument(
         "--max-iterations",

@@ -47,10 +47,12 @@ What keeps a rollout cheap, without changing its value:
   same position in every round: its state, its value and the policy's choice there are
   kept for the decision (``_Memo``) and each round starts from them.
 
-``max_iterations`` caps the rollouts so a run can be repeated whatever the machine's
-load; the first stage still stops at half the clock budget, so give a generous
-``budget`` with the cap when a run must be reproducible. No ruleset-specific code:
-attacks are told from moves by ``Odds.measures``.
+``max_iterations`` caps the rollouts; with ``budget=math.inf`` (``NO_CLOCK``, the
+strength bench's hard rows) nothing reads the clock: the first stage takes all of
+greedy's samples and the rollouts stop at the cap, so a seed plays the same game
+whatever the machine's load. A finite budget (the window's 0.4 s) bounds both stages
+by the clock. No ruleset-specific code: attacks are told from moves by
+``Odds.measures``.
 """
 
 from __future__ import annotations
@@ -74,16 +76,18 @@ from engine.agents.greedy import (
     why_not_attack,
     worth,
 )
+from engine.agents.policy import RolloutPolicy
 from engine.agents.vet import vetted
 from engine.dice import Dice
 from engine.events import EventLog
 from engine.game import Game
-from engine.ruleset import DAMAGE
 from engine.state import GameState
 
 #: standard errors by which the rollouts must find another action better than the
 #: first stage's best before the search (``greedy_prior``) plays it
 CONFIDENCE = 1.0
+#: the budget of a search bounded by its rollout cap alone: the clock is never read
+NO_CLOCK = math.inf
 #: the share of the clock greedy's first stage (``greedy_prior``) may take: one look at
 #: every candidate is always taken, the rest of greedy's samples only within it
 FIRST_SHARE = 0.5
@@ -119,7 +123,7 @@ def _fork(game: Game, blob: Frozen, dice_seed: int = 0, stream: int | None = Non
     return g
 
 
-class SearchAgent:
+class SearchAgent(RolloutPolicy):
     name = "search"
 
     def __init__(
@@ -141,6 +145,8 @@ class SearchAgent:
         confidence: float = CONFIDENCE,
         vet: bool = False,
     ) -> None:
+        if budget == NO_CLOCK and max_iterations >= 100_000:
+            raise ValueError("a search without a clock needs a rollout cap (max_iterations)")
         self.dice = Dice(seed=seed ^ 0x5EA6)
         self.budget = budget
         self.horizon = horizon
@@ -177,91 +183,6 @@ class SearchAgent:
         self._worth: dict[tuple[str, ...], float] = {}
         self.last: list[Option] = []
         self.iterations = 0
-
-    # --- the rollout policy --------------------------------------------------------------
-    def _policy(self, sim: Game, side: str, seed: int) -> Action | None:
-        """The rollout policy, cheap and deterministic given its seed: the attack with the
-        best exact expected damage (``Ruleset.odds`` measuring damage — a move's odds
-        measure inches and are never compared with a hit); with none on offer, the
-        ruleset's "end activation" (``scored_policy``: the candidate whose one
-        forked-dice sample scores best, ten times dearer). Ties go to the rollout's seed."""
-        a, _ = self._pick(sim, side, seed)
-        return a
-
-    def _pick(self, sim: Game, side: str, seed: int) -> tuple[Action | None, bool]:
-        """``_policy``'s choice, and whether it depended on the seed (then it may not be
-        kept for other rounds). From the ruleset's lazy menu where it offers one: only
-        the attacks on it are checked, and the menu's moves never are."""
-        lazy = getattr(sim.ruleset, "proposals", None)
-        menu = lazy(sim.state, side, sim.ctx) if lazy is not None else None
-        if menu is not None and self.prefilter and not self.scored_policy:
-            best = self._best_attack(sim, side, *menu)
-            if best is not None:
-                return best, False
-            step = sim.ruleset.advance(sim.state, sim.ctx)
-            if step is not None and sim.allowed(step):
-                return step, False
-        return self._listed(sim, side, seed)
-
-    def _best_attack(
-        self, sim: Game, side: str, sure: list[Action], unsure: list[Action]
-    ) -> Action | None:
-        """The legal attack of the menu with the best exact expected damage (the first of
-        equals, in the menu's order, as ``candidates`` would list them), or None."""
-        foes = foes_of(sim.state, side)
-        best: Action | None = None
-        best_v = 0.0
-        seen: set[str] = set()
-        known = len(sure)
-        for n, a in enumerate(sure + unsure):
-            if not is_attack(a, foes):
-                continue
-            key = repr(a.to_dict())
-            if key in seen:
-                continue
-            seen.add(key)
-            if n >= known and not sim.allowed(a):
-                continue
-            odds = sim.odds(a)
-            if odds is not None and odds.expected is not None and odds.measures == DAMAGE:
-                v = float(odds.expected)
-                if v > best_v:
-                    best, best_v = a, v
-        return best
-
-    def _listed(self, sim: Game, side: str, seed: int) -> tuple[Action | None, bool]:
-        """The policy over the checked ``candidates`` (a ruleset without a lazy menu)."""
-        opts = sim.candidates(side)
-        if not opts:
-            return None, False
-        if len(opts) == 1:
-            return opts[0], False
-        best: Action | None = None
-        best_v = 0.0
-        for a in opts:
-            odds = sim.odds(a)
-            if odds is not None and odds.expected is not None and odds.measures == DAMAGE:
-                v = float(odds.expected)
-                if v > best_v:
-                    best, best_v = a, v
-        if best is not None:
-            return best, False
-        if not self.scored_policy:
-            step = sim.ruleset.advance(sim.state, sim.ctx)
-            if step is not None and sim.allowed(step):
-                return step, False
-            return opts[(seed >> 7) % len(opts)], True
-        ties: list[Action] = []
-        top = -math.inf
-        for a in opts:
-            c = sim.clone(dice_seed=seed)
-            c.apply(a)
-            v = c.score(side)
-            if v > top + 1e-9:
-                ties, top = [a], v
-            elif v >= top - 1e-9:
-                ties.append(a)
-        return ties[(seed >> 7) % len(ties)], True
 
     def _copy(
         self, game: Game, blob: Frozen | None, dice_seed: int = 0, stream: int | None = None
@@ -492,8 +413,10 @@ class SearchAgent:
         times its count, so the rollouts' own samples of the root value are added with
         the weight of greedy's."""
         common = self.dice.face(1 << 30)
-        now = time.perf_counter()
-        until = now + (deadline - now) * FIRST_SHARE
+        until = None  # no clock: all of greedy's samples
+        if deadline != NO_CLOCK:
+            now = time.perf_counter()
+            until = now + (deadline - now) * FIRST_SHARE
         weighed = self._greedy.weigh(game, side, roots, self.pull, common, until)
         by = {id(o.action): o for o in weighed}
         options = [by[id(a)] for a in roots]
@@ -512,7 +435,7 @@ class SearchAgent:
             self.last = [Option(roots[0], 0.0)]
             self.iterations = 0
             return roots[0]
-        deadline = time.perf_counter() + self.budget
+        deadline = NO_CLOCK if self.budget == NO_CLOCK else time.perf_counter() + self.budget
         if self.greedy_prior:
             options, totals, counts = self._weighed(game, side, roots, deadline)
         elif self.prefilter:

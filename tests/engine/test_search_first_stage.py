@@ -3,9 +3,14 @@ positions (``engine.agents.frozen``): what the hard level's 0.5 s a decision res
 
 from __future__ import annotations
 
+import pytest
+
+import engine.agents.greedy as greedy_module
+import engine.agents.search as search_module
 from engine.actions import Move
 from engine.agents import GreedyAgent, SearchAgent
 from engine.agents.frozen import Frozen
+from engine.agents.search import NO_CLOCK
 from tests.engine.conftest import make_toy_game
 
 
@@ -61,3 +66,54 @@ def test_the_search_with_no_clock_plays_on_one_look_at_each_option():
     action = agent.choose(g, "blue")
     assert g.check(action).ok and agent.iterations == 0
     assert {o.samples for o in agent.last} == {1}
+
+
+class _SlowClock:
+    """A clock on a machine so loaded that every reading is 10 s after the last."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 10.0
+        return self.now
+
+
+def _seeded_game(budget: float, slow: bool, monkeypatch) -> tuple[list[str], list[int]]:
+    """The actions of a short seeded game of the search against greedy, and the search's
+    rollouts per decision, on the real clock or on ``_SlowClock``."""
+    if slow:
+        clock = _SlowClock()
+        monkeypatch.setattr(search_module, "time", clock)
+        monkeypatch.setattr(greedy_module, "time", clock)
+    g = make_toy_game(seed=7, turn_limit=2)
+    search = SearchAgent(4, budget=budget, max_iterations=8)
+    agents: dict[str, SearchAgent | GreedyAgent] = {"blue": search, "red": GreedyAgent(5)}
+    played, rollouts = [], []
+    for n in range(12):
+        side = g.to_act()
+        if side is None:
+            break
+        action = agents[side].choose(g.clone(dice_seed=n, viewer=side), side)
+        if side == "blue":
+            rollouts.append(search.iterations)
+        played.append(repr(action.to_dict()))
+        g.apply(action)
+    monkeypatch.undo()
+    return played, rollouts
+
+
+def test_the_bench_search_without_a_clock_plays_the_same_game_however_slow(monkeypatch):
+    """The strength bench's hard rows (``budget=NO_CLOCK`` with a rollout cap) read no
+    clock: a seed's game and its rollouts are the same on a machine so loaded that
+    every clock reading is 10 s on, where a 4 s budget would cut both stages short."""
+    idle = _seeded_game(NO_CLOCK, False, monkeypatch)
+    loaded = _seeded_game(NO_CLOCK, True, monkeypatch)
+    assert idle == loaded and max(idle[1]) == 8
+    clocked = _seeded_game(4.0, True, monkeypatch)
+    assert max(clocked[1]) == 0  # the clock the bench no longer reads would stop it
+
+
+def test_a_search_without_a_clock_must_have_a_rollout_cap():
+    with pytest.raises(ValueError):
+        SearchAgent(1, budget=NO_CLOCK)

@@ -1,0 +1,110 @@
+"""The search's rollout policy (``SearchAgent``'s base): what each side plays inside a
+rollout, cheap and deterministic given the rollout's seed.
+
+Why its own module: the policy is the part of the search a ruleset's shape shows
+through (which attacks carry damage odds, whether a lazy menu is offered), and the
+search's bookkeeping of rounds, memos and confidence is not.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.actions import Action
+from engine.agents.greedy import foes_of, is_attack
+from engine.game import Game
+from engine.ruleset import DAMAGE
+
+
+class RolloutPolicy:
+    """The rollout policy's methods; the search sets the two options they read."""
+
+    #: samples of each candidate in the search's first stage (0: the old search, whose
+    #: policy reads the checked ``candidates``, never the lazy menu)
+    prefilter: int
+    #: the candidate whose one forked-dice sample scores best, not the best attack
+    scored_policy: bool
+
+    def _policy(self, sim: Game, side: str, seed: int) -> Action | None:
+        """The rollout policy, cheap and deterministic given its seed: the attack with the
+        best exact expected damage (``Ruleset.odds`` measuring damage — a move's odds
+        measure inches and are never compared with a hit); with none on offer, the
+        ruleset's "end activation" (``scored_policy``: the candidate whose one
+        forked-dice sample scores best, ten times dearer). Ties go to the rollout's seed."""
+        a, _ = self._pick(sim, side, seed)
+        return a
+
+    def _pick(self, sim: Game, side: str, seed: int) -> tuple[Action | None, bool]:
+        """``_policy``'s choice, and whether it depended on the seed (then it may not be
+        kept for other rounds). From the ruleset's lazy menu where it offers one: only
+        the attacks on it are checked, and the menu's moves never are."""
+        lazy = getattr(sim.ruleset, "proposals", None)
+        menu = lazy(sim.state, side, sim.ctx) if lazy is not None else None
+        if menu is not None and self.prefilter and not self.scored_policy:
+            best = self._best_attack(sim, side, *menu)
+            if best is not None:
+                return best, False
+            step = sim.ruleset.advance(sim.state, sim.ctx)
+            if step is not None and sim.allowed(step):
+                return step, False
+        return self._listed(sim, side, seed)
+
+    def _best_attack(
+        self, sim: Game, side: str, sure: list[Action], unsure: list[Action]
+    ) -> Action | None:
+        """The legal attack of the menu with the best exact expected damage (the first of
+        equals, in the menu's order, as ``candidates`` would list them), or None."""
+        foes = foes_of(sim.state, side)
+        best: Action | None = None
+        best_v = 0.0
+        seen: set[str] = set()
+        known = len(sure)
+        for n, a in enumerate(sure + unsure):
+            if not is_attack(a, foes):
+                continue
+            key = repr(a.to_dict())
+            if key in seen:
+                continue
+            seen.add(key)
+            if n >= known and not sim.allowed(a):
+                continue
+            odds = sim.odds(a)
+            if odds is not None and odds.expected is not None and odds.measures == DAMAGE:
+                v = float(odds.expected)
+                if v > best_v:
+                    best, best_v = a, v
+        return best
+
+    def _listed(self, sim: Game, side: str, seed: int) -> tuple[Action | None, bool]:
+        """The policy over the checked ``candidates`` (a ruleset without a lazy menu)."""
+        opts = sim.candidates(side)
+        if not opts:
+            return None, False
+        if len(opts) == 1:
+            return opts[0], False
+        best: Action | None = None
+        best_v = 0.0
+        for a in opts:
+            odds = sim.odds(a)
+            if odds is not None and odds.expected is not None and odds.measures == DAMAGE:
+                v = float(odds.expected)
+                if v > best_v:
+                    best, best_v = a, v
+        if best is not None:
+            return best, False
+        if not self.scored_policy:
+            step = sim.ruleset.advance(sim.state, sim.ctx)
+            if step is not None and sim.allowed(step):
+                return step, False
+            return opts[(seed >> 7) % len(opts)], True
+        ties: list[Action] = []
+        top = -math.inf
+        for a in opts:
+            c = sim.clone(dice_seed=seed)
+            c.apply(a)
+            v = c.score(side)
+            if v > top + 1e-9:
+                ties, top = [a], v
+            elif v >= top - 1e-9:
+                ties.append(a)
+        return ties[(seed >> 7) % len(ties)], True
