@@ -38,11 +38,19 @@ def _round(v: Any) -> Any:
 #: strings and numbers (immutable), shared by the copy
 _MUTABLE = ("stats", "weapons", "status", "vars", "base")
 _take_mutable = operator.itemgetter(*_MUTABLE)
+#: the same but the stats, for a ruleset whose stats never change in play (``fixed_stats``)
+_take_varying = operator.itemgetter(*_MUTABLE[1:])
+#: rulesets (keys) whose models' stats never change once the game is built: a copy of
+#: their states shares each model's stats dict instead of copying it
+_FIXED_STATS: set[str] = set()
 #: a model's attributes: one with others (an attribute a ruleset added) has every
 #: attribute copied deeply
 _FIELDS = frozenset(
     ("id", "side", "unit", "x", "y", "facing", "profile", "hp", "max_hp", "removed", *_MUTABLE)
 )
+#: how many: a model never loses one of its fields, so one with more has others. Why
+#: count rather than compare the keys: comparing them was half of ``split`` (issue 24)
+_NFIELDS = len(_FIELDS)
 
 
 @dataclass
@@ -244,13 +252,24 @@ class GameState:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+def fixed_stats(ruleset: str) -> None:
+    """Declare that ``ruleset``'s rules never change a model's stats in play, so that a
+    copy of its states (``GameState.copy``, the search's ``Frozen``) shares each model's
+    stats dict with the original. Why opt-in: the stats were a third of what a UMR
+    copy pickled (issue 24), but a ruleset that writes them in play (Gemini's wounds)
+    would then write them into every copy at once; such a ruleset never declares it."""
+    _FIXED_STATS.add(ruleset)
+
+
 def split(state: GameState, own: list[dict[str, Any]]) -> tuple[dict[str, Any], list[Any]]:
     """What a copy of ``state`` must copy deeply: its fields but the models and the
     ``_`` caches (``rest``), and per model of ``own`` (the models' attribute dicts, in
     order) its mutable parts (``_take_mutable``'s tuple), or the whole dict when a
     ruleset added an attribute. ``rebuild`` makes a state from their copies. Why one
-    function: ``GameState.copy`` and the search's ``Frozen`` must split a state alike."""
-    parts = [_take_mutable(md) if md.keys() == _FIELDS else md for md in own]
+    function: ``GameState.copy`` and the search's ``Frozen`` must split a state alike.
+    A ruleset of ``fixed_stats`` leaves the stats out of the tuple: they are shared."""
+    take = _take_varying if state.ruleset in _FIXED_STATS else _take_mutable
+    parts = [take(md) if len(md) == _NFIELDS else md for md in own]
     rest = {k: v for k, v in state.__dict__.items() if k != "models" and not k.startswith("_")}
     return rest, parts
 
@@ -264,7 +283,8 @@ def rebuild(
 ) -> GameState:
     """A state from its copied parts: ``rest`` (its fields but the models, already a
     copy), and per model its id, its attribute dict as it was (``own``) and its copied
-    mutable parts (``_take_mutable``'s tuple) or a whole copied dict. Why one function:
+    mutable parts (``_take_mutable``'s tuple, or ``_take_varying``'s, the stats being
+    shared) or a whole copied dict. Why one function:
     ``GameState.copy`` and the search's ``Frozen`` copy a state the same way and must
     give the same state. The id order is carried; ``rest`` is used, not copied."""
     new_model = Model.__new__
@@ -273,7 +293,10 @@ def rebuild(
         m = new_model(Model)
         if isinstance(part, tuple):
             md = md.copy()
-            md["stats"], md["weapons"], md["status"], md["vars"], md["base"] = part
+            if len(part) == 4:  # fixed stats: the copied dict keeps the original's
+                md["weapons"], md["status"], md["vars"], md["base"] = part
+            else:
+                md["stats"], md["weapons"], md["status"], md["vars"], md["base"] = part
         else:
             md = part
         m.__dict__ = md

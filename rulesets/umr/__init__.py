@@ -16,13 +16,17 @@ from typing import Any
 
 from engine.actions import Action
 from engine.ruleset import Context, Legality, Odds, Ruleset, register
-from engine.state import GameState, Model
+from engine.state import GameState, Model, fixed_stats
 from engine.whether import only_whether
 from rulesets.umr import build, candidates, flow, odds, rules, score, victory
 from rulesets.umr.actions import Climb, Jump, Lead, RpgTest
 from rulesets.umr.state import mv
 
 __all__ = ["UMR", "Climb", "Jump", "Lead", "RpgTest"]
+
+# a character's personality points and ability are fixed when the squad is built
+# (UMR-PERSONALITY): no rule writes them in play, so state copies share them
+fixed_stats("umr")
 
 
 @register

@@ -188,7 +188,8 @@ def test_firepower_cache_tells_stats_apart():
 
     plain = game(spec("a", "blue", 10, 10), spec("x", "red", 20, 10))
     sharp = plain.clone(dice_seed=1)  # same table, same place, same profile name
-    sharp.state.models["a"].stats["BALLISTIC"] = 2
+    # a new stats dict: a copy shares its models' stats (engine.state.fixed_stats)
+    sharp.state.models["a"].stats = {**sharp.state.models["a"].stats, "BALLISTIC": 2}
     assert score.firepower(plain.state, plain.ctx)["blue"] == pytest.approx(1.75, rel=1e-6)
     assert score.firepower(sharp.state, sharp.ctx)["blue"] == pytest.approx(2.8, rel=1e-6)
 
