@@ -26,11 +26,12 @@ from engine.geometry.bases import (
     distance,
 )
 from engine.geometry.matrix import _Matrix
+from engine.geometry.proofs import _Proofs
 from engine.geometry.terrain_index import _base_hits
 from engine.geometry.zones import _rings
 
 
-class Geometry(_Matrix):
+class Geometry(_Proofs, _Matrix):
     """Everything that depends on the terrain, precomputed once per battlefield.
 
     Sight model (DESIGN.md): the eye is the centre of the observer's base.
@@ -268,12 +269,32 @@ class Geometry(_Matrix):
         feats = self.battlefield.terrain
         hider_ids = {self._blk[k] for k in hiders}
         blockers = sorted(hider_ids | set(area_feats))
-        hard = [fi for fi in sorted(hider_ids) if feats[fi].cls == "tall"]
+        tall = [fi for fi in sorted(hider_ids) if feats[fi].cls == "tall"]
+        soft, hard = self._cover(observer, target, tall)
+        ids = self._idx.ids
+        return Sight(
+            visible=float(visible),
+            blockers=tuple(ids[i] for i in blockers),
+            soft_cover=soft,
+            hard_cover=hard,
+            distance=distance(observer, target),
+        )
+
+    def _cover(
+        self, observer: Footprint, target: Footprint, hard: list[int]
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(soft cover, hard cover) ids of one shot (see ``_sight``), ``hard`` holding
+        the tall features that hide part of the target already."""
+        feats = self.battlefield.terrain
+        ids = self._idx.ids
         soft: list[int] = []
+        near = self._cover_candidates(observer, target)
+        if not len(near):
+            return (), tuple(ids[i] for i in sorted(set(hard)))
         lof = shapely.LineString([(observer.x, observer.y), (target.x, target.y)])
         if lof.length == 0:
             lof = shapely.Point(observer.x, observer.y)
-        for fi in self._cover_candidates(observer, target):
+        for fi in near:
             f = feats[fi]
             if f.cls == "area":
                 g = self._idx.geoms[fi]
@@ -289,14 +310,38 @@ class Geometry(_Matrix):
                 g = self._idx.geoms[fi]
                 if shapely.intersects(lof, g) and self._base_gap(target, g) <= COVER_PROXIMITY:
                     (hard if f.kind == "low_wall" else soft).append(int(fi))
-        ids = self._idx.ids
-        return Sight(
-            visible=float(visible),
-            blockers=tuple(ids[i] for i in blockers),
-            soft_cover=tuple(ids[i] for i in sorted(set(soft))),
-            hard_cover=tuple(ids[i] for i in sorted(set(hard))),
-            distance=distance(observer, target),
-        )
+        return tuple(ids[i] for i in sorted(set(soft))), tuple(ids[i] for i in sorted(set(hard)))
+
+    def quick_sight(self, observer: Footprint, target: Footprint) -> Sight:
+        """``sight(observer, target)``'s very answer, measuring the cover alone when
+        ``surely_in_view`` proves the whole target in view (then the exact measure would
+        find it wholly visible and hidden by nothing). Why: a shot's line of fire needs
+        the cover of pairs its check already found in the open, and the exact visible
+        fraction was most of what their sight cost (issue 24). Shares ``sight``'s memo.
+
+        >>> from engine.battlefield import Battlefield, Footprint, TerrainFeature
+        >>> hedge = TerrainFeature("hedge", "hedge", ((9, -3), (9.3, -3), (9.3, 3), (9, 3)))
+        >>> geo = Geometry(Battlefield(24, 24, (hedge,)))
+        >>> eye, target = Footprint(0, 0, 0, 25.4), Footprint(10, 0, 0, 25.4)
+        >>> geo.surely_in_view(eye, target)
+        True
+        >>> geo.quick_sight(eye, target)
+        Sight(visible=1.0, blockers=(), soft_cover=('hedge',), hard_cover=(), distance=9.0)
+        >>> Geometry(Battlefield(24, 24, (hedge,))).sight(eye, target)
+        Sight(visible=1.0, blockers=(), soft_cover=('hedge',), hard_cover=(), distance=9.0)
+        """
+        key = (observer, target, 0.0, 0.0)
+        hit = self._sight_cache.get(key)
+        if hit is not None:
+            return hit
+        if not self.surely_in_view(observer, target):
+            return self.sight(observer, target)
+        soft, hard = self._cover(observer, target, [])
+        hit = Sight(1.0, (), soft, hard, distance(observer, target))
+        if len(self._sight_cache) > 50_000:
+            self._sight_cache.clear()
+        self._sight_cache[key] = hit
+        return hit
 
     def _cover_candidates(self, observer: Footprint, target: Footprint) -> np.ndarray:
         """Area and line features that may give this shot cover: those whose envelope

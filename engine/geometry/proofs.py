@@ -1,0 +1,245 @@
+"""Sight answered without the exact measure where a cheap proof settles it: a target
+certainly wholly in view, or certainly wholly hidden, and the cover of a pair already
+proven in view.
+
+Why here: these proofs restate the sight model of :class:`engine.geometry.Geometry`
+(its sight cone, its shadows, its woods' sight depth), so they belong beside it, where
+a change of that model is seen; they were UMR's, whose shots ask about many pairs the
+exact measure (shapely shadows, sample points in woods) would spend most of a game on
+(issue 24). Each proof is a sufficient condition for the exact answer, with margins
+wider than the exact measure's tolerances; where none proves anything the caller
+measures exactly, so no verdict ever depends on which one answered.
+
+* In view: no tall terrain, hill or area terrain comes within the target's reach of
+  the line from the eye to the target's centre. The sight cone (the hull of the eye and
+  the base) lies within that reach of the line, so nothing can hide any of the target.
+* Behind a hill or tall terrain: from the eye, every ray toward the target's base
+  crosses an edge of one blocking feature nearer than the base's nearest point (the
+  union of those edges' angles covers the base's angle). A feature the eye stands in
+  or on never blocks; a hill blocks only models both lower than it whose centres are
+  off it.
+* Deep in woods: a target whose whole base lies more than the sight depth inside one
+  area feature, or an eye as deep inside one, seen from (or looking) farther than that
+  depth: every line of sight then runs more than the depth through it.
+* Through woods: each area feature's kernel (a convex part of it) spans every line of
+  sight, and the least run through the kernels, added up, exceeds the sight depth.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from engine.battlefield import AREA_SIGHT_DEPTH, Footprint, base_is_round, base_radius_in
+from engine.geometry._common import _AREA_CLASSES, _BLOCK_CLASSES
+from engine.geometry.chords import kernel, least_chord, rel_angle
+from engine.polygons import box_of, crossing, point_in_polygon, point_segment_distance
+
+Box = tuple[float, float, float, float]
+#: (bounding box, outline, class, height) of a feature that can hide part of a target
+Piece = tuple[Box, Any, str, float]
+
+#: inches: a blocking edge must be this much nearer than the base, a point this much
+#: deeper in woods than the sight depth, an eye this far off a feature it does not stand on
+_MARGIN = 1e-3
+#: radians of overlap asked of the blocking edges' angles at each side of the base
+_ANGLE = 1e-7
+#: the target's base grown as the sight cone grows it (a round base's hull is a 32-gon
+#: drawn round the circle), plus slack so that rounding can never clear a piece
+_GROW, _SLACK = 1.01, 0.05
+#: the sight depth (inches) a point must lie beyond inside woods, with the margin
+_DEPTH = AREA_SIGHT_DEPTH + _MARGIN
+#: terrain classes that can hide part of a target: the blockers (tall terrain and hills)
+#: and area terrain; hedges and walls only give cover
+_HIDING = (*_BLOCK_CLASSES, *_AREA_CLASSES)
+
+
+class _Proofs:
+    """The proofs of :class:`engine.geometry.Geometry` (see the module docstring)."""
+
+    battlefield: Any
+    _hiding_pieces: tuple[Piece, ...] | None = None
+    _kernels: dict[Any, tuple[tuple[float, float], ...]]
+
+    if TYPE_CHECKING:  # the Geometry's own (``engine.geometry.tables``)
+
+        def elevation_at(self, p: tuple[float, float]) -> float: ...
+
+    def _hiders(self) -> tuple[Piece, ...]:
+        """The features that can hide part of a target, in the battlefield's order."""
+        got = self._hiding_pieces
+        if got is None:
+            got = self._hiding_pieces = tuple(
+                (box_of(f.polygon), f.polygon, f.cls, float(f.height or 0.0))
+                for f in self.battlefield.terrain
+                if f.polygon and f.cls in _HIDING
+            )
+        return got
+
+    def surely_in_view(self, observer: Footprint, target: Footprint) -> bool:
+        """True only when no terrain can hide any of ``target``'s base from the eye at
+        ``observer`` (the sight's visible fraction is then 1, with no blockers): no
+        feature that can hide comes within the base's reach of the line from the eye to
+        its centre. False when it cannot tell."""
+        r = base_radius_in(target.base) * _GROW + _SLACK
+        e, t = (observer.x, observer.y), (target.x, target.y)
+        x0, y0 = min(e[0], t[0]) - r, min(e[1], t[1]) - r
+        x1, y1 = max(e[0], t[0]) + r, max(e[1], t[1]) + r
+        for (bx0, by0, bx1, by1), poly, _, _ in self._hiders():
+            if bx0 <= x1 and bx1 >= x0 and by0 <= y1 and by1 >= y0 and _meets(e, t, poly, r):
+                return False
+        return True
+
+    def surely_hidden(self, observer: Footprint, target: Footprint) -> bool:
+        """True only when the sight's visible fraction of ``target`` from ``observer``
+        is 0 (see the module docstring); False when it cannot tell."""
+        if not base_is_round(target.base):
+            return False
+        ex, ey, tx, ty = observer.x, observer.y, target.x, target.y
+        d = math.hypot(tx - ex, ty - ey)
+        r = base_radius_in(target.base) * _GROW + _SLACK
+        if d <= r + 4 * _MARGIN:
+            return False
+        near = d - r  # the base's nearest point from the eye
+        reach = near - _MARGIN  # a blocking edge lies wholly nearer than this
+        x0, y0 = min(ex, tx) - r, min(ey, ty) - r
+        x1, y1 = max(ex, tx) + r, max(ey, ty) + r
+        casters = []
+        woods = []
+        for piece in self._hiders():
+            (bx0, by0, bx1, by1), poly, cls, height = piece
+            if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
+                continue
+            if cls == "area":
+                if near > _DEPTH and (_deep_in(piece, tx, ty, r) or _deep_in(piece, ex, ey, 0.0)):
+                    return True
+                woods.append(piece)
+            elif _box_gap(piece[0], ex, ey) < reach:
+                casters.append(piece)
+        if not casters and not woods:
+            return False
+        theta = math.atan2(ty - ey, tx - ex)
+        alpha = math.asin(r / d)
+        if woods and near > _DEPTH:
+            run = 0.0
+            for piece in woods:
+                k = self._kernel(piece[1])
+                run += least_chord(k, ex, ey, theta, alpha + _ANGLE, reach, (tx, ty), r)
+                if run > _DEPTH:
+                    return True
+        spans: list[tuple[float, float]] = []
+        levels: tuple[float, float] | None = None
+        for piece in casters:
+            _, poly, cls, height = piece
+            if _on(piece, ex, ey):
+                continue  # the eye looks out of a feature it stands in or on
+            if cls == "elevation":
+                if _on(piece, tx, ty):
+                    continue  # a model on the hill is seen across it
+                if levels is None:
+                    levels = (self.elevation_at((ex, ey)), self.elevation_at((tx, ty)))
+                if levels[0] >= height or levels[1] >= height:
+                    continue
+            spans += _edge_spans(poly, ex, ey, theta, alpha, reach)
+        return _covers(spans, alpha)
+
+    def _kernel(self, poly: Any) -> tuple[tuple[float, float], ...]:
+        """An area feature's kernel (``chords.kernel``), once per outline."""
+        kernels = self.__dict__.get("_kernels")
+        if kernels is None:
+            kernels = self._kernels = {}
+        got = kernels.get(poly)
+        if got is None:
+            got = kernels[poly] = kernel(poly)
+        return got
+
+
+def _meets(e: tuple[float, float], t: tuple[float, float], poly: Any, r: float) -> bool:
+    """Does the polygon come within ``r`` of the segment e-t (or hold a part of it)?"""
+    if point_in_polygon(e[0], e[1], poly) or point_in_polygon(t[0], t[1], poly):
+        return True
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        if (
+            crossing(e, t, a, b) is not None
+            or point_segment_distance(a, e, t) <= r
+            or point_segment_distance(e, a, b) <= r
+            or point_segment_distance(t, a, b) <= r
+        ):
+            return True
+    return False
+
+
+def _edge_gap(p: tuple[float, float], poly: Any) -> float:
+    """Distance from a point to a polygon's outline (inside or out)."""
+    n = len(poly)
+    return min(point_segment_distance(p, poly[i], poly[(i + 1) % n]) for i in range(n))
+
+
+def _box_gap(box: Box, x: float, y: float) -> float:
+    """Distance from a point to a box (0 inside): no edge inside the box is nearer."""
+    dx = max(box[0] - x, 0.0, x - box[2])
+    dy = max(box[1] - y, 0.0, y - box[3])
+    return math.hypot(dx, dy)
+
+
+def _on(piece: Piece, x: float, y: float) -> bool:
+    """The point is inside the feature or within ``_MARGIN`` of its outline."""
+    (bx0, by0, bx1, by1), poly = piece[0], piece[1]
+    if x < bx0 - _MARGIN or x > bx1 + _MARGIN or y < by0 - _MARGIN or y > by1 + _MARGIN:
+        return False
+    return point_in_polygon(x, y, poly) or _edge_gap((x, y), poly) <= _MARGIN
+
+
+def _deep_in(piece: Piece, x: float, y: float, r: float) -> bool:
+    """Every point within ``r`` of (x, y) lies deeper than the sight depth inside the
+    area feature: then a line of sight to or from it that runs farther than the depth
+    runs more than the depth inside it. A point that deep inside lies that far inside
+    the feature's box too, which is tested first."""
+    (bx0, by0, bx1, by1), poly = piece[0], piece[1]
+    need = _DEPTH + r
+    if min(x - bx0, bx1 - x, y - by0, by1 - y) <= need:
+        return False
+    return point_in_polygon(x, y, poly) and _edge_gap((x, y), poly) > need
+
+
+def _edge_spans(
+    poly: Any, ex: float, ey: float, theta: float, alpha: float, reach: float
+) -> list[tuple[float, float]]:
+    """The angles (relative to the line to the target's centre) of the polygon's edges
+    that lie wholly nearer the eye than ``reach`` and face the base's angle."""
+    ang: list[float | None] = []
+    for q in poly:
+        dx, dy = q[0] - ex, q[1] - ey
+        if dx * dx + dy * dy >= reach * reach:
+            ang.append(None)  # too far: its edges may pass behind the base
+            continue
+        ang.append(rel_angle(dx, dy, theta))
+    out = []
+    n = len(ang)
+    for i in range(n):
+        a, b = ang[i], ang[(i + 1) % n]
+        if a is None or b is None:
+            continue
+        lo, hi = (a, b) if a <= b else (b, a)
+        if hi - lo >= math.pi or hi < -alpha or lo > alpha:
+            continue  # the edge runs behind the eye, or misses the base's angle
+        out.append((lo, hi))
+    return out
+
+
+def _covers(spans: list[tuple[float, float]], alpha: float) -> bool:
+    """Do the angle spans cover [-alpha, alpha] (with ``_ANGLE`` to spare at each end)?"""
+    if not spans:
+        return False
+    spans.sort()
+    reached = -alpha - _ANGLE
+    for lo, hi in spans:
+        if lo > reached:
+            return False
+        if hi > reached:
+            reached = hi
+            if reached > alpha + _ANGLE:
+                return True
+    return False
