@@ -12,12 +12,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from engine.battlefield import Footprint, base_radius_in
-from engine.polygons import closest_point, crossing, point_in_polygon, point_segment_distance
+from engine.battlefield import Footprint
+from engine.polygons import closest_point, point_in_polygon
 from engine.ruleset import NO_SIGHT, OUT_OF_RANGE, Context, Reason
 from engine.state import GameState, Model
 from engine.table import distance, footprint
-from rulesets.umr.chapters.line_of_sight import hidden_for_sure
 from rulesets.umr.chapters.terrain import table
 from rulesets.umr.state import mv, remember
 
@@ -209,9 +208,10 @@ def _sight(
     ctx: Context, a: Model, b: Model
 ) -> tuple[float, float, tuple[str, ...], tuple[str, ...]]:
     """(visible fraction, distance, cover features, blockers) from ``eye(a)`` (memoised
-    by the table's geometry); the distance base to base from where the models stand."""
+    by the table's geometry, which measures only the cover of a pair it proves in
+    view); the distance base to base from where the models stand."""
     fa = eye(ctx, a)
-    s = ctx.table.sight(fa, b)
+    s = ctx.table.geo.quick_sight(fa, footprint(b))
     dist = s.distance if fa == footprint(a) else gap(a, b)
     return (s.visible, dist, s.soft_cover + s.hard_cover, s.blockers)
 
@@ -228,66 +228,17 @@ def _visible(ctx: Context, a: Model, b: Model) -> tuple[float, float]:
 
 
 def _visible_fraction(ctx: Context, fa: Footprint, fb: Footprint) -> float:
-    """The visible fraction of base ``fb`` from eye ``fa``: 1 when nothing that can hide
-    comes near the line, 0 when a blocking feature or deep woods certainly hide all of
-    it (``line_of_sight.hidden_for_sure``: the verdict the exact measure would give,
-    for a blocked shot the random and greedy players ask about often), else the full
-    sight's (the same fraction as ``Table.visible``'s; the full answer because a shot
-    found possible is measured in full next, for its odds and its apply, and the
-    geometry service keeps it for them)."""
-    if _open_view(ctx, fa, fb):
+    """The visible fraction of base ``fb`` from eye ``fa``: 1 when the geometry service
+    proves the target wholly in view, 0 when it proves it wholly hidden (a blocked shot
+    the random and greedy players ask about often), else the full sight's (the same
+    fraction as ``Table.visible``'s; the full answer because a shot found possible is
+    measured in full next, for its odds and its apply, and the service keeps it)."""
+    geo = ctx.table.geo
+    if geo.surely_in_view(fa, fb):
         return 1.0
-    if hidden_for_sure(ctx, fa, fb):
+    if geo.surely_hidden(fa, fb):
         return 0.0
-    return ctx.table.sight(fa, fb).visible
-
-
-#: terrain classes that can hide part of a target from an eye (the geometry service's
-#: blockers, tall terrain and hills, and area terrain); hedges and walls only give cover
-_HIDING = ("tall", "elevation", "area")
-#: slack (inches) around the boxes compared, so that rounding can never clear a piece
-_SLACK = 0.05
-
-
-def _hiding(ctx: Context) -> tuple[tuple[tuple[float, float, float, float], Any], ...]:
-    """(bounding box, outline) of the terrain that can hide a target, once per table."""
-    return ctx.memo("umr.hiding").get_or(
-        "pieces", lambda: tuple((b, f.polygon) for b, f in ctx.table.pieces() if f.cls in _HIDING)
-    )
-
-
-def _open_view(ctx: Context, fa: Footprint, b: Footprint) -> bool:
-    """True when no terrain that can hide comes within the target's reach of the line
-    from the eye to the target's centre: then the target is wholly in view. Why exact:
-    the geometry service's sight cone, the hull of the eye and the base, lies within that
-    reach of the line, so a piece that stays out of it cannot hide any of the target.
-    Why at all: a new pair's exact visible fraction is the costliest question a shot's
-    check asks (issue 24), and most pairs need no measuring."""
-    r = base_radius_in(b.base) * 1.01 + _SLACK  # a round base's hull is a 32-gon round it
-    e, t = (fa.x, fa.y), (b.x, b.y)
-    x0, y0 = min(e[0], t[0]) - r, min(e[1], t[1]) - r
-    x1, y1 = max(e[0], t[0]) + r, max(e[1], t[1]) + r
-    for (bx0, by0, bx1, by1), poly in _hiding(ctx):
-        if bx0 <= x1 and bx1 >= x0 and by0 <= y1 and by1 >= y0 and _near(e, t, poly, r):
-            return False
-    return True
-
-
-def _near(e: tuple[float, float], t: tuple[float, float], poly: Any, r: float) -> bool:
-    """Does the polygon come within ``r`` of the segment e-t (or hold a part of it)?"""
-    if point_in_polygon(e[0], e[1], poly) or point_in_polygon(t[0], t[1], poly):
-        return True
-    n = len(poly)
-    for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
-        if (
-            crossing(e, t, a, b) is not None
-            or point_segment_distance(a, e, t) <= r
-            or point_segment_distance(e, a, b) <= r
-            or point_segment_distance(t, a, b) <= r
-        ):
-            return True
-    return False
+    return geo.sight(fa, fb).visible
 
 
 def _low_cover(ctx: Context, fid: str) -> bool:
