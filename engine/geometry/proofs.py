@@ -10,9 +10,11 @@ exact measure (shapely shadows, sample points in woods) would spend most of a ga
 wider than the exact measure's tolerances; where none proves anything the caller
 measures exactly, so no verdict ever depends on which one answered.
 
-* In view: no tall terrain, hill or area terrain comes within the target's reach of
-  the line from the eye to the target's centre. The sight cone (the hull of the eye and
-  the base) lies within that reach of the line, so nothing can hide any of the target.
+* In view: no tall terrain comes within the target's reach of the line from the eye
+  to the target's centre, nor a hill higher than both models stand, and any area
+  terrain that does is too shallow along that line to hide. The sight cone (the hull
+  of the eye and the base) lies within that reach of the line, so nothing else can
+  hide any of the target.
 * Behind a hill or tall terrain: from the eye, every ray toward the target's base
   crosses an edge of one blocking feature nearer than the base's nearest point (the
   union of those edges' angles covers the base's angle). A feature the eye stands in
@@ -49,6 +51,8 @@ _ANGLE = 1e-7
 _GROW, _SLACK = 1.01, 0.05
 #: the sight depth (inches) a point must lie beyond inside woods, with the margin
 _DEPTH = AREA_SIGHT_DEPTH + _MARGIN
+#: the run through woods (inches) every line of sight must stay under to see through
+_SHALLOW = AREA_SIGHT_DEPTH - _MARGIN
 #: terrain classes that can hide part of a target: the blockers (tall terrain and hills)
 #: and area terrain; hedges and walls only give cover
 _HIDING = (*_BLOCK_CLASSES, *_AREA_CLASSES)
@@ -78,17 +82,30 @@ class _Proofs:
 
     def surely_in_view(self, observer: Footprint, target: Footprint) -> bool:
         """True only when no terrain can hide any of ``target``'s base from the eye at
-        ``observer`` (the sight's visible fraction is then 1, with no blockers): no
-        feature that can hide comes within the base's reach of the line from the eye to
-        its centre. False when it cannot tell."""
+        ``observer`` (the sight's visible fraction is then 1, with no blockers): every
+        feature that can hide and comes within the base's reach of the line from the
+        eye to its centre is a hill no higher than where one of them stands, or area
+        terrain that no line of sight runs through (all of them added up) farther than
+        the sight depth (``_run_bound``). False when it cannot tell."""
         r = base_radius_in(target.base) * _GROW + _SLACK
         e, t = (observer.x, observer.y), (target.x, target.y)
         x0, y0 = min(e[0], t[0]) - r, min(e[1], t[1]) - r
         x1, y1 = max(e[0], t[0]) + r, max(e[1], t[1]) + r
-        for (bx0, by0, bx1, by1), poly, _, _ in self._hiders():
-            if bx0 <= x1 and bx1 >= x0 and by0 <= y1 and by1 >= y0 and _meets(e, t, poly, r):
-                return False
-        return True
+        woods: list[Any] = []
+        levels: tuple[float, float] | None = None
+        for (bx0, by0, bx1, by1), poly, cls, height in self._hiders():
+            if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0 or not _meets(e, t, poly, r):
+                continue
+            if cls in _AREA_CLASSES:
+                woods.append(poly)
+                continue
+            if cls == "elevation":
+                if levels is None:
+                    levels = (self.elevation_at(e), self.elevation_at(t))
+                if levels[0] >= height or levels[1] >= height:
+                    continue  # one of them stands as high as the hill: it hides nothing
+            return False
+        return not woods or _run_bound(woods, e, t, r) < _SHALLOW
 
     def surely_hidden(self, observer: Footprint, target: Footprint) -> bool:
         """True only when the sight's visible fraction of ``target`` from ``observer``
@@ -152,6 +169,65 @@ class _Proofs:
         if got is None:
             got = kernels[poly] = kernel(poly)
         return got
+
+
+def _run_bound(polys: list[Any], e: tuple[float, float], t: tuple[float, float], r: float) -> float:
+    """An upper bound on how far a line of sight from the eye ``e`` to a point within
+    ``r`` of ``t`` runs inside the polygons, added up (inf when the eye is that near).
+    Why it holds: such a line stays in the wedge of half-angle asin(r / d) about the
+    direction from ``e`` to ``t``; the distance it travels inside a polygon is its
+    advance along that direction while inside, divided by the cosine of its angle to
+    it; and that advance stays within the extent along the direction of the part of
+    the polygon inside the wedge (``_wedge_extent``), cut to the line's own, 0 to d + r."""
+    d = math.dist(e, t)
+    if d <= r + 4 * _MARGIN:
+        return math.inf
+    ux, uy = (t[0] - e[0]) / d, (t[1] - e[1]) / d
+    alpha = math.asin(r / d) + _ANGLE
+    slant = math.cos(alpha)
+    total = 0.0
+    for poly in polys:
+        got = _wedge_extent(poly, e, (ux, uy), alpha)
+        if got is not None:
+            lo, hi = max(got[0], 0.0), min(got[1], d + r)
+            if hi > lo:
+                total += (hi - lo) / slant
+    return total
+
+
+def _wedge_extent(
+    poly: Any, e: tuple[float, float], u: tuple[float, float], alpha: float
+) -> tuple[float, float] | None:
+    """(least, greatest) advance along ``u`` from ``e`` of the polygon's part inside the
+    wedge of half-angle ``alpha`` about ``u`` with its apex at ``e``; None when none of
+    it is inside. The extremes of that part lie at the polygon's vertices inside the
+    wedge, where its edges cross the wedge's two sides, or at the apex if the polygon
+    holds it."""
+    ex, ey = e
+    ux, uy = u
+    tan = math.tan(alpha)
+    ca, sa = math.cos(alpha), math.sin(alpha)
+    sides = ((ca * ux - sa * uy, sa * ux + ca * uy), (ca * ux + sa * uy, -sa * ux + ca * uy))
+    advances: list[float] = []
+    n = len(poly)
+    for i in range(n):
+        ax, ay = poly[i][0] - ex, poly[i][1] - ey
+        along = ax * ux + ay * uy
+        if along >= 0 and abs(ux * ay - uy * ax) <= along * tan:
+            advances.append(along)
+        bx, by = poly[(i + 1) % n][0] - ex, poly[(i + 1) % n][1] - ey
+        wx, wy = bx - ax, by - ay
+        for dx, dy in sides:
+            den = dx * wy - dy * wx
+            if den == 0:
+                continue
+            lam = (ax * wy - ay * wx) / den  # along the side, from the apex
+            mu = (ax * dy - ay * dx) / den  # along the edge, from its first end
+            if lam >= 0 and 0 <= mu <= 1:
+                advances.append(lam * ca)
+    if point_in_polygon(ex, ey, poly):
+        advances.append(0.0)
+    return (min(advances), max(advances)) if advances else None
 
 
 def _meets(e: tuple[float, float], t: tuple[float, float], poly: Any, r: float) -> bool:

@@ -84,6 +84,23 @@ def test_woods_between_the_models_hide_for_sure_only_when_deep_enough():
     assert _exact(thin, eye, target) == 1.0
 
 
+def test_hills_as_high_as_a_model_and_shallow_woods_leave_it_in_view():
+    """UMR-BALLISTIC with the geometry service's hills and woods: a hill hides nothing
+    from or of a model standing on it, and a strip of wood thinner than the sight depth
+    on every line hides nothing; both are proven in view without the exact measure."""
+    hill = _ctx(terrain("ridge", "hill", (20, 5, 26, 35), height=2))
+    on_top, target = _fp(23, 20), _fp(36, 20)
+    assert hill.table.geo.surely_in_view(on_top, target)
+    assert hill.table.geo.surely_in_view(target, on_top)
+    assert not hill.table.geo.surely_in_view(_fp(10, 20), target)
+    thin = _ctx(terrain("wood", "woods", (20, 10, 21.5, 30)))
+    assert thin.table.geo.surely_in_view(_fp(10, 20), target)
+    assert _exact(thin, _fp(10, 20), target) == 1.0
+    deep = _ctx(terrain("wood", "woods", (20, 10, 22.5, 30)))
+    assert not deep.table.geo.surely_in_view(_fp(10, 20), target)
+    assert _exact(deep, _fp(10, 20), target) < 1e-9
+
+
 def test_the_quick_tests_never_contradict_the_exact_measure():
     """UMR-BALLISTIC, over a sweep of eyes and targets on the UMR bench map (hills,
     rocks, woods, brush, wheat): every pair the quick test calls hidden is wholly hidden
