@@ -23,6 +23,9 @@ measures exactly, so no verdict ever depends on which one answered.
 * Deep in woods: a target whose whole base lies more than the sight depth inside one
   area feature, or an eye as deep inside one, seen from (or looking) farther than that
   depth: every line of sight then runs more than the depth through it.
+* Out of woods: an eye inside area terrain whose every line of sight toward the base
+  runs farther than the sight depth before it leaves it (the outline's nearest point
+  inside the sight wedge is that far), the base lying farther still.
 * Through woods: each area feature's kernel (a convex part of it) spans every line of
   sight, and the least run through the kernels, added up, exceeds the sight depth.
 """
@@ -128,7 +131,11 @@ class _Proofs:
             if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
                 continue
             if cls == "area":
-                if near > _DEPTH and (_deep_in(piece, tx, ty, r) or _deep_in(piece, ex, ey, 0.0)):
+                if near > _DEPTH and (
+                    _deep_in(piece, tx, ty, r)
+                    or _deep_in(piece, ex, ey, 0.0)
+                    or _exit_gap(poly, ex, ey, tx, ty, r) > _DEPTH
+                ):
                     return True
                 woods.append(piece)
             elif _box_gap(piece[0], ex, ey) < reach:
@@ -278,6 +285,48 @@ def _deep_in(piece: Piece, x: float, y: float, r: float) -> bool:
     if min(x - bx0, bx1 - x, y - by0, by1 - y) <= need:
         return False
     return point_in_polygon(x, y, poly) and _edge_gap((x, y), poly) > need
+
+
+def _exit_gap(poly: Any, ex: float, ey: float, tx: float, ty: float, r: float) -> float:
+    """How far every line of sight from an eye inside the polygon toward the base
+    within ``r`` of (tx, ty) runs before it first meets the outline, at least: the
+    distance from the eye to the outline's part inside the sight wedge (half-angle
+    asin(r / d), with ``_ANGLE`` to spare), where each such line leaves. 0 for an eye
+    outside the polygon or that near the base."""
+    d = math.hypot(tx - ex, ty - ey)
+    if d <= r + 4 * _MARGIN or not point_in_polygon(ex, ey, poly):
+        return 0.0
+    alpha = math.asin(r / d) + _ANGLE
+    ux, uy = (tx - ex) / d, (ty - ey) / d
+    ca, sa = math.cos(alpha), math.sin(alpha)
+    # the wedge's sides; a point p (from the eye) is inside when it lies clockwise of
+    # the first and counter-clockwise of the second (alpha is far below a right angle)
+    d1x, d1y = ca * ux - sa * uy, sa * ux + ca * uy
+    d2x, d2y = ca * ux + sa * uy, -sa * ux + ca * uy
+    best = math.inf
+    n = len(poly)
+    for i in range(n):
+        ax, ay = poly[i][0] - ex, poly[i][1] - ey
+        bx, by = poly[(i + 1) % n][0] - ex, poly[(i + 1) % n][1] - ey
+        lo, hi = 0.0, 1.0
+        # each side: f(mu) = f0 + mu * (f1 - f0) <= 0 along the edge a + mu (b - a)
+        for f0, f1 in (
+            (d1x * ay - d1y * ax, d1x * by - d1y * bx),
+            (d2y * ax - d2x * ay, d2y * bx - d2x * by),
+        ):
+            if f0 > 0 and f1 > 0:
+                lo, hi = 1.0, 0.0
+                break
+            if f0 > 0:
+                lo = max(lo, f0 / (f0 - f1))
+            elif f1 > 0:
+                hi = min(hi, f0 / (f0 - f1))
+        if lo > hi:
+            continue
+        p = (ax + (bx - ax) * lo, ay + (by - ay) * lo)
+        q = (ax + (bx - ax) * hi, ay + (by - ay) * hi)
+        best = min(best, point_segment_distance((0.0, 0.0), p, q))
+    return best
 
 
 def _edge_spans(

@@ -84,6 +84,18 @@ def test_woods_between_the_models_hide_for_sure_only_when_deep_enough():
     assert _exact(thin, eye, target) == 1.0
 
 
+def test_an_eye_deep_enough_in_woods_toward_the_target_sees_nothing():
+    """UMR-BALLISTIC with the geometry service's woods: a model an inch from the back
+    edge of a wood, looking through five inches of it, sees nothing beyond; looking
+    out of the near edge it sees the target whole."""
+    ctx = _ctx(terrain("wood", "woods", (20, 10, 26, 30)))
+    eye = _fp(21, 20)
+    assert hidden_for_sure(ctx, eye, _fp(40, 20))
+    assert _exact(ctx, eye, _fp(40, 20)) < 1e-9
+    assert not hidden_for_sure(ctx, eye, _fp(4, 20))
+    assert _exact(ctx, eye, _fp(4, 20)) == 1.0
+
+
 def test_hills_as_high_as_a_model_and_shallow_woods_leave_it_in_view():
     """UMR-BALLISTIC with the geometry service's hills and woods: a hill hides nothing
     from or of a model standing on it, and a strip of wood thinner than the sight depth
