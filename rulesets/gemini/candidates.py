@@ -37,6 +37,99 @@ def nearest(state: GameState, m: Model, k: int = 1) -> list[Model]:
     return [e for _, _, e in sorted(foes)[:k]]
 
 
+#: the kinds bases cannot cross (the engine's "tall" class)
+WALLS = ("wall", "building", "rocks")
+
+Point = tuple[float, float]
+#: how far out from a wall's corner a way round it turns (past a base's half width)
+CLEAR = 0.9
+#: the half width of the lane a base sweeps (a 25 mm base, a little less: a base pressed
+#: to a wall still walks off along it)
+HALF = 0.45
+
+
+def _sign(x: float) -> float:
+    return 1.0 if x > 1e-9 else (-1.0 if x < -1e-9 else 0.0)
+
+
+def route(ctx: Context, a: Point, b: Point) -> tuple[float, tuple[Point, ...]]:
+    """The way from ``a`` to ``b`` as (length, corners): straight (no corners) when no
+    wall stands between, else round the wall in the way by one corner or two (the two
+    ends of a thin wall), each leg clear for a base (``_clear``): enough for the walls
+    and ruins of the bundled tables. Kept per table for each pair of points (the terrain
+    stays)."""
+    return ctx.table.memo("gemini.route").get_or((a, b), lambda: _route(ctx, a, b))
+
+
+def _route(ctx: Context, a: Point, b: Point) -> tuple[float, tuple[Point, ...]]:
+    """``route`` measured."""
+    straight = math.dist(a, b)
+    wall = ctx.table.first_touched([a, b], WALLS)
+    if wall is None:
+        return straight, ()
+    best: tuple[float, tuple[Point, ...]] = (straight + 12.0, ())  # no way found: far round
+    xs, ys = [v[0] for v in wall.polygon], [v[1] for v in wall.polygon]
+    mid = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+    # a step out from each corner on both axes, so a base walking to it clears the wall
+    corners = [
+        (v[0] + CLEAR * _sign(v[0] - mid[0]), v[1] + CLEAR * _sign(v[1] - mid[1]))
+        for v in wall.polygon
+    ]
+    # one corner: the shortest clear way (corners taken shortest first) ...
+    for leg, c in sorted((math.dist(a, c) + math.dist(c, b), c) for c in corners):
+        if leg < best[0] and _clear(ctx, a, c) and _clear(ctx, c, b):
+            return leg, (c,)
+    # ... else two (round the end of a thin wall from against its side)
+    for c in corners:
+        first = math.dist(a, c)
+        if first + math.dist(c, b) >= best[0] or not _clear(ctx, a, c):
+            continue
+        for c2 in corners:
+            leg = first + math.dist(c, c2) + math.dist(c2, b)
+            if c2 != c and leg < best[0] and _clear(ctx, c, c2) and _clear(ctx, c2, b):
+                best = (leg, (c, c2))
+    return best
+
+
+def _clear(ctx: Context, a: Point, b: Point) -> bool:
+    """Whether a base walks from ``a`` to ``b`` past every wall: the centre line and
+    the lines ``HALF`` to either side of it touch none."""
+    d = math.dist(a, b)
+    if d < 1e-9:
+        return True
+    ox, oy = -(b[1] - a[1]) / d * HALF, (b[0] - a[0]) / d * HALF
+    return all(
+        ctx.table.first_touched(
+            [(a[0] + k * ox, a[1] + k * oy), (b[0] + k * ox, b[1] + k * oy)], WALLS
+        )
+        is None
+        for k in (0.0, 1.0, -1.0)
+    )
+
+
+def nearest_by_way(
+    state: GameState, m: Model, ctx: Context | None
+) -> tuple[float, Model, tuple[Point, ...]] | None:
+    """(gap, foe, corners): the foe nearest ``m`` by the way round the walls, the gap
+    base edge to base edge plus the detour, and the corners the way turns at (none:
+    straight).
+    Why not the straight line to the nearest foe by centre: an ork behind a wall, two
+    guardsmen about as far off on either side of it, was pulled along the wall toward the
+    one beyond its far end (issue 20). Foes are taken nearest first, and one whose gap is
+    no shorter than the best way so far is not measured (a way is never shorter than the
+    straight line), so most models measure one way."""
+    foes = sorted((math.dist(m.pos, e.pos), e.id, e) for e in state.live() if e.side != m.side)
+    best: tuple[float, Model, tuple[Point, ...]] | None = None
+    for straight, _, e in foes:
+        gap = measure.gap(m, e)
+        if best is not None and gap >= best[0]:
+            continue
+        length, corners = route(ctx, m.pos, e.pos) if ctx is not None else (straight, ())
+        if best is None or gap + length - straight < best[0]:
+            best = (gap + length - straight, e, corners)
+    return best
+
+
 def _towards(
     ctx: Context, m: Model, goal: tuple[float, float], inches: float, stop: float
 ) -> tuple[float, float]:
@@ -92,6 +185,44 @@ def _dogleg(
     return out
 
 
+def _round(state: GameState, ctx: Context, m: Model, allow: float) -> list[act.Action]:
+    """A move along the way to the foe nearest by it (``nearest_by_way``) when that way
+    turns at a wall's corners: by the corners, then on toward the foe, as far as the
+    allowance goes and short of the foe's base. Why: an ork pressed against a wall was
+    offered moves at angles to the line to its nearest foe by centre, none toward the
+    end of the wall it had to round (issue 20)."""
+    got = nearest_by_way(state, m, ctx)
+    if got is None or not got[2]:
+        return []
+    e = got[1]
+    radii = math.dist(m.pos, e.pos) - measure.gap(m, e)
+    points = [m.pos, *got[2]]
+    left = allow - 0.05
+    path = [m.pos]
+    for p, q in zip(points, [*points[1:], e.pos]):
+        leg = math.dist(p, q) - (radii + 0.5 if q == e.pos else 0.0)
+        if leg <= 0:
+            break
+        k = min(left, leg) / math.dist(p, q)
+        path.append((round(p[0] + (q[0] - p[0]) * k, 2), round(p[1] + (q[1] - p[1]) * k, 2)))
+        left -= min(left, leg)
+        if left <= 0.05:
+            break
+    res = movement.physics(state, ctx).move(m.id, path[1:])
+    if res.blocked_by is not None:  # stopped by a base or a wall: as far as it gets
+        walked, cut = 0.0, [m.pos]
+        for p, q in zip(path, path[1:]):
+            if walked + math.dist(p, q) >= res.travelled - 1e-6:
+                break
+            walked += math.dist(p, q)
+            cut.append(q)
+        path = [*cut, (round(res.end[0], 2), round(res.end[1], 2))]
+    if math.dist(path[-1], m.pos) <= 0.2:
+        return []
+    mv = act.Move(actor=m.id, path=tuple(path))
+    return [] if movement.move_problems(state, ctx, mv) else [mv]
+
+
 def _moves(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
     out: list[act.Action] = []
     foes = nearest(state, m, 3)
@@ -112,6 +243,7 @@ def _moves(state: GameState, ctx: Context, m: Model) -> list[act.Action]:
         if math.dist(end, m.pos) > 0.2:
             out.append(act.Move(actor=m.id, to=(round(end[0], 2), round(end[1], 2))))
     out += _dogleg(state, ctx, m, e.pos, allow)
+    out += _round(state, ctx, m, allow)
     back = (2 * m.x - e.x, 2 * m.y - e.y)
     bf = ctx.battlefield
     back = (min(max(back[0], 0.5), bf.width - 0.5), min(max(back[1], 0.5), bf.depth - 0.5))

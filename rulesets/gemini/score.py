@@ -18,7 +18,7 @@ from engine.ruleset import Context
 from engine.state import GameState, Model
 from engine.table import footprint
 from rulesets.gemini import build
-from rulesets.gemini.candidates import nearest
+from rulesets.gemini.candidates import nearest_by_way, route
 from rulesets.gemini.chapters import measure, melee, switches, wounds
 from rulesets.gemini.chapters import tables as T
 from rulesets.gemini.chapters.options import fire_hooks
@@ -42,37 +42,18 @@ CLOSING_SPAN = 60.0
 CLOSING_WEIGHT = 0.3
 
 
-#: the kinds bases cannot cross (the engine's "tall" class)
-WALLS = ("wall", "building", "rocks")
-
-
 def way(ctx: Context | None, a: tuple[float, float], b: tuple[float, float]) -> float:
     """The length of the way from ``a`` to ``b``: straight when no wall stands between,
-    else round the nearest corner of the wall in the way (one corner: enough for the
-    walls and ruins of the bundled tables)."""
+    else round the wall in the way (``candidates.route``)."""
     if ctx is None:
         return math.dist(a, b)
-    return float(ctx.table.memo("gemini.way").get_or((a, b), lambda: _way(ctx, a, b)))
-
-
-def _way(ctx: Context, a: tuple[float, float], b: tuple[float, float]) -> float:
-    """``way`` measured (the table keeps it per pair of points: the terrain stays)."""
-    straight = math.dist(a, b)
-    wall = ctx.table.first_touched([a, b], WALLS)
-    if wall is None:
-        return straight
-    best = straight + 12.0  # no clear corner: a long way round
-    for v in wall.polygon:
-        cx, cy = v[0] + 0.8 * (1 if v[0] >= a[0] else -1), v[1]
-        leg = math.dist(a, (cx, cy)) + math.dist((cx, cy), b)
-        if leg < best and ctx.table.first_touched([a, (cx, cy)], WALLS) is None:
-            best = leg
-    return best
+    return route(ctx, a, b)[0]
 
 
 def closing(state: GameState, side: str, ctx: Context | None = None) -> float:
     """How near the side's models stand to their nearest foes: each adds 1 − d / 60"
-    (d the gap to its nearest foe), so every inch closer counts, to base contact. Why
+    (d the gap to its nearest foe by the way round the walls, ``reach``), so every inch
+    closer counts, to base contact. Why
     not capped near: a term flat inside 12" left greedy play standing off at 12" and
     never charging (the passive baseline was beaten 40% of the time). Kept per table
     for the bases where they stand (a rollout scores the same stance again and again)."""
@@ -92,11 +73,17 @@ def _closing(state: GameState, side: str, ctx: Context | None) -> float:
     """``closing`` measured."""
     near = 0.0
     for m in state.live(side):
-        foe = nearest(state, m)
-        if foe:
-            d = measure.gap(m, foe[0]) + way(ctx, m.pos, foe[0].pos) - math.dist(m.pos, foe[0].pos)
+        d = reach(state, m, ctx)
+        if d is not None:
             near += 1.0 - min(d, CLOSING_SPAN) / CLOSING_SPAN
     return near
+
+
+def reach(state: GameState, m: Model, ctx: Context | None) -> float | None:
+    """The gap from ``m`` to the foe nearest it by the way round the walls
+    (``candidates.nearest_by_way``), None without foes."""
+    got = nearest_by_way(state, m, ctx)
+    return got[0] if got else None
 
 
 def free_strikes(state: GameState, side: str) -> float:
