@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import EndPhase, Fight
+from engine.actions import Charge, EndPhase, Fight
 from engine.testing import apply, make_game
 from rulesets.gemini import score
 from rulesets.gemini.chapters import tables as T
@@ -54,3 +54,48 @@ def test_the_free_blow_makes_the_first_fight_worth_more_than_ending():
     apply(fought, Fight(actor="b1", target="r"), dice=[1, 1])
     gain = score.score(fought.state, "blue", fought.ctx) - score.score(end.state, "blue", end.ctx)
     assert gain > 0.1
+
+
+def _sergeant_and_guardsman(gap: float):
+    """Blue's sergeant (WS 4, A 2, chainsword S 4 save -1, I 4) ``gap`` inches south of
+    red's guardsman (WS 3, A 1, knife S 3, T 3, Sv 5, I 3), blue's movement phase."""
+    return make_game(
+        "gemini",
+        [
+            {"id": "s", "side": "blue", "profile": "sergeant", "x": 20.0, "y": 10.0},
+            {"id": "g", "side": "red", "profile": "guardsman", "x": 20.0, "y": 10.0 + gap},
+        ],
+    )
+
+
+def test_a_fight_still_to_come_this_turn_counts_its_blows_less_the_answer():
+    """GM-MELEE: in contact in blue's movement phase, the close combat phase to come
+    gives the sergeant's two blows (WS 4 against 3, S 4 against T 3, the guardsman's 5+
+    save worsened by one) first, Initiative 4 against 3, then the guardsman's one
+    blow back if it lives. Red's view is the same less; nothing in the recovery."""
+    g = _sergeant_and_guardsman(1.0)
+    st = g.state
+    s, r = st.models["s"], st.models["g"]
+    assert st.phase == "movement" and score.measure.in_contact(s, r)
+    mine = 2 * float(T.chance(T.melee_need(4, 3)) * wounds.p_wound_and_unsaved(4, -1, r))
+    back = float(T.chance(T.melee_need(3, 4)) * wounds.p_wound_and_unsaved(3, 0, s))
+    want = mine * score.value(r) - (1 - mine) * back * score.value(s)
+    assert score.fights_next(st, "blue") == pytest.approx(want)
+    assert score.fights_next(st, "red") == pytest.approx(-want)
+    assert want > 0.5
+    to_phase(g, "recovery")
+    assert score.fights_next(g.state, "blue") == 0.0
+
+
+def test_a_charge_is_worth_more_than_the_shot_it_gives_up():
+    """Why the term (issue 20): a charge was valued by the shot it gave up (a charger
+    does not shoot, GM-CHARGE) and the inches it closed, never by the fight it starts,
+    so greedy play never charged. The sergeant 5" from a guardsman: after the charge the
+    score is higher than before it, the laspistol shot still to come counted."""
+    g = _sergeant_and_guardsman(6.0)
+    before = score.score(g.state, "blue", g.ctx)
+    charged = g.clone(dice_seed=1)
+    charged.apply(Charge(actor="s", target="g"))
+    st = charged.state
+    assert score.measure.in_contact(st.models["s"], st.models["g"])
+    assert score.score(st, "blue", charged.ctx) > before + 0.3
