@@ -95,3 +95,59 @@ def test_a_contact_never_promises_more_than_a_share_of_the_figure():
         fig("g", "red", 30.0, 10.0),
     )
     assert 0.1 < three - apart <= score.PROMISE + 0.02  # the pull's difference at most
+
+
+def test_a_pair_counts_only_for_the_side_that_strikes_first():
+    """IA-INITIATIVE, IA-I-CLASH: with red opening the melee phase, the red figure strikes
+    one of the pair first, one on one, and neither may clash again that turn: blue's two
+    on one promises no more than one on one. With blue first it pays, as before."""
+
+    def pair(first: str) -> float:
+        g = game(
+            fig("a", "blue", 30.0, 10.0),
+            fig("b", "blue", 30.0 + 2 * BASE, 10.0),
+            fig("g", "red", 30.0 + BASE, 10.0),
+            first=first,
+        )
+        return score.score(g.state, "blue", g.ctx)
+
+    def single(first: str) -> float:
+        g = game(
+            fig("a", "blue", 30.0, 10.0),
+            fig("b", "blue", 30.0 + 2 * BASE + 0.5, 20.0),
+            fig("g", "red", 30.0 + BASE, 10.0),
+            first=first,
+        )
+        return score.score(g.state, "blue", g.ctx)
+
+    assert pair("blue") > single("blue") + 0.1
+    assert pair("red") <= single("red") + 0.02  # the pull's difference at most
+
+
+def test_losing_the_initiative_is_counted_before_the_turn_ends():
+    """IA-MORALE 5-8: a side whose army test this turn lost it the initiative plays last
+    from the next turn. A figure stepping out of contact calls that test (IA-I-BREAK),
+    two times in three a 5-8; the score saw nothing of it and the computer stepped out
+    30 times in 20 games against an enemy who never moved."""
+    g = game(fig("a", "blue", 10.0, 10.0), fig("g", "red", 30.0, 10.0), first="blue")
+    keep = score.score(g.state, "blue", g.ctx)
+    g.state.vars["ia"]["lose_init"] = ["blue"]
+    assert score.score(g.state, "blue", g.ctx) <= keep - 2 * score.INITIATIVE + 1e-9
+
+
+def test_an_enemy_test_at_the_end_of_the_turn_is_worth_its_odds():
+    """IA-I-CRITICAL, IA-MORALE: red has lost a third of its figures this turn and tests
+    at the end of it; on a 0-4 (1 in 6 with no modifier) every able red figure runs.
+    The same losses already tested at an earlier turn's end promise nothing more. The
+    score missed the test, so ending the melee phase (where it falls) looked worth an
+    enemy figure more than finishing a fight first."""
+    specs = [fig("a", "blue", 10.0, 10.0)] + [
+        fig(f"g{i}", "red", 40.0, 10.0 + 3 * i) for i in range(3)
+    ]
+    now, before = game(*specs), game(*specs)
+    for g in (now, before):
+        g.state.models["g0"].set_status("wounded")
+    before.state.vars["morale_seen"] = {"red": 1}
+    a, b = (score.score(g.state, "blue", g.ctx) for g in (now, before))
+    assert a - b > 0.3  # a sixth of two fighting figures, at least
+    assert score.retreat_risk(before.state, "red") == 0.0
