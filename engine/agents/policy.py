@@ -15,6 +15,11 @@ from engine.agents.greedy import foes_of, is_attack
 from engine.game import Game
 from engine.ruleset import DAMAGE
 
+#: how much better than ending a charge must leave its side's score to be played
+CHARGE_MARGIN = 1e-6
+#: the dice every charge of a rollout step is valued on (``_best_charge``)
+CHARGE_DICE = 0xC4A
+
 
 class RolloutPolicy:
     """The rollout policy's methods; the search sets the two options they read."""
@@ -24,6 +29,9 @@ class RolloutPolicy:
     prefilter: int
     #: the candidate whose one forked-dice sample scores best, not the best attack
     scored_policy: bool
+    #: weigh attacks without damage odds (charges) before ending (``_best_charge``);
+    #: None: as the ruleset's ``rollout_charges`` says
+    charges: bool | None
 
     def _policy(self, sim: Game, side: str, seed: int) -> Action | None:
         """The rollout policy, cheap and deterministic given its seed: the attack with the
@@ -46,8 +54,58 @@ class RolloutPolicy:
                 return best, False
             step = sim.ruleset.advance(sim.state, sim.ctx)
             if step is not None and sim.allowed(step):
+                if self._charges(sim):
+                    return self._best_charge(sim, side, step, *menu), False
                 return step, False
         return self._listed(sim, side, seed)
+
+    def _charges(self, sim: Game) -> bool:
+        """Whether the policy weighs attacks without damage odds (``_best_charge``): the
+        search's ``charges`` option, else the ruleset's ``rollout_charges``."""
+        if self.charges is not None:
+            return self.charges
+        return bool(getattr(sim.ruleset, "rollout_charges", False))
+
+    def _best_charge(
+        self, sim: Game, side: str, step: Action, sure: list[Action], unsure: list[Action]
+    ) -> Action:
+        """The legal attack of the menu that carries no damage odds (a charge, whose
+        blows fall in a later segment) whose position ``side`` values most, if it beats
+        ``step`` (the ruleset's "end activation"), else ``step``. Each is valued on one
+        clone with the same fixed dice, so the choice is the same in every round. Why:
+        with charges never played, the enemy's answer to a move into its reach was always
+        to end its movement, and the rollouts rewarded the move (GEM, issue 20)."""
+        foes = foes_of(sim.state, side)
+        known = len(sure)
+        best, best_v = step, self._after(sim, side, step)
+        seen: set[str] = set()
+        for n, a in enumerate(sure + unsure):
+            if not is_attack(a, foes):
+                continue
+            key = repr(a.to_dict())
+            if key in seen:
+                continue
+            seen.add(key)
+            odds = sim.odds(a)
+            if odds is not None and odds.measures == DAMAGE:
+                continue
+            if n >= known and not sim.allowed(a):
+                continue
+            v = self._after(sim, side, a)
+            if v > best_v + CHARGE_MARGIN:
+                best, best_v = a, v
+        return best
+
+    @staticmethod
+    def _after(sim: Game, side: str, a: Action) -> float:
+        """``side``'s score after ``a``, on one clone with fixed dice."""
+        c = sim.clone(dice_seed=CHARGE_DICE)
+        c.apply(a)
+        value = c.score(side)
+        if c.state.over:
+            w = c.state.over.get("winner")
+            value += 1000.0 if w == side else (-1000.0 if w else 0.0)
+        return value
 
     def _best_attack(
         self, sim: Game, side: str, sure: list[Action], unsure: list[Action]

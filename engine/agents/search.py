@@ -144,6 +144,7 @@ class SearchAgent(RolloutPolicy):
         through: int = 1,
         confidence: float = CONFIDENCE,
         vet: bool = False,
+        charges: bool | None = None,
     ) -> None:
         if budget == NO_CLOCK and max_iterations >= 100_000:
             raise ValueError("a search without a clock needs a rollout cap (max_iterations)")
@@ -172,6 +173,9 @@ class SearchAgent(RolloutPolicy):
         self.through = through
         self.confidence = confidence  # standard errors (``_confident``)
         self.vet = vet  # rollouts play only attacks that pay their side (``vet.py``)
+        #: rollouts weigh charges, attacks without damage odds (``policy.py``); None:
+        #: as the ruleset's ``rollout_charges`` says
+        self.charges = charges
         #: decisions weighed by rollouts, and those that left the first stage's best
         self.tally = {"rolled": 0, "left": 0}
         self._greedy = GreedyAgent(seed=seed, engage=engage)

@@ -64,6 +64,10 @@ class Gem(Ruleset):
         "place_terrain",
     )
     unit_name = "in"
+    #: the search's rollouts weigh charges (``engine.agents.policy``): a charge carries
+    #: no damage odds, its blows falling in the melee segment, and a rollout that never
+    #: charged took the enemy's answer to a move into its reach to be "end movement"
+    rollout_charges = True
 
     def redact(self, state: GameState, viewer: str) -> GameState:
         """Hide the other sides' spell power and deployment plans (GEM-3.5.2, GEM-2.0.4)."""
