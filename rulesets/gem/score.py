@@ -387,11 +387,14 @@ def exposure(state: GameState, side: str) -> float:
 
 def threats(state: GameState, side: str) -> float:
     """For each enemy figure free to charge, the best exchange it could open
-    (``_threat``) on one of the side's figures within its move (GEM-2.1.1, GEM-2.3) and
-    not yet in a melee. An enemy already in a melee is left to ``melee_edge``."""
+    (``_threat``) on one of the side's figures within its move (GEM-2.1.1, GEM-2.3),
+    whether or not that figure is in a melee already: a charge may join one (the rules
+    refuse only a charge on a unit the charger already fights, ``charge_problems``),
+    and a general sent in after an archer was counted safe there and lost to the block
+    beside it. An enemy already in a melee is left to ``melee_edge``."""
     charged = int(table3()["charged"])
     engaged = {u for e in engagements(state) for u in e.get("units", [])}
-    ours = [m for m in state.live(side) if m.unit not in engaged and not mv(m).get("aboard")]
+    ours = [m for m in state.live(side) if not mv(m).get("aboard")]
     value = 0.0
     seen: set[str] = set()
     for e in state.live():
