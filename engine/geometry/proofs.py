@@ -66,6 +66,8 @@ class _Proofs:
 
     battlefield: Any
     _hiding_pieces: tuple[Piece, ...] | None = None
+    _tall_first_pieces: tuple[Piece, ...]
+    _in_view: dict[tuple[Footprint, Footprint], bool]
     _kernels: dict[Any, tuple[tuple[float, float], ...]]
 
     if TYPE_CHECKING:  # the Geometry's own (``engine.geometry.tables``)
@@ -83,20 +85,43 @@ class _Proofs:
             )
         return got
 
+    def _tall_first(self) -> tuple[Piece, ...]:
+        """``_hiders``, tall terrain first, then hills, then area terrain (each in the
+        battlefield's order): a tall feature near the line settles ``surely_in_view``
+        at once, the others only when all are looked at."""
+        got: tuple[Piece, ...] | None = self.__dict__.get("_tall_first_pieces")
+        if got is None:
+            rank = {"tall": 0, "elevation": 1}
+            got = self._tall_first_pieces = tuple(
+                sorted(self._hiders(), key=lambda p: rank.get(p[2], 2))
+            )
+        return got
+
     def surely_in_view(self, observer: Footprint, target: Footprint) -> bool:
         """True only when no terrain can hide any of ``target``'s base from the eye at
         ``observer`` (the sight's visible fraction is then 1, with no blockers): every
         feature that can hide and comes within the base's reach of the line from the
         eye to its centre is a hill no higher than where one of them stands, or area
         terrain that no line of sight runs through (all of them added up) farther than
-        the sight depth (``_run_bound``). False when it cannot tell."""
+        the sight depth (``_run_bound``). False when it cannot tell. Remembered per
+        pair: a shot's check asks it, and its line of fire (``quick_sight``) again."""
+        memo: dict[tuple[Footprint, Footprint], bool] | None = self.__dict__.get("_in_view")
+        if memo is None or len(memo) > 50_000:
+            memo = self._in_view = {}
+        key = (observer, target)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._in_view_proof(observer, target)
+        return got
+
+    def _in_view_proof(self, observer: Footprint, target: Footprint) -> bool:
         r = base_radius_in(target.base) * _GROW + _SLACK
         e, t = (observer.x, observer.y), (target.x, target.y)
         x0, y0 = min(e[0], t[0]) - r, min(e[1], t[1]) - r
         x1, y1 = max(e[0], t[0]) + r, max(e[1], t[1]) + r
         woods: list[Any] = []
         levels: tuple[float, float] | None = None
-        for (bx0, by0, bx1, by1), poly, cls, height in self._hiders():
+        for (bx0, by0, bx1, by1), poly, cls, height in self._tall_first():
             if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0 or not _meets(e, t, poly, r):
                 continue
             if cls in _AREA_CLASSES:
