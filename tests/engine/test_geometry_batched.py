@@ -353,3 +353,59 @@ def test_merged_intervals_are_the_union_even_with_ties():
         assert np.array_equal(g_lo, [w[0] for w in want])
         assert np.array_equal(g_hi, [w[1] for w in want])
         assert np.array_equal(g_rank, [w[2] for w in want])
+
+
+def _woods_clip_case() -> tuple[Geometry, Geometry, np.ndarray, np.ndarray, np.ndarray]:
+    """A square wood 4..8 x -2..2 and a seven-sided one, as seen from eyes outside,
+    on an edge's line and inside them; the same Geometry twice, the second without the
+    sample-wide normal table (the broadcast path of ``_piece_lengths``)."""
+    blob = tuple(
+        (
+            round(20 + 2 * math.cos(2 * math.pi * k / 7), 3),
+            round(2 * math.sin(2 * math.pi * k / 7), 3),
+        )
+        for k in range(7)
+    )
+    bf = Battlefield(
+        36,
+        24,
+        (
+            TerrainFeature("sq", "woods", ((4, -2), (8, -2), (8, 2), (4, 2))),
+            TerrainFeature("blob", "woods", blob),
+        ),
+    )
+    wide, narrow = Geometry(bf), Geometry(bf)
+    narrow._pn_wide = None
+    rng = np.random.default_rng(5)
+    E = np.array([[0.0, 0.0], [4.0, -3.0], [6.0, 0.0], [0.0, 2.0], [26.0, 1.0], [20.0, 0.5]])
+    P = rng.uniform(-4, 28, size=(len(E), 64, 2))
+    P[:, 0] = (10.0, 0.0)  # straight through the square: 4" inside
+    P[3, 1] = (10.0, 2.0)  # along the square's top edge: parallel to it (n.D == 0)
+    return wide, narrow, E, P, np.array([0, 0, 0, 0, 1, 1])
+
+
+def test_woods_clip_lengths_exact_in_both_layouts():
+    """``_piece_lengths`` gives the analytic lengths (4" straight through the square and
+    along its top edge, the boundary being inside) and bit for bit the same array with the normals
+    broadcast as with the sample-wide table."""
+    wide, narrow, E, P, pieces = _woods_clip_case()
+    assert wide._pn_wide is not None  # the table is kept on a small battlefield
+    with np.errstate(all="ignore"):
+        got = wide._piece_lengths(E, P, pieces)
+        ref = narrow._piece_lengths(E, P, pieces)
+    assert got.tobytes() == ref.tobytes()
+    assert got[0, 0] == 4.0
+    assert got[1, 0] == pytest.approx(math.sqrt(5), abs=1e-12)  # (6, -2) to (8, -1)
+    assert got[3, 1] == 4.0  # along the top edge: the square is closed, its edge inside
+    assert got[2, 0] == 2.0  # from inside the square (x = 6) to x = 10: 2" inside
+    # every segment against the square: Liang-Barsky on its sides, by hand
+    for r in range(4):
+        for (px, py), length in zip(P[r], got[r]):
+            (ex, ey), dx, dy = E[r], px - E[r][0], py - E[r][1]
+            lo, hi = 0.0, 1.0
+            for d, a, b in ((dx, 4 - ex, 8 - ex), (dy, -2 - ey, 2 - ey)):
+                if d == 0:
+                    lo, hi = (lo, hi) if a <= 0 <= b else (1.0, 0.0)
+                else:
+                    lo, hi = max(lo, min(a / d, b / d)), min(hi, max(a / d, b / d))
+            assert length == pytest.approx(max(hi - lo, 0.0) * math.hypot(dx, dy), abs=1e-9)
