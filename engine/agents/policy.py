@@ -9,6 +9,7 @@ search's bookkeeping of rounds, memos and confidence is not.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from engine.actions import Action
 from engine.agents.greedy import foes_of, is_attack
@@ -75,21 +76,12 @@ class RolloutPolicy:
         clone with the same fixed dice, so the choice is the same in every round. Why:
         with charges never played, the enemy's answer to a move into its reach was always
         to end its movement, and the rollouts rewarded the move (GEM, issue 20)."""
-        foes = foes_of(sim.state, side)
-        known = len(sure)
         best, best_v = step, self._after(sim, side, step)
-        seen: set[str] = set()
-        for n, a in enumerate(sure + unsure):
-            if not is_attack(a, foes):
-                continue
-            key = repr(a.to_dict())
-            if key in seen:
-                continue
-            seen.add(key)
+        for a, unchecked in _distinct_attacks(sim, side, sure, unsure):
             odds = sim.odds(a)
             if odds is not None and odds.measures == DAMAGE:
                 continue
-            if n >= known and not sim.allowed(a):
+            if unchecked and not sim.allowed(a):
                 continue
             v = self._after(sim, side, a)
             if v > best_v + CHARGE_MARGIN:
@@ -112,19 +104,10 @@ class RolloutPolicy:
     ) -> Action | None:
         """The legal attack of the menu with the best exact expected damage (the first of
         equals, in the menu's order, as ``candidates`` would list them), or None."""
-        foes = foes_of(sim.state, side)
         best: Action | None = None
         best_v = 0.0
-        seen: set[str] = set()
-        known = len(sure)
-        for n, a in enumerate(sure + unsure):
-            if not is_attack(a, foes):
-                continue
-            key = repr(a.to_dict())
-            if key in seen:
-                continue
-            seen.add(key)
-            if n >= known and not sim.allowed(a):
+        for a, unchecked in _distinct_attacks(sim, side, sure, unsure):
+            if unchecked and not sim.allowed(a):
                 continue
             odds = sim.odds(a)
             if odds is not None and odds.expected is not None and odds.measures == DAMAGE:
@@ -166,3 +149,23 @@ class RolloutPolicy:
             elif v >= top - 1e-9:
                 ties.append(a)
         return ties[(seed >> 7) % len(ties)], True
+
+
+def _distinct_attacks(
+    sim: Game, side: str, sure: list[Action], unsure: list[Action]
+) -> Iterator[tuple[Action, bool]]:
+    """The attacks on ``side``'s foes in the menu's order (``sure`` first), each once,
+    with whether its legality is still to be checked (it came from ``unsure``). Both
+    rollout choices (``_best_charge``, ``_best_attack``) walk the menu this way, so a
+    duplicate or an unchecked attack is treated alike by both."""
+    foes = foes_of(sim.state, side)
+    known = len(sure)
+    seen: set[str] = set()
+    for n, a in enumerate(sure + unsure):
+        if not is_attack(a, foes):
+            continue
+        key = repr(a.to_dict())
+        if key in seen:
+            continue
+        seen.add(key)
+        yield a, n >= known
