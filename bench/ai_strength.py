@@ -58,7 +58,7 @@ import time
 
 from _common import bench_scenario
 
-from engine.agents import make
+from engine.agents import AGENTS, LEVELS, make
 from engine.agents.search import NO_CLOCK
 from engine.ruleset import available
 from engine.scenario import load_scenario, new_game
@@ -88,6 +88,25 @@ HARD_BUDGET = NO_CLOCK
 #: bottle test (Gemini) or a concession; Inter Arma's goals only move morale (IA-I-GOALS).
 OBJECTIVE = re.compile(r"\btook .+ by turn \d|\bdid not take .+ by turn \d|places found or done")
 PAIRINGS = ",".join(f"{a}-{b}" for a, b in TARGETS)
+
+
+def parse_pairings(text: str) -> list[tuple[str, str]]:
+    """``"normal-rush,hard-passive"`` -> agent pairs, levels read as their agents
+    (``LEVELS``: normal is greedy, hard is search). Why: a game records the agent that
+    won ("greedy"), so a row named by its level counted no wins at all; an unknown name
+    is refused before any game is played."""
+    out = []
+    for p in text.split(","):
+        names = p.strip().split("-")
+        if len(names) != 2:
+            raise ValueError(f"pairing '{p}': want AGENT-AGENT, e.g. greedy-rush")
+        pair = tuple(LEVELS.get(n, n) for n in names)
+        for n in pair:
+            if n not in AGENTS:
+                known = ", ".join([*sorted(AGENTS), *sorted(LEVELS)])
+                raise ValueError(f"pairing '{p}': unknown agent '{n}' (known: {known})")
+        out.append((pair[0], pair[1]))
+    return out
 
 
 def decision_times(path, agent: str, n: int = 15, **opts) -> float:
@@ -278,7 +297,10 @@ def main() -> None:
         name, _, value = opt.partition("=")
         search[name] = float(value) if "." in value else int(value)
     args.options = {"search": search}
-    pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
+    try:
+        pairings = parse_pairings(args.pairings)
+    except ValueError as e:
+        ap.error(str(e))
     print(HEADER, flush=True)
     for key in args.rulesets.split(","):
         for scenario in args.scenarios.split(","):

@@ -41,3 +41,21 @@ def test_pairs_split_skill_by_agent_and_keep_side_wins_apart():
     ]
     assert ai_strength().pairs(results, "search") == (2, 1, 1, 1)
     assert ai_strength().pairs(results, "greedy") == (1, 2, 1, 1)
+
+
+def test_pairings_read_levels_as_their_agents_and_refuse_unknown_names():
+    """A row named by level (normal, hard) plays and counts the agent the game records;
+    an unknown or malformed name is refused before any game is played."""
+    parse = ai_strength().parse_pairings
+    assert parse("normal-rush,hard-passive,search-greedy") == [
+        ("greedy", "rush"),
+        ("search", "passive"),
+        ("search", "greedy"),
+    ]
+    for bad in ("normal-ruhs", "greedy", "greedy-rush-passive"):
+        try:
+            parse(bad)
+        except ValueError as e:
+            assert bad.split("-")[-1] in str(e) or "AGENT-AGENT" in str(e)
+        else:
+            raise AssertionError(f"{bad!r} was accepted")
