@@ -233,6 +233,12 @@ class Geometry(_Proofs, _Matrix):
             hit = Sight(1.0, (), (), (), distance(observer, target))
         else:
             hit = self._sight(observer, target, observer_height, target_height)
+        return self._remember(key, hit)
+
+    def _remember(self, key: tuple[object, ...], hit: Sight) -> Sight:
+        """Keep ``hit`` in the memo that ``sight`` and ``quick_sight`` share (they give the
+        same answer for a key, so either may fill it), cleared whole past 50,000 pairs
+        so a long game's memory stays bounded; returns ``hit``."""
         if len(self._sight_cache) > 50_000:
             self._sight_cache.clear()
         self._sight_cache[key] = hit
@@ -337,11 +343,7 @@ class Geometry(_Proofs, _Matrix):
         if not self.surely_in_view(observer, target):
             return self.sight(observer, target)
         soft, hard = self._cover(observer, target, [])
-        hit = Sight(1.0, (), soft, hard, distance(observer, target))
-        if len(self._sight_cache) > 50_000:
-            self._sight_cache.clear()
-        self._sight_cache[key] = hit
-        return hit
+        return self._remember(key, Sight(1.0, (), soft, hard, distance(observer, target)))
 
     def _cover_candidates(self, observer: Footprint, target: Footprint) -> np.ndarray:
         """Area and line features that may give this shot cover: those whose envelope
