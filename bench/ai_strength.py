@@ -18,7 +18,13 @@ against passive. GEM's turn limit counts points kept (GEM-I-TURNLIMIT) and SWOMP
 points of casualties (SWOMP-I-VICTORY), Gemini's wounds left: until those rulesets say
 so in ``losses``, their column counts models); "obj"
 counts the games the first agent won on a scenario objective (``OBJECTIVE``), at any
-turn, where the game is decided by a place held and not by what was removed;
+turn, where the game is decided by a place held and not by what was removed.
+The removed column (and the 60% removal part of the target) is judged over the games
+the first agent did NOT win on an objective (the lead's rule for issue 20): a game won
+on a place ends when the place is taken, before the turn limit the removal target
+speaks of (GEM's default ends when the Greeks hold the hill, on turn 2), so counting it
+would measure the scenario's clock and not the agent's fight. If every game was an
+objective win the column reads "n/a (obj)" and the removal part counts as met;
 the **declined** share: decisions of the first agent where an attack at 60% or better
 with a positive expected value was passed over for waiting or ending
 (``engine.agents.greedy.declined``); and the seed pairs.
@@ -192,6 +198,20 @@ def objective_wins(results: list[GameResult], agent: str) -> int:
     return sum(1 for r in results if r.winner_agent == agent and OBJECTIVE.search(r.reason))
 
 
+def removal(
+    results: list[GameResult], agent: str, opponent: str, sizes: dict[str, int], want: float
+) -> tuple[str, bool]:
+    """The removed column's text and whether its target ``want`` is reached, over the
+    games ``agent`` did not win on a scenario objective (``OBJECTIVE``): such a game stops
+    when the place is taken, not at the turn limit the target names, so it says nothing
+    of what the agent removes. Every game an objective win: "n/a (obj)", counted as met."""
+    fought = [r for r in results if not (r.winner_agent == agent and OBJECTIVE.search(r.reason))]
+    if results and not fought:
+        return "n/a (obj)", True
+    share, half = mean_ci(removed_share(fought, opponent, sizes))
+    return f"{share:.0%} ±{half:.0%}", share >= want
+
+
 HEADER = (
     f"{'ruleset':10} {'scenario':8} {'pairing':17} {'games':>5} {'wins':>4} {'rate':>5} "
     f"{'95% int.':>9} {'target':>6} {'met':>3} {'removed':>11} {'obj':>3} "
@@ -218,9 +238,8 @@ def row(key: str, scenario: str, path: str, a: str, b: str, args: argparse.Names
     removed = "-"
     met = rate >= want
     if b in BASELINES:
-        share, half = mean_ci(removed_share(results, b, side_sizes(path)))
-        removed = f"{share:.0%} ±{half:.0%}"
-        met = met and share >= want_removed
+        removed, reached = removal(results, a, b, side_sizes(path), want_removed)
+        met = met and reached
     declined, decisions = declined_share(results, a)
     mine, theirs, side, split = pairs(results, a)
     independent = 2 * rate * (1 - rate) * (mine + theirs + side + split)

@@ -81,3 +81,23 @@ def test_removed_reads_the_rulesets_losses_where_recorded():
     r = result(0, two, "romans", "last survivor", 3, losses={"greeks": 0.7, "romans": 0.1})
     assert mod.removed_share([r], "passive", sizes) == [0.7]
     assert mod.TARGETS[("search", "rush")] == (0.75, 0.0)
+
+
+def test_removal_is_judged_over_the_games_not_won_on_an_objective():
+    """The lead's rule for issue 20: a game won on a place (GEM's hill, turn 2) ends
+    before the turn limit, so the removal target is judged over the other games; all
+    objective wins read "n/a (obj)" and count as met."""
+    mod = ai_strength()
+    one = {"greeks": "greedy", "romans": "passive"}
+    sizes = {"greeks": 10, "romans": 10}
+    hill = result(0, one, "greeks", "greeks took the hill by turn 2", 2)  # 5 of 10 romans
+    fought = result(1, one, "greeks", "last survivor", 6, losses={"romans": 0.8})
+    text, met = mod.removal([hill, fought], "greedy", "passive", sizes, 0.6)
+    assert (text, met) == ("80% ±0%", True)
+    # counted over both games the share would be 65%: the hill game is left out
+    short = result(2, one, "greeks", "last survivor", 6, losses={"romans": 0.4})
+    assert mod.removal([hill, short], "greedy", "passive", sizes, 0.6) == ("40% ±0%", False)
+    assert mod.removal([hill, hill], "greedy", "passive", sizes, 0.6) == ("n/a (obj)", True)
+    # an objective the opponent's side won is not the agent's: its game still counts
+    lost = result(3, one, "romans", "greeks did not take the hill by turn 8", 8)
+    assert mod.removal([lost], "greedy", "passive", sizes, 0.6) == ("50% ±0%", False)
