@@ -121,3 +121,34 @@ def test_a_figure_is_offered_the_enemy_a_friend_is_fighting():
     ends = [a.to or a.path[-1] for a in _moves(g, "leg")]
     assert any(p[0] > 37.0 for p in ends), ends  # toward the Gaul the friend touches
     assert any(abs(p[0] - 36.0) < 0.5 for p in ends), ends  # and toward its own nearest
+
+
+def test_a_figure_in_contact_is_offered_no_move_out_of_it():
+    """IA-BREAK, IA-I-BREAK: leaving contact costs a foot figure its side's army morale
+    test (a 5-8 hands the initiative over, a 0-4 sends the warband running). The
+    centurion touching a wounded enemy, with a whole one to advance on, was offered the
+    advance, and the computer stepped out of contact 14 times in 20 mirror games
+    against rush; it now fights where it stands (the wounded one is its to take)."""
+    g = game(
+        fig("chief", "blue", 36.0, 10.0, **{**LEGIONARY, "class": "commander"}),
+        fig("hurt", "red", 36.0 + BASE, 10.0),
+        fig("gaul", "red", 36.0, 20.0),
+    )
+    g.state.models["hurt"].set_status("wounded")
+    assert _moves(g, "chief") == []
+    sure, unsure = candidates.proposals(g.state, "blue", g.ctx) or ([], [])
+    assert not [a for a in sure + unsure if isinstance(a, Move)]
+
+
+def test_light_cavalry_in_contact_may_still_ride_off():
+    """IA-BREAK: an unarmoured rider still mounted leaves contact without a test, so
+    its advance stays on offer (in its commander's sight, IA-MORALE)."""
+    rider = {"class": "regular", "type": "cavalry", "armored": False, "shield": True}
+    g = game(
+        fig("rider", "blue", 36.0, 10.0, **rider),
+        fig("chief", "blue", 30.0, 8.0, **{**LEGIONARY, "class": "commander"}),
+        fig("hurt", "red", 36.0 + BASE, 10.0),
+        fig("gaul", "red", 36.0, 20.0),
+    )
+    g.state.models["hurt"].set_status("wounded")
+    assert [a.mode for a in _moves(g, "rider")] == ["run"]
