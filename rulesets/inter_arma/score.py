@@ -2,19 +2,12 @@
 melee each contact promises, and a little for closing in.
 
 Why the contacts: a one-step reader sees nothing of the melee phase while it moves, so
-it walked figures into even one-on-one clashes (a coin toss: the one attacked strikes
-back when it saves, IA-MELEE-1) as gladly as into two on one, where the group throws
-1.5d6 or 2d6 for the initiative and every member strikes (IA-MELEE-2, -3). Each enemy
-touched by k of our fighting figures is counted as a share ``GANG[k]`` of a loss, and
-each of ours touched by k of theirs the same way, so an even pairing nets nothing and
-outnumbering pays (issue 20) — for the side that strikes first.
-
-Why who strikes first: the side with the initiative opens every melee phase
-(IA-INITIATIVE), and a fight brings in every friend touching the target (IA-I-CLASH), so
-it picks the clashes: its two on one stand, but the other side's two on one is broken,
-the lone figure striking one of the pair first, one on one, after which neither may
-clash again that turn. Against the rush baseline (which always strikes) the computer
-counted on pairs that never fought and walked into pairs that did.
+it walked figures into clashes that lose as gladly as into two on one, where the group
+throws 1.5d6 or 2d6 for the initiative and every member strikes (IA-MELEE-2, -3). Each
+contact is now worth the exact expected result of its next clash (``clash``): the side
+that opens the melee phase takes the clashes that gain it (IA-INITIATIVE, IA-I-CLASH),
+the other side then those left that gain it, and a contact whose clash is done or
+declined this turn counts its next turn's at ``LATER`` (``melee_ahead``).
 
 Why morale: a side that has lost a third of its figures tests army morale at the end of
 every turn in which it loses another (IA-I-CRITICAL), and a 0-4 sends all but the two a
@@ -30,10 +23,13 @@ turn, and the initiative each side will have.
 
 from __future__ import annotations
 
+import math
+
 from engine.closing import pull
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from rulesets.inter_arma.chapters import combat, measure, morale
+from rulesets.inter_arma.build import mounted
+from rulesets.inter_arma.chapters import combat, measure, melee, morale
 from rulesets.inter_arma.state import gs, mv
 
 #: the pull toward the nearest foe is full within NEAR inches, none NEAR_SPAN beyond
@@ -42,13 +38,10 @@ VALUE = {"commander": 2.0, "elite": 1.3, "regular": 1.0, "conscript": 0.8}
 #: what is left of a wounded figure's worth: it cannot fight, but it stands on the table
 #: until an enemy kills or captures it (IA-WOUNDED), and finishing it is worth a little
 WOUNDED = 0.25
-#: the share of a figure's worth that k fighting enemies in base contact threaten
-GANG = (0.0, 0.1, 0.4, 0.6)
-#: ... and never more than this share, whatever the class edge: a contact held is only a
-#: promise, and three on one with a commander among them (0.6 x 2.0) promised more than
-#: the figure's whole worth, so holding the contact beat the clash itself (70% to put the
-#: enemy down) and a passive enemy stood untouched for the rest of the game (issue 20)
-PROMISE = 0.4
+#: a contact's clash next turn, against one this turn: the movement phase between may
+#: bring friends in or take the initiative away, and a clash due now that its side
+#: passes over must be worth less than the clash taken
+LATER = 0.6
 #: what striking first in the melee phase (IA-INITIATIVE) is worth, in figures
 INITIATIVE = 0.25
 #: P(2d6 <= n), n = 0..12: the chance of an army morale throw of n or less (IA-MORALE)
@@ -60,31 +53,125 @@ def worth(m: Model) -> float:
     return v * (WOUNDED if "wounded" in m.status else 1.0)
 
 
-def edge(by: Model, t: Model) -> float:
-    """How much more (or less) than an even clash ``by`` threatens ``t``: the class
-    difference gives the initiative roll and the save their bonuses (IA-MELEE-1,
-    IA-SAVE a, b), so a regular touching a commander threatens him little."""
-    return min(2.0, max(0.25, 1.0 + 0.5 * (combat.quality(by) - combat.quality(t))))
+def _kind(state: GameState, m: Model) -> tuple[object, ...]:
+    """What a clash's odds depend on: class, type, armour, shield, still mounted, and an
+    archer's shot this turn (IA-MELEE-1: −1 on the initiative)."""
+    st = m.stats
+    return (st.get("class"), st.get("type"), bool(st.get("armored")), bool(st.get("shield")),
+            mounted(m), melee.archer_penalty(state, m))  # fmt: skip
 
 
-def threat(own: list[Model], foes: list[Model], first: bool = True) -> float:
-    """What the contacts promise ``own``'s side: the threatened share of each enemy's
-    worth less that of each of ours (fighting figures only), each weighed by the best
-    class edge among those who touch it. Only the side that strikes first (``first``:
-    ``own``'s) gets its gangs; the other side's count as one on one."""
-    touch = {e.id: [m for m in own if measure.in_contact(m, e)] for e in foes}
-    total = 0.0
-    for e in foes:
-        k = touch[e.id]
-        if k:
-            n = min(len(k), 3 if first else 1)
-            total += min(PROMISE, GANG[n] * max(edge(m, e) for m in k)) * worth(e)
-    for m in own:
-        k = [e for e in foes if any(x.id == m.id for x in touch[e.id])]
-        if k:
-            n = min(len(k), 1 if first else 3)
-            total -= min(PROMISE, GANG[n] * max(edge(e, m) for e in k)) * worth(m)
-    return total
+_CLASHES: dict[tuple[object, ...], tuple[float, float]] = {}
+
+
+def clash(state: GameState, group: list[Model], t: Model) -> tuple[float, float]:
+    """(P(``t`` down), P(``group[0]`` down)) in the clash of ``group`` (its first the
+    one ``t`` strikes back at) on ``t``, exactly as melee.apply plays it one, two or
+    three on one: the initiative (IA-MELEE-1/2/3), the group's blows, the lone figure's
+    one blow with its class bonus turned against the first (IA-MELEE-2). Saves of the
+    moment (formations, inspiration) and massed combat are left out."""
+    key = (*(_kind(state, g) for g in group), None, _kind(state, t))
+    got = _CLASHES.get(key)
+    if got is None:
+        a, b, _ = melee.initiative_dists(state, group, t)
+        win = sum(pa * pb for fa, pa in a.items() for fb, pb in b.items() if fa > fb)
+        lose = sum(pa * pb for fa, pa in a.items() for fb, pb in b.items() if fa < fb)
+        f = float(win / (win + lose))
+        survive = 1.0
+        for g in group:
+            survive *= 1 - float(combat.p_down(combat.hit_dist(t, melee.attack_kind(g), [])))
+        back = combat.hit_dist(group[0], melee.attack_kind(t), melee.counter_mods(group, t))
+        q = float(combat.p_down(back))
+        got = (f * (1 - survive) + (1 - f) * (1 - q) * (1 - survive), f * survive * q + (1 - f) * q)
+        _CLASHES[key] = got
+    return got
+
+
+def best_clash(state: GameState, group: list[Model], t: Model) -> float:
+    """The worth the clash of ``group`` on ``t`` gains the group's side: ``t`` put down
+    less the one it strikes back at, the group choosing that one (the figure that
+    declares the fight) to lose least."""
+    best = -math.inf
+    for i, m in enumerate(group):
+        down, lost = clash(state, [m, *group[:i], *group[i + 1 :]], t)
+        best = max(best, down * worth(t) - lost * worth(m))
+    return best
+
+
+Offer = tuple[float, Model, list[Model]]
+
+
+Touch = dict[str, list[Model]]
+
+
+def _offers(state: GameState, side: str, touch: Touch, used: set[str]) -> list[Offer]:
+    """The clashes ``side`` may declare now, (worth to it, target, group), best first:
+    on each enemy not yet clashed, every ready figure of its own touching it
+    (IA-I-CLASH; a figure clashes once a turn, ``used``). ``touch``: each fighting
+    figure's fighting enemies in contact."""
+    out = []
+    for tid, near in touch.items():
+        t = state.models[tid]
+        if t.side == side or tid in used:
+            continue
+        group = [m for m in near if m.side == side and m.id not in used]
+        if group:
+            out.append((best_clash(state, group, t), t, group))
+    return sorted(out, key=lambda o: -o[0])
+
+
+def _pass(state: GameState, pickers: list[str], touch: Touch, used: set[str]) -> dict[str, float]:
+    """One melee phase as the score foresees it: each side in ``pickers`` in turn takes
+    the clashes that gain it, best first, counting as gained what a clash takes from the
+    sides after it: a lone figure striking one of a pair first breaks their two on one,
+    for neither may clash again that turn (IA-I-CLASH). ``used`` grows with the figures
+    that clash. Returns the worth each side gains."""
+    gain = dict.fromkeys(state.sides, 0.0)
+    for k, side in enumerate(pickers):
+        later = [o for s in pickers[k + 1 :] for o in _offers(state, s, touch, used) if o[0] > 0]
+        for v, t, group in _offers(state, side, touch, used):
+            if t.id in used or any(m.id in used for m in group):
+                continue
+            ids = {m.id for m in group}
+            denied = max((w for w, u, g in later if u.id in ids or t in g), default=0.0)
+            if v + denied <= 0:
+                continue
+            used.update([t.id, *ids])
+            gain[side] += v
+            gain[t.side] -= v
+    return gain
+
+
+def melee_ahead(state: GameState, side: str, fighters: list[Model]) -> float:
+    """What the contacts promise ``side``: the clashes of this turn's melee phase, the
+    sides still to play it picking in their order (the side to act first in it), and
+    for every contact left over, its clash next turn at ``LATER`` (next turn's order).
+    Why picked, not summed both ways: a pair meets once a turn (IA-MELEE-1), and the side
+    that opens the melee phase chooses where (IA-INITIATIVE, IA-I-CLASH): it fights
+    where it gains and leaves the rest to the other side, who takes only what gains it.
+    Why exact odds: an even-looking one on one is not even when one is armoured
+    (a Gallic warrior against a legionary loses 0.42 of a figure for 0.25, IA-SAVE)
+    or a commander (armoured, +2 to save: no blow puts him down), and the class-only
+    edge of old walked warriors into legionaries one by one (issue 20)."""
+    turn = gs(state).get("ia") or {}
+    order = list(turn.get("order") or state.sides)
+    pickers = order[int(turn.get("i", 0)) :] if state.phase == "melee" else order
+    touch: Touch = {m.id: [] for m in fighters}
+    for i, a in enumerate(fighters):
+        for b in fighters[i + 1 :]:
+            if a.side != b.side and measure.in_contact(a, b):
+                touch[a.id].append(b)
+                touch[b.id].append(a)
+    touch = {k: v for k, v in touch.items() if v}
+    if not touch:
+        return 0.0
+    done = {m.id for m in fighters if mv(m).get("clashed") == state.turn}
+    used = set(done)
+    now = _pass(state, pickers, touch, used)
+    first = leader(state)
+    later_order = [first, *(s for s in order if s != first)] if first else order
+    later = _pass(state, later_order, touch, used - done)
+    return now[side] + LATER * later[side]
 
 
 def leader(state: GameState) -> str | None:
@@ -139,5 +226,5 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
     first = leader(state)
     if first is not None:
         total += INITIATIVE if first == side else -INITIATIVE
-    promise = threat(own, ready, first in (side, None))
+    promise = melee_ahead(state, side, own + ready)
     return total + promise + 0.02 * pull(own, ready, lambda m: NEAR, NEAR_SPAN)

@@ -75,26 +75,60 @@ def test_the_pull_is_toward_enemies_still_able_to_fight():
     assert v[0] > v[1]
 
 
-def test_a_contact_never_promises_more_than_a_share_of_the_figure():
-    """IA-MELEE-2: three on one with a commander among them puts the enemy down about
-    70% of the time; the contact held promised 0.6 x 2.0 of the figure, more than the
-    clash, so the computer held it and never struck. The promise is capped (PROMISE)."""
+def test_a_contact_never_promises_more_than_its_clash():
+    """IA-MELEE-3: three on one with a commander among them puts the enemy down about
+    70% of the time; a contact once promised 0.6 x 2.0 of the figure, more than the
+    clash, so the computer held it and never struck. The contact now promises the
+    clash's own expected result, no more."""
     chief = {"class": "commander"}
     r = 2 * BASE
     ring = [(30.0 - BASE, 10.0), (30.0 + BASE, 10.0), (30.0, 10.0 + BASE)]
-    three = _value(
+    g = game(
         fig("c", "blue", *ring[0], **chief),
         fig("a", "blue", *ring[1]),
         fig("b", "blue", *ring[2]),
         fig("g", "red", 30.0, 10.0),
     )
+    three = score.score(g.state, "blue", g.ctx)
     apart = _value(
         fig("c", "blue", ring[0][0] - r, ring[0][1], **chief),
         fig("a", "blue", ring[1][0] + r, ring[1][1]),
         fig("b", "blue", ring[2][0], ring[2][1] + r),
         fig("g", "red", 30.0, 10.0),
     )
-    assert 0.1 < three - apart <= score.PROMISE + 0.02  # the pull's difference at most
+    m = g.state.models
+    clash = score.best_clash(g.state, [m["c"], m["a"], m["b"]], m["g"])
+    assert 0.5 < clash < 1.0
+    assert clash - 0.02 <= three - apart <= clash + 0.02  # the pull's difference at most
+
+
+def test_a_clash_is_read_with_its_armour_and_class():
+    """IA-MELEE-1, IA-SAVE: one on one, each strikes first half the time and the one
+    struck back at saves first. A Gallic warrior (shield, no armour: down on 3 or less)
+    against a legionary (armour: down on 2 or less) puts him down 1/2 x 1/3 + 1/2 x 1/2
+    x 1/3 = 1/4 and goes down 1/2 x 2/3 x 1/2 + 1/2 x 1/2 = 5/12; against an armoured
+    centurion (+2 to save: no face puts him down) it only goes down, 1/2, for his +2
+    on the initiative does not matter: he strikes first or back. The old reading by
+    class alone called the warrior's clash even, and walked warriors into legionaries."""
+    legionary = {"class": "regular", "armored": True, "shield": True}
+    warrior = {"class": "regular", "shield": True}
+    g = game(
+        fig("w", "red", 30.0, 10.0, **warrior),
+        fig("l", "blue", 30.0 + BASE, 10.0, **legionary),
+        fig("c", "blue", 30.0 - BASE, 10.0, **{**legionary, "class": "commander"}),
+    )
+    m = g.state.models
+    down, lost = score.clash(g.state, [m["w"]], m["l"])
+    assert abs(down - 1 / 4) < 1e-9 and abs(lost - 5 / 12) < 1e-9
+    down, lost = score.clash(g.state, [m["w"]], m["c"])
+    assert down == 0.0 and abs(lost - 1 / 2) < 1e-9
+    touching = _value(
+        fig("w", "blue", 30.0, 10.0, **warrior), fig("l", "red", 30.0 + BASE, 10.0, **legionary)
+    )
+    apart = _value(
+        fig("w", "blue", 30.0, 10.0, **warrior), fig("l", "red", 30.0 + BASE, 15.0, **legionary)
+    )
+    assert touching < apart - 0.1
 
 
 def test_a_pair_counts_only_for_the_side_that_strikes_first():
