@@ -169,7 +169,10 @@ class SearchAgent(RolloutPolicy):
         #: end of its movement phase) to its first attack, or until play is back with us
         #: (docs/decisions/0009); 2: on to its first attack, our own steps between too
         #: (the horizon permitting); 0: it stops at the opponent's first step, whatever
-        #: it is, as before (a phased turn's answer was then "end phase", never a shot)
+        #: it is, as before (a phased turn's answer was then "end phase", never a shot);
+        #: 3: on through the opponent's whole go, until it has attacked and play is back
+        #: with us (Inter Arma moves both sides before anyone shoots: at 1 a movement
+        #: option's rollout ended with the enemy's "end phase", docs/decisions/0010)
         self.through = through
         self.confidence = confidence  # standard errors (``_confident``)
         self.vet = vet  # rollouts play only attacks that pay their side (``vet.py``)
@@ -273,11 +276,12 @@ class SearchAgent(RolloutPolicy):
         root = prev
         gain = 0.0
         theirs = 0  # the opponent's steps so far
+        answered = False  # the opponent has attacked
         for step in range(self.horizon):
             if time.perf_counter() > deadline:
                 return None
             to_act = sim.to_act()
-            if to_act is None or (theirs and to_act == side and self.through < 2):
+            if to_act is None or (to_act == side and self._answered(theirs, answered)):
                 break  # over, or the opponent has had its go and play is back with us
             a, fixed = self._step_pick(sim, to_act, seed * 31 + step, path, memo if calm else None)
             if a is None:
@@ -300,11 +304,20 @@ class SearchAgent(RolloutPolicy):
             gain += value - prev
             if to_act != side:
                 theirs += 1
-                if not self.through or is_attack(a, foes_of(sim.state, to_act)):
+                hit = is_attack(a, foes_of(sim.state, to_act))
+                answered = answered or hit
+                if not self.through or (hit and self.through < 3):
                     break  # the opponent's answer: its first attack
             path = (*path, step)
             sim, prev, calm = self._advance(game, sim, side, a, path, seed, memo if calm else None)
         return root, gain
+
+    def _answered(self, theirs: int, answered: bool) -> bool:
+        """Whether a rollout whose opponent has taken ``theirs`` steps (``answered``: one
+        of them an attack) stops when play is back with its side (``through``)."""
+        if self.through == 3:
+            return answered
+        return bool(theirs) and self.through < 2
 
     def _step_pick(
         self, sim: Game, to_act: str, seed: int, path: tuple[int, ...], memo: _Memo | None
