@@ -92,3 +92,56 @@ def test_closing_counts_the_foe_nearest_by_the_way_round_the_wall():
     got = candidates.nearest_by_way(st, o1, g.ctx)
     assert got is not None and got[1].id == "g2" and got[2] == ()
     assert score.reach(st, o1, g.ctx) == score.measure.gap(o1, g2)
+
+
+#: the default scenario's rubble, 8" wide and 6" deep (difficult: GM-I-TERRAIN)
+RUBBLE = TerrainFeature(
+    "rubble", "rubble", ((20.0, 30.0), (28.0, 30.0), (28.0, 36.0), (20.0, 36.0))
+)
+
+
+def _ork_before_the_rubble():
+    """The default scenario's third ork, just north of the rubble, its guardsman 32"
+    off to the south beyond it; red to move."""
+    return make_game(
+        "gemini",
+        [_model("o3", "red", "ork", 21.6, 38.0), _model("g2", "blue", "guardsman", 20.0, 6.0)],
+        terrain=[RUBBLE],
+        first="red",
+    )
+
+
+def test_the_way_through_difficult_ground_counts_each_inch_of_it_twice():
+    """GM-MOVE, GM-I-TERRAIN: the straight way crosses 6" of rubble, so it costs 38"
+    of allowance, not 32"; a way past the rubble costs its plain length."""
+    g = _ork_before_the_rubble()
+    length, corners = candidates.route(g.ctx, (21.6, 38.0), (21.6, 6.0))
+    assert corners == () and math.isclose(length, 38.0)
+    beside, _ = candidates.route(g.ctx, (19.0, 38.0), (19.0, 6.0))
+    assert math.isclose(beside, 32.0)
+
+
+def test_the_closing_term_prefers_the_step_round_the_rubble_to_the_step_into_it():
+    """Issue 20: an ork in front of the rubble walked into it at 2" a turn. Its
+    straight move (2" to the edge, 1" in) must leave it farther from its foe by the way
+    than a move of less allowance stepping off the rubble's side; measured in plain
+    inches the straight move looked better (3" nearer against 2.2")."""
+    g = _ork_before_the_rubble()
+    st = g.state
+    o3 = st.models["o3"]
+    now = score.reach(st, o3, g.ctx)
+    assert now is not None
+
+    def gain(*path: tuple[float, float]) -> float:
+        c = g.clone(dice_seed=1)
+        move = act.Move(actor="o3", path=((21.6, 38.0), *path))
+        assert c.check(move).ok
+        c.apply(move)
+        assert math.dist(c.state.models["o3"].pos, path[-1]) < 0.01
+        after = score.reach(c.state, c.state.models["o3"], c.ctx)
+        assert after is not None
+        return now - after
+
+    into = gain((21.6, 35.0))  # 2" to the rubble's edge, then 1" in it: 4" of allowance
+    round_ = gain((19.7, 37.6), (19.7, 35.8))  # 3.7" of open ground, west of the rubble
+    assert round_ > into + 1.0
