@@ -5,7 +5,9 @@ Why these terms:
 - Material is the share of its starting points value each side keeps, because that is
   what decides a game at the scenario's turn limit (GEM-I-TURNLIMIT, ``kept_share``);
   it is scaled by the mean starting army so a figure weighs about its points value
-  (GEM-4), and a figure riding in a vehicle is no loss.
+  (GEM-4), and a figure riding in a vehicle is no loss. A unit that has lost enough to
+  take rout checks (GEM-2.4.2) counts what is left of it at its chance of passing the
+  next one (``rout_risk``): the figure that routs a unit is worth the unit.
 - An objective decides the game the moment its side holds it at the end of a turn
   (GEM-3.7, ``victory.holds``), so holding one is worth more than most of an army; the
   side that must take it is pulled toward it, and the other side is rewarded for
@@ -41,14 +43,16 @@ from engine.state import GameState, Model
 from .build import def_value
 from .chapters import blocks, measure
 from .chapters.melee import attack_dice, group_facing, melee_weapon, ranks_of, target_group
+from .chapters.morale import check_odds
 from .chapters.points import model_value
-from .chapters.tables import table1, table3
+from .chapters.tables import rout_need, table1, table3
 from .flow import PENALTY
 from .state import (
     disorganized,
     engagements,
     gs,
     is_block,
+    lost_percent,
     mtype,
     mv,
     on_hand,
@@ -85,11 +89,28 @@ def worth(m: Model) -> float:
 
 
 def kept(state: GameState, side: str) -> float:
-    """The share of its starting points value the side keeps (as victory.kept_share)."""
+    """The share of its starting points value the side keeps (as victory.kept_share),
+    less what its units' rout checks should take off (``rout_risk``)."""
     ms = [m for m in state.models.values() if m.side == side]
     start = sum(model_value(m) for m in ms)
-    now = sum(worth(m) for m in ms if on_hand(m))
+    now = sum(worth(m) for m in ms if on_hand(m)) - rout_risk(state, side)
     return now / start if start else 0.0
+
+
+def rout_risk(state: GameState, side: str) -> float:
+    """Points value the side's units should lose to their next rout check: each unit
+    that has lost the share that calls for one (GEM-2.4.2, GEM-2.4.3) leaves the table
+    whole unless it rolls the table's number with its modifiers (GEM-2.4.4). Why: three
+    archers are one unit, and the second one struck down takes the third with it 85 times
+    in 100 (18+ on a d20) at the next morale segment; counted figure by figure, the
+    computer spread its archers where the enemy's block overran them one at a time, and
+    never finished off an enemy unit that one more hit would have routed."""
+    risk = 0.0
+    for unit, ms in state.units(side).items():
+        if rout_need(lost_percent(state, unit)) > 0:
+            fail = 1.0 - float(check_odds(state, unit, "rout"))
+            risk += fail * sum(worth(m) for m in ms)
+    return risk
 
 
 def scale(state: GameState) -> float:

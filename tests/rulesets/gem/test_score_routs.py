@@ -1,0 +1,59 @@
+"""Issue 20: GEM's position value counts what a rout check will take.
+
+A unit that has lost 60% of its start rolls a rout check each morale segment and leaves
+the table whole on a failure (GEM-2.4.2, GEM-2.4.3: 18+ on a d20, with the modifiers of
+GEM-2.4.4). Counted figure by figure, the second of three archers struck down was worth
+no more than the first, though it takes the third with it."""
+
+import pytest
+
+from rulesets.gem import score
+
+from .helpers import make, model
+
+
+def _archers(prefix: str, side: str, x: float, y: float, facing: float) -> list[dict]:
+    return [
+        model(f"{prefix}{i + 1}", side, x + 2.5 * i, y, facing, unit=prefix, profile="archer")
+        for i in range(3)
+    ]
+
+
+def _gain(g, removed: list[str]) -> float:
+    """Blue's score with the red figures ``removed`` taken off, less its score now."""
+    base = score.score(g.state, "blue")
+    c = g.clone(dice_seed=0)
+    for mid in removed:
+        c.state.models[mid].removed = True
+    return score.score(c.state, "blue") - base
+
+
+def test_the_figure_that_routs_its_unit_is_worth_the_unit():
+    """Red's archers ``ra`` have lost one of three; ``rb`` none, set out the same way.
+    Striking down a second ``ra`` (67% lost, no leader near: no roll passes 18 - 4)
+    leaves its third to the rout check: worth two archers, where a first ``rb`` is one."""
+    specs = (
+        _archers("ba", "blue", 10, 5, 90.0)
+        + _archers("ra", "red", 5, 40, 270.0)
+        + _archers("rb", "red", 25, 40, 270.0)
+    )
+    g = make(specs, vars_={"objectives": []})
+    g.state.models["ra1"].removed = True
+    one = _gain(g, ["rb2"])
+    assert one > 0
+    assert _gain(g, ["ra2"]) == pytest.approx(2 * one, rel=0.1)
+    assert score.rout_risk(g.state, "red") == 0.0
+
+
+def test_a_leader_near_keeps_a_share():
+    """GEM-2.4.4: with its general within command range a unit at 67% lost passes on
+    18+ (15 in 100), so its last archer keeps 15% of its worth in the score."""
+    specs = _archers("ra", "red", 5, 40, 270.0) + [
+        model("rg", "red", 7.5, 42, 270.0, profile="general"),
+        model("bg", "blue", 50, 5, 90.0, profile="general"),
+    ]
+    g = make(specs, vars_={"objectives": []})
+    g.state.models["ra1"].removed = True
+    g.state.models["ra2"].removed = True
+    last = score.worth(g.state.models["ra3"])
+    assert score.rout_risk(g.state, "red") == pytest.approx(0.85 * last)
