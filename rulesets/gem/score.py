@@ -50,6 +50,7 @@ from .flow import PENALTY
 from .state import (
     disorganized,
     engagements,
+    foes_in_melee,
     gs,
     is_block,
     lost_percent,
@@ -515,8 +516,11 @@ def close_pull(state: GameState, side: str) -> float:
     out-fight: a charge on it would strike off more than it strikes back (Table 1 with
     the charge bonus, as ``exposure`` values the enemy's charges). Why: without it a
     one-step agent's hoplites see only ``exposure`` and hang back all game, and a battle
-    of archers alone is decided by one lucky arrow at the turn limit. Figures already in
-    a melee are left to ``melee_edge``; a block pulls as its front rank, per figure."""
+    of archers alone is decided by one lucky arrow at the turn limit. A block pulls as its
+    front rank, per figure. A figure already in a melee keeps the pull in full when it
+    out-fights a foe there (``melee_edge`` values the exchange itself). Why: the pull
+    once vanished the moment a block charged, so a charge cost its four figures' pull
+    (about 4) and a block in reach of its twin ended the movement rather than charge."""
     charged = int(table3()["charged"])
     engaged = {u for e in engagements(state) for u in e.get("units", [])}
     foes = [
@@ -526,14 +530,12 @@ def close_pull(state: GameState, side: str) -> float:
     ]
     if not foes:
         return 0.0
-    chargers = [
+    melee = [
         m
         for m in state.live(side)
-        if m.unit not in engaged
-        and mtype(m) != "vehicle"
-        and not mv(m).get("aboard")
-        and missile_range(m) <= 0
+        if mtype(m) != "vehicle" and not mv(m).get("aboard") and missile_range(m) <= 0
     ]
+    chargers = [m for m in melee if m.unit not in engaged]
 
     def outfights(m: Model, e: Model) -> float:
         mine = charge_blows(m, charge_dice(state, m), e, charged)
@@ -542,7 +544,12 @@ def close_pull(state: GameState, side: str) -> float:
     def reach(m: Model) -> float:
         return float(m.stat("MOV", 4)) + 1.0
 
-    return CLOSE * pull(chargers, foes, reach, CLOSE_SPAN, gain=outfights)
+    held = 0.0
+    for m in melee:
+        if m.unit in engaged:
+            fought = set(foes_in_melee(state, m.unit))
+            held += max((outfights(m, e) for e in foes if e.unit in fought), default=0.0)
+    return CLOSE * (held + pull(chargers, foes, reach, CLOSE_SPAN, gain=outfights))
 
 
 def score(state: GameState, side: str) -> float:

@@ -1,4 +1,5 @@
-"""Issue 20: GEM's position value counts what a rout check will take.
+"""Issue 20: GEM's position value counts what a rout check will take, and keeps a
+figure's pull toward the foe it out-fights once it is in the melee.
 
 A unit that has lost 60% of its start rolls a rout check each morale segment and leaves
 the table whole on a failure (GEM-2.4.2, GEM-2.4.3: 18+ on a d20, with the modifiers of
@@ -7,9 +8,11 @@ no more than the first, though it takes the third with it."""
 
 import pytest
 
+from engine.actions import Charge
+from engine.testing import to_phase
 from rulesets.gem import score
 
-from .helpers import make, model
+from .helpers import block_specs, make, model
 
 
 def _archers(prefix: str, side: str, x: float, y: float, facing: float) -> list[dict]:
@@ -57,3 +60,21 @@ def test_a_leader_near_keeps_a_share():
     g.state.models["ra2"].removed = True
     last = score.worth(g.state.models["ra3"])
     assert score.rout_risk(g.state, "red") == pytest.approx(0.85 * last)
+
+
+def test_a_charge_keeps_the_pull_of_the_foe_it_outfights():
+    """A block in charge reach of a foe it out-fights pulls in full (``close_pull``);
+    charging it keeps that pull rather than dropping it to nothing, so the charge is
+    not priced four figures' pull below standing still."""
+    specs = block_specs("bh", "blue", (10, 10), 0.0, 4, 2) + [
+        model("ra1", "red", 13.5, 10, 180.0, unit="ra", profile="archer")
+    ]
+    g = make(specs, vars_={"objectives": []})
+    to_phase(g, "movement", "blue")
+    before = score.close_pull(g.state, "blue")
+    assert before == pytest.approx(4.0, abs=0.01)
+    charge = Charge(actor="bh", target="ra1")
+    assert g.check(charge).ok
+    c = g.clone(dice_seed=0)
+    c.apply(charge)
+    assert score.close_pull(c.state, "blue") == pytest.approx(before, abs=0.01)
