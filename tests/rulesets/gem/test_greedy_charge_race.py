@@ -38,18 +38,22 @@ def test_initiative_odds_favour_the_side_that_lost_it():
 
 
 def test_who_charges_first():
-    """While red has yet to move this turn its charge comes first for sure (and blue's, to
-    red, as blue moves now); once red has
-    moved, next turn's initiative decides (red won this turn: -5); at the turn limit no
-    charge is left to come."""
+    """Blue's movement begins with nothing moved: its charges go in first (and red's,
+    to red, come after). Once blue has moved while red has yet to move, red's charge on
+    whatever blue left in reach comes first for sure; once red has moved, next turn's
+    initiative decides (red won this turn: -5); at the turn limit no charge is left to
+    come. (Blue fresh to move was once priced as charged first: ending the last segment
+    of a turn, which rolls the next initiative, then looked worse than it was.)"""
     g = _standoff("blue")
-    assert score.first_charge(g.state, "blue") == (0.0, 1.0)
+    assert score.first_charge(g.state, "blue") == (1.0, 0.0)
     assert score.first_charge(g.state, "red") == (0.0, 1.0)  # blue moves now
+    assert score.first_charge(_after(g, _step_in()), "blue") == (0.0, 1.0)
     g = _standoff("red")
+    assert score.first_charge(g.state, "blue") == (1.0, 0.0)  # red is done: blue's turn
     p = score.p_initiative(0, 5)
-    assert score.first_charge(g.state, "blue") == pytest.approx((p, 1 - p))
+    assert score.first_charge(_after(g, _step_in()), "blue") == pytest.approx((p, 1 - p))
     g = _standoff("red", limit=1)
-    assert score.first_charge(g.state, "blue") == (0.0, 0.0)
+    assert score.first_charge(_after(g, _step_in()), "blue") == (0.0, 0.0)
 
 
 def _step_in() -> Move:
