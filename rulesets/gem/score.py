@@ -106,12 +106,21 @@ def rout_risk(state: GameState, side: str) -> float:
     in 100 (18+ on a d20) at the next morale segment; counted figure by figure, the
     computer spread its archers where the enemy's block overran them one at a time, and
     never finished off an enemy unit that one more hit would have routed."""
-    risk = 0.0
-    for unit, ms in state.units(side).items():
-        if rout_need(lost_percent(state, unit)) > 0:
-            fail = 1.0 - float(check_odds(state, unit, "rout"))
-            risk += fail * sum(worth(m) for m in ms)
-    return risk
+    return sum(
+        (1.0 - standing(state, unit)) * sum(worth(m) for m in ms)
+        for unit, ms in state.units(side).items()
+    )
+
+
+def standing(state: GameState, unit: str) -> float:
+    """The chance the unit is still on the table after its next rout check: 1 for a
+    unit whose losses call for none (GEM-2.4.2). A blow on one of its figures is worth
+    this share of the figure (``_struck``, ``_threat``): ``rout_risk`` has written the
+    rest off already, and a doomed archer counted in full there was worth more alive
+    in a melee than struck down."""
+    if rout_need(lost_percent(state, unit)) <= 0:
+        return 1.0
+    return float(check_odds(state, unit, "rout"))
 
 
 def scale(state: GameState) -> float:
@@ -243,7 +252,7 @@ def _struck(state: GameState, unit: str, hits: float) -> float:
         return 0.0
     target = _front(state, unit)
     taken = capped_hits(hits, sum(m.hp for m in ms))
-    return taken * model_value(target) / max(1, target.max_hp)
+    return taken * model_value(target) / max(1, target.max_hp) * standing(state, unit)
 
 
 def blows(state: GameState, e: dict[str, Any], a: str, b: str) -> float:
@@ -395,8 +404,8 @@ def _threat(state: GameState, e: Model, dice: int, t: Model, charged: int) -> fl
     if disorganized(e):
         off = max(1, off // 2)
     hits = min(cap, dice * p_hit(off, def_value(front, ""), mod))
-    mine = hits * model_value(front) / max(1, front.max_hp)
-    return mine - charge_blows(front, back, e, back_mod)
+    mine = hits * model_value(front) / max(1, front.max_hp) * standing(state, t.unit)
+    return mine - charge_blows(front, back, e, back_mod) * standing(state, e.unit)
 
 
 def exposure(state: GameState, side: str) -> float:

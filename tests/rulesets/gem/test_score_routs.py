@@ -78,3 +78,18 @@ def test_a_charge_keeps_the_pull_of_the_foe_it_outfights():
     c = g.clone(dice_seed=0)
     c.apply(charge)
     assert score.close_pull(c.state, "blue") == pytest.approx(before, abs=0.01)
+
+
+def test_a_blow_on_a_routing_unit_is_worth_what_the_rout_leaves():
+    """``rout_risk`` writes off the last of three archers with no leader near (no roll
+    passes 18 - 4), so a charge on it threatens nothing more: counted in full, the
+    figure was worth more alive in a melee than struck down, and greedy's archers
+    stopped fighting a doomed foe (mirror greedy-rush game 4)."""
+    specs = block_specs("bh", "blue", (10, 10), 0.0, 4, 2) + _archers("ra", "red", 12.5, 10, 180.0)
+    g = make(specs, vars_={"objectives": []})
+    whole = score.threats(g.state, "red")
+    assert whole > 0 and score.standing(g.state, "ra") == 1.0
+    for mid in ("ra2", "ra3"):
+        g.state.models[mid].removed = True
+    assert score.standing(g.state, "ra") == 0.0
+    assert score.threats(g.state, "red") == 0.0
