@@ -1,5 +1,6 @@
 """The computer's reading of a position (score): fighting strength weighed by class, the
-melee each contact promises, and a little for closing in.
+melee each contact promises, the shots the ranged phase promises, and a little for
+closing in.
 
 Why the contacts: a one-step reader sees nothing of the melee phase while it moves, so
 it walked figures into clashes that lose as gladly as into two on one, where the group
@@ -8,6 +9,11 @@ contact is now worth the exact expected result of its next clash (``clash``): th
 that opens the melee phase takes the clashes that gain it (IA-INITIATIVE, IA-I-CLASH),
 the other side then those left that gain it, and a contact whose clash is done or
 declined this turn counts its next turn's at ``LATER`` (``melee_ahead``).
+
+Why the shots: moving, the score saw nothing of the ranged phase to come, so an archer
+gave up its shot to stand in contact (IA-I-CONTACT) one on one with a warrior as good
+as he, and a figure stood in reach of the enemy's bows for nothing. Each figure still to
+shoot this turn now promises its best shot at ``FIRE`` (``fire_ahead``).
 
 Why morale: a side that has lost a third of its figures tests army morale at the end of
 every turn in which it loses another (IA-I-CRITICAL), and a 0-4 sends all but the two a
@@ -29,7 +35,8 @@ from engine.closing import pull
 from engine.ruleset import Context
 from engine.state import GameState, Model
 from rulesets.inter_arma.build import mounted
-from rulesets.inter_arma.chapters import combat, measure, melee, morale
+from rulesets.inter_arma.chapters import combat, measure, melee, morale, ranged
+from rulesets.inter_arma.chapters import tables as T
 from rulesets.inter_arma.state import gs, mv
 
 #: the pull toward the nearest foe is full within NEAR inches, none NEAR_SPAN beyond
@@ -42,6 +49,9 @@ WOUNDED = 0.25
 #: bring friends in or take the initiative away, and a clash due now that its side
 #: passes over must be worth less than the clash taken
 LATER = 0.6
+#: a shot the coming ranged phase promises, against one taken: the other side moves
+#: too, and neither sight nor cover is measured for it (a score must be quick)
+FIRE = 0.5
 #: what striking first in the melee phase (IA-INITIATIVE) is worth, in figures
 INITIATIVE = 0.25
 #: P(2d6 <= n), n = 0..12: the chance of an army morale throw of n or less (IA-MORALE)
@@ -142,7 +152,18 @@ def _pass(state: GameState, pickers: list[str], touch: Touch, used: set[str]) ->
     return gain
 
 
-def melee_ahead(state: GameState, side: str, fighters: list[Model]) -> float:
+def contacts(fighters: list[Model]) -> Touch:
+    """Each fighting figure's fighting enemies in base contact (IA-I-CONTACT)."""
+    touch: Touch = {m.id: [] for m in fighters}
+    for i, a in enumerate(fighters):
+        for b in fighters[i + 1 :]:
+            if a.side != b.side and measure.in_contact(a, b):
+                touch[a.id].append(b)
+                touch[b.id].append(a)
+    return {k: v for k, v in touch.items() if v}
+
+
+def melee_ahead(state: GameState, side: str, fighters: list[Model], touch: Touch) -> float:
     """What the contacts promise ``side``: the clashes of this turn's melee phase, the
     sides still to play it picking in their order (the side to act first in it), and
     for every contact left over, its clash next turn at ``LATER`` (next turn's order).
@@ -156,13 +177,6 @@ def melee_ahead(state: GameState, side: str, fighters: list[Model]) -> float:
     turn = gs(state).get("ia") or {}
     order = list(turn.get("order") or state.sides)
     pickers = order[int(turn.get("i", 0)) :] if state.phase == "melee" else order
-    touch: Touch = {m.id: [] for m in fighters}
-    for i, a in enumerate(fighters):
-        for b in fighters[i + 1 :]:
-            if a.side != b.side and measure.in_contact(a, b):
-                touch[a.id].append(b)
-                touch[b.id].append(a)
-    touch = {k: v for k, v in touch.items() if v}
     if not touch:
         return 0.0
     done = {m.id for m in fighters if mv(m).get("clashed") == state.turn}
@@ -172,6 +186,54 @@ def melee_ahead(state: GameState, side: str, fighters: list[Model]) -> float:
     later_order = [first, *(s for s in order if s != first)] if first else order
     later = _pass(state, later_order, touch, used - done)
     return now[side] + LATER * later[side]
+
+
+_SHOTS: dict[tuple[object, ...], float] = {}
+
+
+def shot(state: GameState, f: Model, t: Model, w: dict[str, object]) -> float:
+    """The worth a shot of ``f`` with ``w`` at ``t`` puts down: the band of the gap
+    between their bases (centres less radii), the to-hit roll with its class and
+    horseback modifiers, then ``t``'s saves (IA-RANGED, IA-SAVE, IA-CAVALRY); sight,
+    cover and height are not measured. Nothing out of range."""
+    gap = T.cm(math.dist(f.pos, t.pos) - measure.base_radius(f) - measure.base_radius(t))
+    band = ranged.band_of(w, gap, 0)
+    if not band:
+        return 0.0
+    q = combat.quality(f)
+    mod = (q if q > 0 and band in ("short", "medium") else min(q, 0)) - mounted(f)
+    key = (band, mod, _kind(state, t))
+    p = _SHOTS.get(key)
+    if p is None:
+        hit = combat.to_hit_chance(T.TO_HIT[band], mod)
+        p = _SHOTS[key] = float(hit * combat.p_down(combat.hit_dist(t, band, [])))
+    return p * worth(t)
+
+
+def fire_ahead(state: GameState, side: str, fighters: list[Model], touch: Touch) -> float:
+    """What the coming ranged phase promises ``side``: each figure still to shoot this
+    turn (not in contact, crawling or out of missiles, its side not done shooting)
+    aims at the enemy it would put down most worth of, at ``FIRE``; the enemy's the
+    same, taken off. Why: the score saw nothing of the ranged phase while moving, so
+    archers walked into melee (where they may not shoot, IA-I-CONTACT), one on one
+    with warriors as good as they, and stood in reach of the enemy's bows for free."""
+    if state.phase not in ("movement", "ranged"):
+        return 0.0
+    turn = gs(state).get("ia") or {}
+    order = list(turn.get("order") or state.sides)
+    done = set(order[: int(turn.get("i", 0))]) if state.phase == "ranged" else set()
+    total = 0.0
+    for f in fighters:
+        if f.side in done or f.id in touch or "crawling" in f.status:
+            continue
+        if mv(f).get("shot") == state.turn:
+            continue
+        w = ranged.pick_weapon(f, "")
+        if w is None or (w["kind"] == "javelin" and int(mv(f).get("javelins", 0)) <= 0):
+            continue
+        best = max((shot(state, f, t, w) for t in fighters if t.side != f.side), default=0.0)
+        total += best if f.side == side else -best
+    return FIRE * total
 
 
 def leader(state: GameState) -> str | None:
@@ -226,5 +288,7 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
     first = leader(state)
     if first is not None:
         total += INITIATIVE if first == side else -INITIATIVE
-    promise = melee_ahead(state, side, own + ready)
+    fighters = own + ready
+    touch = contacts(fighters)
+    promise = melee_ahead(state, side, fighters, touch) + fire_ahead(state, side, fighters, touch)
     return total + promise + 0.02 * pull(own, ready, lambda m: NEAR, NEAR_SPAN)

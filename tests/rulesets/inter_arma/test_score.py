@@ -5,6 +5,8 @@ is worth finishing (IA-WOUNDED)."""
 
 from __future__ import annotations
 
+import pytest
+
 from rulesets.inter_arma import score
 from tests.rulesets.inter_arma.helpers import BASE, fig, game
 
@@ -185,3 +187,34 @@ def test_an_enemy_test_at_the_end_of_the_turn_is_worth_its_odds():
     a, b = (score.score(g.state, "blue", g.ctx) for g in (now, before))
     assert a - b > 0.3  # a sixth of two fighting figures, at least
     assert score.retreat_risk(before.state, "red") == 0.0
+
+
+ARCHER = {"class": "regular", "type": "skirmisher", "weapons": [{"name": "bow", "kind": "bow"}]}
+
+
+def test_an_archer_is_worth_its_coming_shot():
+    """IA-RANGED, IA-I-CONTACT: an archer 14 cm from a warrior (medium range: 4+ to hit,
+    then the warrior's save fails on 3 or less) promises the ranged phase a quarter of
+    a figure; in contact it may not shoot, and one on one with a warrior as good as he
+    it promises nothing. The score saw no shot to come, and archers walked into melee."""
+    gap = BASE + 7.0  # 14 cm between the bases
+    aim = _value(fig("a", "blue", 30.0, 10.0, **ARCHER), fig("w", "red", 30.0 + gap, 10.0))
+    far = _value(fig("a", "blue", 30.0, 10.0, **ARCHER), fig("w", "red", 30.0 + 20.0, 10.0))
+    touch = _value(fig("a", "blue", 30.0, 10.0, **ARCHER), fig("w", "red", 30.0 + BASE, 10.0))
+    assert abs(aim - far - score.FIRE * 0.25) < 0.02 + 1e-9  # the pull's difference at most
+    assert aim > touch + 0.1
+
+
+def test_standing_in_reach_of_the_enemy_bows_costs():
+    """IA-RANGED: a legionary (armour: down on 2 or less) 4 cm from an enemy archer is
+    hit on 3+ at short range and goes down a third of the time: 2/3 x 1/3 of a figure,
+    at ``FIRE``, is taken off the score before the ranged phase, and nothing once the
+    archer has shot this turn."""
+    legionary = {"class": "regular", "armored": True, "shield": True}
+    g = game(
+        fig("l", "blue", 30.0, 10.0, **legionary),
+        fig("a", "red", 30.0 + BASE + 2.0, 10.0, **ARCHER),
+    )
+    exposed = score.score(g.state, "blue", g.ctx)
+    g.state.models["a"].vars["shot"] = g.state.turn
+    assert score.score(g.state, "blue", g.ctx) - exposed == pytest.approx(score.FIRE * 2 / 9)
