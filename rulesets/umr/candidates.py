@@ -271,6 +271,8 @@ def _model_options(
         touching: list[Model] = []
     else:
         touching = measure.foes_in_contact(state, m)
+    if leader.can_lead(state, m):
+        yield from _gifts(state, m, near)
     for e in touching:
         yield _pair(act.Fight, mid, e.id)
     if not touching:
@@ -296,9 +298,20 @@ def _model_options(
         yield Climb(actor=mid, feature=mv(m).get("on", ""), to=here)
     else:
         yield from _tail(ctx, m, first)
-    if leader.can_lead(state, m):
-        for t in leader.lead_targets(state, m)[:2]:
-            yield _pair(Lead, mid, t.id)
+
+
+def _gifts(state: GameState, m: Model, near: list[Model]) -> Iterator[act.Action]:
+    """The leader's gift of an action die (UMR-LEADER), first of his options: to himself
+    (he is acting, so he can roll it now) and to the teammate nearest a foe of ``near``,
+    the one likeliest to have a shot. Why first: the options of a
+    model are cut at the unit's budget, and the gifts, offered last, were cut whenever
+    the leader had foes in view; the gift costs nothing and is a die more (issue 20)."""
+    yield _pair(Lead, m.id, m.id)
+    mates = leader.lead_targets(state, m)
+    if mates and near:
+        spots = [(e.x, e.y) for e in near]
+        t = min(mates, key=lambda t: min(math.dist((t.x, t.y), p) for p in spots))
+        yield _pair(Lead, m.id, t.id)
 
 
 def candidates(state: GameState, side: str, ctx: Context) -> list[act.Action]:

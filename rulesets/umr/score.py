@@ -49,17 +49,26 @@ def _shot(state: GameState, ctx: Context, a: Model, b: Model) -> float:
 
 def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     """Per side, the sum over its models free to shoot of their best shot's expected
-    damage.
+    damage (``best_shots``).
 
     Why this is the position term: in UMR damage is what wins (UMR-I-TURN-LIMIT counts
     health), and a model's worth on the table is the shot it has and the shots it
     offers. A model in cover or out of sight lowers the enemy's sum; one with a clear
     shot raises its own. Models in melee neither shoot nor are shot (UMR-MELEE)."""
+    total = dict.fromkeys(state.sides, 0.0)
+    for mid, v in best_shots(state, ctx).items():
+        side = state.models[mid].side
+        total[side] = total.get(side, 0.0) + v
+    return total
+
+
+def best_shots(state: GameState, ctx: Context) -> dict[str, float]:
+    """Per model free to shoot, its best shot's expected damage (0 with none)."""
     busy = measure.engaged(state)
     free = [m for m in state.live() if m.id not in busy]
     # the stats, not the profile name, decide a shot (a scenario may override a profile)
     sig = {m.id: (footprint(m), m.hp, tuple(sorted(m.stats.items()))) for m in free}
-    total = dict.fromkeys(state.sides, 0.0)
+    out: dict[str, float] = {}
     memo = ctx.memo("umr.shot_value")  # ``_shot_value``'s memo, read inline (hot loop)
     for a in free:
         far = not attacks.has(a, "sniper")
@@ -75,8 +84,8 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
                 v = memo.put(key, _shot(state, ctx, a, b))
             if v > best:
                 best = v
-        total[side] = total.get(side, 0.0) + best
-    return total
+        out[a.id] = best
+    return out
 
 
 #: share of a melee's expected edge a model is credited with for having a foe it
@@ -201,7 +210,33 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
         return value
     with frozen(state):  # both terms ask who is in melee: answered once
         if ctx is not None:
-            fire = firepower(state, ctx)
+            shots = best_shots(state, ctx)
+            fire = dict.fromkeys(state.sides, 0.0)
+            for mid, v in shots.items():
+                m_side = state.models[mid].side
+                fire[m_side] = fire.get(m_side, 0.0) + v
             value += FIRE_WEIGHT * (2 * fire.get(side, 0.0) - sum(fire.values()))
+            value += gifts(state, side, shots)
         value += closing(state, side)
     return value
+
+
+#: what a die given by the leader is worth to a model with no shot: it can still walk
+#: (health; about the pull of a walk's 3.5", ``engine.agents.greedy.ENGAGE_PER_INCH``)
+GIFT_FLOOR = 0.5
+
+
+def gifts(state: GameState, side: str, shots: dict[str, float]) -> float:
+    """The leader's action dice given and not yet rolled (UMR-LEADER), each worth its
+    holder's best shot as it stands (``best_shots``), at least ``GIFT_FLOOR``,
+    ``side``'s less the enemy's. Why: the gift is a die more, free, once a round; a
+    score that counts only health and the shots on offer valued it at nothing, so the
+    computer gave it only where nothing else was left to weigh (13 gifts in 36 rounds
+    of six mirror games against a side that never acts, issue 20)."""
+    total = 0.0
+    for m in state.live():
+        n = int(mv(m).get("granted", 0) or 0)
+        if n:
+            v = n * max(GIFT_FLOOR, shots.get(m.id, 0.0))
+            total += v if m.side == side else -v
+    return total
