@@ -9,10 +9,9 @@ its side: both sides' volleys are in the move's value (opt-in until measured bet
 
 from __future__ import annotations
 
-from engine.actions import Action, EndPhase
 from engine.agents import SearchAgent
-from engine.agents.greedy import foes_of, is_attack
 from engine.game import Game
+from tests.engine.rollout_spy import rollout_attacks
 from tests.rulesets.inter_arma.helpers import fig, game
 
 BOW = [{"name": "bow", "kind": "bow"}]
@@ -33,29 +32,11 @@ def _archers() -> Game:
     return g
 
 
-def _attacks(agent: SearchAgent, g: Game) -> tuple[float, list[str]]:
-    """One rollout of blue ending its movement: its gain and the side of every attack
-    the rollout's policy played."""
-    attacks: list[str] = []
-    pick = agent._pick
-
-    def spy(sim: Game, side: str, seed: int) -> tuple[Action | None, bool]:
-        a, seeded = pick(sim, side, seed)
-        if a is not None and is_attack(a, foes_of(sim.state, side)):
-            attacks.append(side)
-        return a, seeded
-
-    agent._pick = spy  # type: ignore[method-assign]
-    gain = agent._rollout(g, "blue", EndPhase(), 7, deadline=float("inf"))
-    assert gain is not None
-    return gain, attacks
-
-
 def test_a_movement_rollout_plays_on_to_both_sides_volleys():
     g = _archers()
-    _, old = _attacks(SearchAgent(1, through=1), g)
+    _, old = rollout_attacks(SearchAgent(1, through=1), g)
     assert old == []  # red's answer was the end of its movement: no shot seen
-    _, first = _attacks(SearchAgent(1, through=2), g)
+    _, first = rollout_attacks(SearchAgent(1, through=2), g)
     assert first == ["blue", "red"]  # on to red's first arrow, and no further
-    gain, new = _attacks(SearchAgent(1, through=3), g)
+    gain, new = rollout_attacks(SearchAgent(1, through=3), g)
     assert new[:1] == ["blue"] and new.count("red") >= 2  # red's whole volley
