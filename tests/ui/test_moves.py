@@ -25,11 +25,12 @@ def _start(app, path: str):
 
 
 def test_a_move_the_rules_would_stop_short_is_refused_with_its_reason(app):
-    """SWOMP's captain, dragged 5" north at the start of the default scenario, would meet
-    ml's base after 3": the check asks the same swept move that apply makes, so the
+    """SWOMP's captain, dragged 5" north at the start of the window tests' SWOMP table
+    (tests/scenarios/swomp_window.toml, a copy of the default), would meet ml's base
+    after 3": the check asks the same swept move that apply makes, so the
     preview refuses it and names what is in the way (SWOMP-I-PATH), and releasing
     leaves the captain where he stands."""
-    game = _start(app, "rulesets/swomp/scenarios/default.toml")
+    game = _start(app, "tests/scenarios/swomp_window.toml")
     m = game.state.models["captain"]
     assert m.pos == (36.0, 5.0)
     a = screen_pos(app, "captain")

@@ -19,7 +19,7 @@ from engine.ui.app import App
 from tests.ui.conftest import SIZE, key, press, step
 from tests.ui.test_solo import pump_until
 
-SCENARIO = "rulesets/swomp/scenarios/default.toml"
+SCENARIO = "tests/scenarios/swomp_window.toml"
 
 
 def start(tmp_path, level: str):
