@@ -55,8 +55,14 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
     health), and a model's worth on the table is the shot it has and the shots it
     offers. A model in cover or out of sight lowers the enemy's sum; one with a clear
     shot raises its own. Models in melee neither shoot nor are shot (UMR-MELEE)."""
+    return by_side(state, best_shots(state, ctx))
+
+
+def by_side(state: GameState, shots: dict[str, float]) -> dict[str, float]:
+    """Per side, the sum of its models' values in ``shots`` (every side present, 0 with
+    none): ``firepower`` from ``best_shots``, which ``score`` also reads for the gifts."""
     total = dict.fromkeys(state.sides, 0.0)
-    for mid, v in best_shots(state, ctx).items():
+    for mid, v in shots.items():
         side = state.models[mid].side
         total[side] = total.get(side, 0.0) + v
     return total
@@ -211,10 +217,7 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
     with frozen(state):  # both terms ask who is in melee: answered once
         if ctx is not None:
             shots = best_shots(state, ctx)
-            fire = dict.fromkeys(state.sides, 0.0)
-            for mid, v in shots.items():
-                m_side = state.models[mid].side
-                fire[m_side] = fire.get(m_side, 0.0) + v
+            fire = by_side(state, shots)
             value += FIRE_WEIGHT * (2 * fire.get(side, 0.0) - sum(fire.values()))
             value += gifts(state, side, shots)
         value += closing(state, side)
