@@ -15,6 +15,7 @@ from engine.actions import Charge, Move
 from engine.testing import to_phase
 from rulesets.gem import score as scoring
 from rulesets.gem.candidates import _toward
+from rulesets.gem.chapters import melee_value
 from rulesets.gem.chapters.points import model_value
 from rulesets.gem.rules import check
 
@@ -94,14 +95,14 @@ def test_a_melee_is_valued_by_its_expected_exchange():
     g.apply(Charge(actor="b", target="r"))
     st = g.state
     vb, vr = model_value(st.models["b"]), model_value(st.models["r"])
-    assert scoring.p_hit(5, 5, 2) == 0.6 and scoring.p_hit(5, 5, 0) == 0.5
+    assert melee_value.p_hit(5, 5, 2) == 0.6 and melee_value.p_hit(5, 5, 0) == 0.5
     keeps = sum(math.exp(-0.6) * 0.6**k / math.factorial(k) for k in range(3))
     on_r = sum(
         1 - sum(math.exp(-0.6) * 0.6**j / math.factorial(j) for j in range(k)) for k in (1, 2, 3)
     )
     edge = on_r * vr / 3 - (1 - math.exp(-0.5 * keeps)) * vb
-    assert scoring.melee_edge(st, "blue") == pytest.approx(edge)
-    assert scoring.melee_edge(st, "red") == pytest.approx(-edge)
+    assert melee_value.melee_edge(st, "blue") == pytest.approx(edge)
+    assert melee_value.melee_edge(st, "red") == pytest.approx(-edge)
 
 
 def test_a_figure_within_an_enemy_charge_is_exposed():
@@ -112,8 +113,8 @@ def test_a_figure_within_an_enemy_charge_is_exposed():
     b, r = st.models["b"], st.models["r"]
     r.stats["OFF"] = 8
     threat = (
-        1 * scoring.p_hit(8, 5, 2) * model_value(b)
-        - 1 * scoring.p_hit(5, 5, 0) * model_value(r) / 3
+        1 * melee_value.p_hit(8, 5, 2) * model_value(b)
+        - 1 * melee_value.p_hit(5, 5, 0) * model_value(r) / 3
     )
     assert threat > 0
     assert scoring.exposure(st, "blue") == pytest.approx(scoring.THREAT_SHARE * threat)
@@ -147,8 +148,8 @@ def test_a_block_threatens_as_one_and_no_more_than_a_figure_is_worth():
     g = make(specs)
     st = g.state
     s, lead = st.models["s"], st.models["hop1"]
-    assert 4 * scoring.p_hit(5, 3, 2) > 1  # four spears at DEF 3: more hits than HIT
-    back = scoring.p_hit(2, 6, 0) * model_value(lead)
+    assert 4 * melee_value.p_hit(5, 3, 2) > 1  # four spears at DEF 3: more hits than HIT
+    back = melee_value.p_hit(2, 6, 0) * model_value(lead)
     assert exposure(st, "blue") == pytest.approx(THREAT_SHARE * (model_value(s) - back))
 
 
@@ -163,7 +164,7 @@ def test_melee_figures_close_on_foes_they_out_fight():
     r.stats["OFF"] = 1  # a poor fighter: blue's charge wins the exchange
 
     def out_fights() -> bool:
-        return scoring.charge_blows(b, 1, r, 2) > scoring.charge_blows(r, 1, b, 0)
+        return melee_value.charge_blows(b, 1, r, 2) > melee_value.charge_blows(r, 1, b, 0)
 
     assert out_fights()
     assert scoring.close_pull(st, "blue") == pytest.approx(
@@ -226,13 +227,13 @@ def test_a_unit_fought_by_two_melees_loses_no_more_than_it_has():
     st = g.state
     engage(st, "b1", "r", "front", False)
     engage(st, "b2", "r", "front", False)
-    p_in, p_out = scoring.p_hit(10, 5, 0), scoring.p_hit(1, 10, 0)
+    p_in, p_out = melee_value.p_hit(10, 5, 0), melee_value.p_hit(1, 10, 0)
     assert 2 * p_in > 1  # each melee alone would strike most of its HIT off
     vb, vr = model_value(st.models["b1"]), model_value(st.models["r"])
     keeps = math.exp(-2 * p_in)
     edge = (1 - math.exp(-2 * p_in)) * vr - (1 - math.exp(-keeps * p_out)) * vb
-    assert scoring.melee_edge(st, "blue") == pytest.approx(edge)
-    assert scoring.melee_edge(st, "red") == pytest.approx(-edge)
+    assert melee_value.melee_edge(st, "blue") == pytest.approx(edge)
+    assert melee_value.melee_edge(st, "red") == pytest.approx(-edge)
 
 
 def test_a_charge_from_behind_a_block_threatens_more_than_one_in_front():
@@ -250,7 +251,7 @@ def test_a_charge_from_behind_a_block_threatens_more_than_one_in_front():
     g = make(specs)
     st = g.state
     gen, hop = st.models["gen"], st.models["hop1"]
-    rear = 2 * scoring.p_hit(6, 6, 2 + 10)
+    rear = 2 * melee_value.p_hit(6, 6, 2 + 10)
     assert rear == pytest.approx(1.9)  # two dice at +12 against DEF 6: nearly two figures
     assert exposure(st, "blue") > THREAT_SHARE * (rear * model_value(hop) - model_value(gen))
     gen.x, gen.y, gen.facing = 20.0, 17.5, 270.0  # now in front of the block

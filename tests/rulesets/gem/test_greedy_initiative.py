@@ -9,7 +9,8 @@ melees though a figure fights once a turn."""
 from engine.actions import Charge, EndPhase
 from engine.agents.greedy import GreedyAgent
 from engine.testing import to_phase
-from rulesets.gem import score
+from rulesets.gem.chapters import melee_value
+from rulesets.gem.state import engagements
 
 from .helpers import make, model
 
@@ -38,7 +39,7 @@ def test_a_charge_is_worth_less_into_a_foe_that_strikes_first():
         g = _duel(first)
         g.dice.force([20])  # any fear check passes
         g.apply(Charge(actor="b", target="r"))
-        values[first] = score.melee_edge(g.state, "blue")
+        values[first] = melee_value.melee_edge(g.state, "blue")
     assert values["blue"] > 0 > values["red"]
 
 
@@ -69,8 +70,12 @@ def test_a_figure_in_two_melees_strikes_in_one():
     g.apply(EndPhase())
     to_phase(g, "melee")
     st = g.state
-    melees = [e for e in score.engagements(st) if "b" in e["units"]]
+    melees = [e for e in engagements(st) if "b" in e["units"]]
     assert len(melees) == 2
-    mine = max(score.blows(st, e, "b", next(u for u in e["units"] if u != "b")) for e in melees)
-    on_b = sum(score.strikes(st, e, next(u for u in e["units"] if u != "b"), "b") for e in melees)
-    assert score.melee_edge(st, "blue") == mine - score._struck(st, "b", on_b)
+    mine = max(
+        melee_value.blows(st, e, "b", next(u for u in e["units"] if u != "b")) for e in melees
+    )
+    on_b = sum(
+        melee_value.strikes(st, e, next(u for u in e["units"] if u != "b"), "b") for e in melees
+    )
+    assert melee_value.melee_edge(st, "blue") == mine - melee_value._struck(st, "b", on_b)

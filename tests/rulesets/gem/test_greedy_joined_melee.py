@@ -9,7 +9,7 @@ import pytest
 
 from engine.actions import Charge, EndPhase
 from engine.testing import to_phase
-from rulesets.gem import score
+from rulesets.gem.chapters import blocks, melee_value
 from rulesets.gem.chapters.tables import table3
 
 from .helpers import block_specs, make, model
@@ -41,9 +41,9 @@ def test_the_score_counts_a_charge_on_a_figure_in_a_melee():
     nothing because the general is fighting the archer."""
     g = _general_in_melee()
     st = g.state
-    lead = score.blocks.front_rank(st, "rh")[0]
-    want = score._threat(
-        st, lead, score.charge_dice(st, lead), st.models["g"], int(table3()["charged"])
+    lead = blocks.front_rank(st, "rh")[0]
+    want = melee_value._threat(
+        st, lead, melee_value.charge_dice(st, lead), st.models["g"], int(table3()["charged"])
     )
     assert want > 0
-    assert score.threats(st, "blue") == pytest.approx(want)
+    assert melee_value.threats(st, "blue") == pytest.approx(want)

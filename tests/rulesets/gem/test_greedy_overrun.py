@@ -13,6 +13,7 @@ import pytest
 from engine.actions import Charge, EndPhase
 from engine.testing import to_phase
 from rulesets.gem import score
+from rulesets.gem.chapters import melee_value
 
 from .helpers import block_specs, make, model
 
@@ -25,10 +26,10 @@ def test_capped_hits_is_the_mean_of_a_poisson_count_capped():
     """Two expected hits on a unit with two HIT strike off P(X>=1) + P(X>=2) of them;
     with HIT to spare, all of them."""
     e = math.exp(-2.0)
-    assert score.capped_hits(2.0, 2) == pytest.approx((1 - e) + (1 - 3 * e))
-    assert score.capped_hits(2.0, 1) == pytest.approx(1 - e)
-    assert score.capped_hits(0.5, 16) == 0.5
-    assert score.capped_hits(0.0, 3) == 0.0
+    assert melee_value.capped_hits(2.0, 2) == pytest.approx((1 - e) + (1 - 3 * e))
+    assert melee_value.capped_hits(2.0, 1) == pytest.approx(1 - e)
+    assert melee_value.capped_hits(0.5, 16) == 0.5
+    assert melee_value.capped_hits(0.0, 3) == 0.0
 
 
 def _archers_charged():
@@ -65,5 +66,5 @@ def test_archers_left_in_the_melee_are_not_priced_as_lost():
     c = g.clone(dice_seed=0)
     c.apply(EndPhase())
     assert c.state.phase != "movement"
-    left = -score.melee_edge(c.state, "blue")
+    left = -melee_value.melee_edge(c.state, "blue")
     assert 0.7 * both < left < 0.8 * both

@@ -11,6 +11,7 @@ import pytest
 from engine.actions import Charge
 from engine.testing import to_phase
 from rulesets.gem import score
+from rulesets.gem.chapters import melee_value
 
 from .helpers import block_specs, make, model
 
@@ -87,9 +88,9 @@ def test_a_blow_on_a_routing_unit_is_worth_what_the_rout_leaves():
     stopped fighting a doomed foe (mirror greedy-rush game 4)."""
     specs = block_specs("bh", "blue", (10, 10), 0.0, 4, 2) + _archers("ra", "red", 12.5, 10, 180.0)
     g = make(specs, vars_={"objectives": []})
-    whole = score.threats(g.state, "red")
-    assert whole > 0 and score.standing(g.state, "ra") == 1.0
+    whole = melee_value.threats(g.state, "red")
+    assert whole > 0 and melee_value.standing(g.state, "ra") == 1.0
     for mid in ("ra2", "ra3"):
         g.state.models[mid].removed = True
-    assert score.standing(g.state, "ra") == 0.0
-    assert score.threats(g.state, "red") == 0.0
+    assert melee_value.standing(g.state, "ra") == 0.0
+    assert melee_value.threats(g.state, "red") == 0.0
