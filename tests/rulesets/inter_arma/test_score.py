@@ -218,3 +218,44 @@ def test_standing_in_reach_of_the_enemy_bows_costs():
     exposed = score.score(g.state, "blue", g.ctx)
     g.state.models["a"].vars["shot"] = g.state.turn
     assert score.score(g.state, "blue", g.ctx) - exposed == pytest.approx(score.FIRE * 2 / 9)
+
+
+def test_a_lone_crawler_strikes_from_hiding():
+    """IA-AMBUSH (5.V special): a crawling figure striking alone throws no initiative, and
+    the soldier it strikes saves 2 worse (1 if armoured); only a commander that saves
+    strikes back at once. A Gallic warrior (shield: down on 3 or less) goes down on 5 or
+    less, 5/6, and the crawler risks nothing; a legionary (armour: down on 2 or less) on
+    3 or less, 1/2; an armoured centurion (+2) on 1, 1/6, and strikes back the 5/6 he
+    saves, putting the crawler (down on 3 or less) down half the time: 5/12. The score
+    read it as an even clash, so the computer neither crawled in to strike nor feared
+    the enemy crawling at its side."""
+    warrior = {"class": "regular", "shield": True}
+    legionary = {"class": "regular", "armored": True, "shield": True}
+    g = game(
+        fig("c", "blue", 30.0, 10.0, **warrior),
+        fig("w", "red", 30.0 + BASE, 10.0, **warrior),
+        fig("l", "red", 30.0 - BASE, 10.0, **legionary),
+        fig("k", "red", 30.0, 10.0 + BASE, **{**legionary, "class": "commander"}),
+    )
+    m = g.state.models
+    upright = score.clash(g.state, [m["c"]], m["w"])
+    m["c"].set_status("crawling")
+    assert score.clash(g.state, [m["c"]], m["w"]) == pytest.approx((5 / 6, 0.0))
+    assert score.clash(g.state, [m["c"]], m["l"]) == pytest.approx((1 / 2, 0.0))
+    assert score.clash(g.state, [m["c"]], m["k"]) == pytest.approx((1 / 6, 5 / 12))
+    assert upright == pytest.approx((3 / 8, 3 / 8))  # upright, a fair fight (IA-MELEE-1)
+
+
+def test_an_enemy_crawler_at_ones_side_is_a_threat():
+    """IA-AMBUSH, IA-INITIATIVE: red opens the melee phase; its warrior crawling at a blue
+    warrior's side strikes from hiding, 5/6 of a figure for nothing, where upright the
+    clash is even."""
+    warrior = {"class": "regular", "shield": True}
+    g = game(
+        fig("a", "blue", 30.0, 10.0, **warrior),
+        fig("c", "red", 30.0 + BASE, 10.0, **warrior),
+        first="red",
+    )
+    upright = score.score(g.state, "blue", g.ctx)
+    g.state.models["c"].set_status("crawling")
+    assert score.score(g.state, "blue", g.ctx) < upright - 0.5
