@@ -10,7 +10,7 @@ from functools import lru_cache
 from engine.closing import closeness
 from engine.ruleset import Context
 from engine.state import GameState, Model
-from engine.table import footprint
+from engine.table import MEMO_LIMIT, footprint
 from rulesets.umr.chapters import attacks, combat, measure
 from rulesets.umr.state import frozen, mv
 
@@ -18,21 +18,19 @@ from rulesets.umr.state import frozen, mv
 #: only part of it lands before both sides move again)
 FIRE_WEIGHT = 0.4
 
+#: numbers for signatures (``_sig_no``, ``_stats_entry``): never one twice, so a number
+#: always means the signature it was given for, whatever threads and clearing do
+_NUMBERS = itertools.count()
+
 
 @lru_cache(maxsize=8192)
 def _expected(mod: int, defence: combat.Defence, damage: combat.Damage, hp: int) -> float:
     return float(combat.attack_odds(mod, defence, damage, hp).expected)
 
 
-def _shot_value(state: GameState, ctx: Context, a: Model, b: Model, key: tuple) -> float:
-    """Expected damage of ``a`` shooting ``b`` as they stand (0 with no shot), from the
-    exact attack odds with the line of fire's cover and range modifiers; cached per
-    ``key`` (both models' positions, stats and health) on the table, since most models
-    stand still between two looks."""
-    return ctx.memo("umr.shot_value").get_or(key, lambda: _shot(state, ctx, a, b))
-
-
 def _shot(state: GameState, ctx: Context, a: Model, b: Model) -> float:
+    """Expected damage of ``a`` shooting ``b`` as they stand (0 with no shot), from the
+    exact attack odds with the line of fire's cover and range modifiers."""
     sniper = attacks.has(a, "sniper")
     if measure.no_shot(ctx, a, b, sniper):
         v = 0.0
@@ -68,30 +66,105 @@ def by_side(state: GameState, shots: dict[str, float]) -> dict[str, float]:
     return total
 
 
+#: per stats dict (by its id): a copy of it, its items sorted and a number for them
+#: (never given twice). Why: a model's stats are fixed in play (``fixed_stats``) and
+#: shared by every copy of a state, so the sort is done once per model instead of in
+#: every score; the copy is compared before the answer is used, so a dict changed in
+#: place (or a new one at a freed id) is sorted again
+_STATS: dict[int, tuple[dict, tuple, int]] = {}
+_STATS_NO: dict[tuple, int] = {}
+
+
+def _stats_entry(stats: dict) -> tuple[dict, tuple, int]:
+    got = _STATS.get(id(stats))
+    if got is not None and got[0] == stats:
+        return got
+    if len(_STATS) >= 4096:
+        _STATS.clear()
+    sig = tuple(sorted(stats.items()))
+    no = _STATS_NO.get(sig)
+    if no is None:
+        no = _STATS_NO.setdefault(sig, next(_NUMBERS))
+    got = _STATS[id(stats)] = (dict(stats), sig, no)
+    return got
+
+
+def _stats_sig(stats: dict) -> tuple:
+    """``stats``' items sorted (``_STATS``)."""
+    return _stats_entry(stats)[1]
+
+
+class _Shots:
+    """A table's memos of shots: ``pairs``, each pair's expected shot keyed by the two
+    models' footprints, health and stats (most models stand still between two looks);
+    ``best``, ``best_shots``' answer per position (the free models as ``pairs`` sees
+    them), kept only while every pair it read is still in ``pairs``: both are emptied
+    together at ``MEMO_LIMIT`` pairs, and an answer during which they were is not kept.
+    Why the second: a rollout step moves one model or none, and the same positions are
+    scored again and again (nine looks in ten hit, issue 24); a hit answers from the
+    pairs it read, exactly as the per-pair loop would."""
+
+    __slots__ = ("pairs", "best", "scores", "clears")
+
+    def __init__(self) -> None:
+        self.pairs: dict[tuple, float] = {}
+        self.best: dict[tuple, dict[str, float]] = {}
+        self.scores: dict[tuple, float] = {}
+        self.clears = 0
+
+    def put(self, key: tuple, v: float) -> float:
+        if len(self.pairs) >= MEMO_LIMIT:
+            self.pairs.clear()
+            self.best.clear()
+            self.scores.clear()
+            self.clears += 1
+        self.pairs[key] = v
+        return v
+
+
+def _shots_memo(ctx: Context) -> _Shots:
+    return ctx.memo("umr.shots").get_or("shots", _Shots)
+
+
 def best_shots(state: GameState, ctx: Context) -> dict[str, float]:
     """Per model free to shoot, its best shot's expected damage (0 with none)."""
     busy = measure.engaged(state)
-    free = [m for m in state.live() if m.id not in busy]
+    return _best_shots(state, ctx, [m for m in state.live() if m.id not in busy])
+
+
+def _best_shots(state: GameState, ctx: Context, free: list[Model]) -> dict[str, float]:
     # the stats, not the profile name, decide a shot (a scenario may override a profile)
-    sig = {m.id: (footprint(m), m.hp, tuple(sorted(m.stats.items()))) for m in free}
+    looks = [
+        (m.id, m.side, (footprint(m), m.hp, _stats_sig(m.stats)), attacks.has(m, "sniper"))
+        for m in free
+    ]
+    memo = _shots_memo(ctx)
+    key = tuple(looks)
+    got = memo.best.get(key)
+    if got is not None:
+        return dict(got)
+    clears = memo.clears
     out: dict[str, float] = {}
-    memo = ctx.memo("umr.shot_value")  # ``_shot_value``'s memo, read inline (hot loop)
-    for a in free:
-        far = not attacks.has(a, "sniper")
+    pairs = memo.pairs
+    for a, (_, side, sa, sniper) in zip(free, looks):
+        far = not sniper
         best = 0.0
-        sa = sig[a.id]
-        ax, ay, side = a.x, a.y, a.side
-        for b in free:
-            if b.side == side or far and (abs(ax - b.x) > 30 or abs(ay - b.y) > 30):
+        ax, ay = a.x, a.y
+        for b, (_, bside, sb, _) in zip(free, looks):
+            if bside == side or far and (abs(ax - b.x) > 30 or abs(ay - b.y) > 30):
                 continue
-            key = (sa, sig[b.id])
-            v = memo.get(key)
+            pk = (sa, sb)
+            v = pairs.get(pk)
             if v is None:
-                v = memo.put(key, _shot(state, ctx, a, b))
+                v = memo.put(pk, _shot(state, ctx, a, b))
             if v > best:
                 best = v
         out[a.id] = best
-    return out
+    if memo.clears == clears:
+        if len(memo.best) >= MEMO_LIMIT:
+            memo.best.clear()
+        memo.best[key] = out
+    return dict(out)
 
 
 #: share of a melee's expected edge a model is credited with for having a foe it
@@ -121,7 +194,7 @@ def _melee_sig(m: Model) -> tuple:
     used this round and the leader's gifts (``defence_spec``, ``damage_spec``)."""
     v = mv(m)
     return (
-        tuple(sorted(m.stats.items())),
+        _stats_sig(m.stats),
         m.hp,
         tuple(v.get("used", ())),
         tuple(v.get("gifts", ())),
@@ -133,7 +206,9 @@ def _melee_sig(m: Model) -> tuple:
 #: pair of those numbers: a pure function of them, kept for good (a few hundred pairs)
 _SIGS: dict[tuple, int] = {}
 _EDGES: dict[tuple[int, int], float] = {}
-_NUMBERS = itertools.count()
+#: ``closing``'s answer per position: the free models' and the foes' signature numbers
+#: and footprints, all it reads (a pure function of them, like ``_EDGES``)
+_CLOSING: dict[tuple, float] = {}
 
 
 def _sig_no(m: Model) -> int:
@@ -153,21 +228,28 @@ def closing(state: GameState, side: str) -> float:
     (issue 20); a model that wins the melee it walks into should want to get there.
 
     ``engine.closing.pull`` worked out inline, with the edges looked up per pair of
-    what they read (``_melee_sig``): every rollout step of the search scores the
-    position, and the exact odds of each pair were most of its time (issue 24)."""
-    busy = measure.engaged(state)
-    free = [m for m in state.live(side) if m.id not in busy]
-    foes = [e for e in state.live() if e.side != side]
+    what they read (``_melee_sig``), and the whole answer per position (``_CLOSING``):
+    every rollout step of the search scores the position, and the exact odds of each
+    pair, then the loop over the pairs, were most of its time (issue 24)."""
+    return _closing(state.live(), measure.engaged(state), side)
+
+
+def _closing(live: list[Model], busy: frozenset[str], side: str) -> float:
     if len(_SIGS) > 4096:
         _SIGS.clear()
         _EDGES.clear()
-    nums = [(e, _sig_no(e)) for e in foes]
+        _CLOSING.clear()
+    free = [(m, _sig_no(m), footprint(m)) for m in live if m.side == side and m.id not in busy]
+    foes = [(e, _sig_no(e), footprint(e)) for e in live if e.side != side]
+    key = (tuple((n, fp) for _, n, fp in free), tuple((n, fp) for _, n, fp in foes))
+    got = _CLOSING.get(key)
+    if got is not None:
+        return got
     total = 0.0
-    for m in free:
+    for m, me, _ in free:
         r = 6.0 + int(m.stats.get("MOVE", 0))
-        me = _sig_no(m)
         best = 0.0
-        for e, ne in nums:
+        for e, ne, _ in foes:
             g = _EDGES.get((me, ne))
             if g is None:
                 g = _EDGES[(me, ne)] = melee_edge(m, e)
@@ -177,7 +259,10 @@ def closing(state: GameState, side: str) -> float:
             if near * g > best:
                 best = near * g
         total += best
-    return MELEE_WEIGHT * total
+    if len(_CLOSING) >= 65536:
+        _CLOSING.clear()
+    got = _CLOSING[key] = MELEE_WEIGHT * total
+    return got
 
 
 #: what a model part-way up a wall costs its side (health): it must spend its next dice
@@ -201,7 +286,59 @@ def climbing(state: GameState, side: str) -> float:
 def score(state: GameState, side: str, ctx: Context | None = None) -> float:
     """Own health and models left minus the enemy's (a model is worth 5 health); with the
     battlefield at hand, plus FIRE_WEIGHT times the firepower balance (``firepower``),
-    and the pull toward foes to fight (``closing``)."""
+    and the pull toward foes to fight (``closing``).
+
+    Remembered per position with the table's shots (``_Shots.scores``): everything the
+    value reads of each model (``_position``) is its key. Why: the search scores every
+    step of every rollout, and most steps leave the position as an earlier one left it
+    (a missed shot, a die given back); the score was half of a rollout (issue 24)."""
+    if ctx is None or state.over:
+        return _score(state, side, ctx)
+    memo = _shots_memo(ctx)
+    key = _position(state, side)
+    got = memo.scores.get(key)
+    if got is not None:
+        return got
+    clears = memo.clears
+    value = _score(state, side, ctx)
+    if memo.clears == clears:  # every pair it read is still remembered
+        if len(memo.scores) >= MEMO_LIMIT:
+            memo.scores.clear()
+        memo.scores[key] = value
+    return value
+
+
+def _position(state: GameState, side: str) -> tuple:
+    """What ``_score`` reads of a position not over: per live model its place, base,
+    health, stats, the abilities used and gifts held this round (which shots and
+    melees it has, ``attacks.has``, ``attacks.gift``), the dice given it, whether it is
+    climbing and where it stands up on terrain (``measure.eye``, ``measure.same_level``)."""
+    out = []
+    for m in state.live():
+        v = m.vars
+        b = m.base
+        out.append(
+            (
+                m.id,
+                m.side,
+                m.x,
+                m.y,
+                m.facing,
+                tuple(b) if isinstance(b, list) else b,
+                m.hp,
+                _stats_entry(m.stats)[2],
+                tuple(v.get("used", ())),
+                tuple(v.get("gifts", ())),
+                v.get("granted", 0),
+                bool(v.get("climb")),
+                v.get("elev", 0.0),
+                v.get("on"),
+            )
+        )
+    return (side, tuple(state.sides), tuple(out))
+
+
+def _score(state: GameState, side: str, ctx: Context | None) -> float:
     own = sum(m.hp for m in state.live(side)) + 5 * len(state.live(side))
     foes = [m for m in state.live() if m.side != side]
     other = sum(m.hp for m in foes) + 5 * len(foes)
