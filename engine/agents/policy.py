@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterator
 
 from engine.actions import Action
-from engine.agents.greedy import foes_of, is_attack
+from engine.agents.greedy import GreedyAgent, foes_of, is_attack, worth
 from engine.game import Game
 from engine.ruleset import DAMAGE
 
@@ -20,10 +20,17 @@ from engine.ruleset import DAMAGE
 CHARGE_MARGIN = 1e-6
 #: the dice every charge of a rollout step is valued on (``_best_charge``)
 CHARGE_DICE = 0xC4A
+#: the dice the greedy rollout policy (``moves``) values every candidate of a step on
+POLICY_DICE = 0x6E1
 
 
 class RolloutPolicy:
-    """The rollout policy's methods; the search sets the two options they read."""
+    """The rollout policy's methods; the search sets the options they read."""
+
+    #: the greedy policy's valuation (``moves``): one sample a move, two an attack
+    _stepper: GreedyAgent
+    #: ``worth`` by side and army, for the greedy policy's pull (``_unit``)
+    _units: dict[tuple[str, ...], float]
 
     #: samples of each candidate in the search's first stage (0: the old search, whose
     #: policy reads the checked ``candidates``, never the lazy menu)
@@ -33,6 +40,11 @@ class RolloutPolicy:
     #: weigh attacks without damage odds (charges) before ending (``_best_charge``);
     #: None: as the ruleset's ``rollout_charges`` says
     charges: bool | None
+    #: the rollout policy is greedy's one step (``_greedy_pick``) on fixed dice, moves
+    #: included, instead of the best attack or the end of the activation
+    moves: bool
+    #: greedy's pull toward the enemy, per ``worth`` of one enemy model (the search's)
+    engage: float
 
     def _policy(self, sim: Game, side: str, seed: int) -> Action | None:
         """The rollout policy, cheap and deterministic given its seed: the attack with the
@@ -47,6 +59,8 @@ class RolloutPolicy:
         """``_policy``'s choice, and whether it depended on the seed (then it may not be
         kept for other rounds). From the ruleset's lazy menu where it offers one: only
         the attacks on it are checked, and the menu's moves never are."""
+        if self.moves:
+            return self._greedy_pick(sim, side), False
         lazy = getattr(sim.ruleset, "proposals", None)
         menu = lazy(sim.state, side, sim.ctx) if lazy is not None else None
         if menu is not None and self.prefilter and not self.scored_policy:
@@ -59,6 +73,29 @@ class RolloutPolicy:
                     return self._best_charge(sim, side, step, *menu), False
                 return step, False
         return self._listed(sim, side, seed)
+
+    def _greedy_pick(self, sim: Game, side: str) -> Action | None:
+        """Greedy's choice in a rollout (``moves``): every checked candidate valued one
+        step ahead as greedy values it (its score plus the pull toward the enemy), on
+        one sample of ``POLICY_DICE`` (two for an attack), the first of equals. Why:
+        the opponent is greedy, and a policy that only attacks or ends never moves, so a
+        move that leaves a charge lane open or walks into the open was never answered in
+        a rollout (docs/decisions/0011). The same position gets the same choice in every
+        round, so a prefix that rolled no dice keeps its memo."""
+        opts = sim.candidates(side)
+        if len(opts) <= 1:
+            return opts[0] if opts else None
+        pull = self.engage * self._unit(sim, side)
+        fixed = sim.clone(stream=POLICY_DICE)  # its samples fork from one fixed stream
+        return self._stepper.weigh(fixed, side, opts, pull, POLICY_DICE)[0].action
+
+    def _unit(self, sim: Game, side: str) -> float:
+        """``worth`` of one of ``side``'s enemy models, once a game per side."""
+        key = (side, *sorted(sim.state.models))
+        got = self._units.get(key)
+        if got is None:
+            got = self._units[key] = worth(sim, side)
+        return got
 
     def _charges(self, sim: Game) -> bool:
         """Whether the policy weighs attacks without damage odds (``_best_charge``): the

@@ -145,6 +145,8 @@ class SearchAgent(RolloutPolicy):
         confidence: float = CONFIDENCE,
         vet: bool = False,
         charges: bool | None = None,
+        moves: bool = False,
+        margin: float = 0.0,
     ) -> None:
         if budget == NO_CLOCK and max_iterations >= 100_000:
             raise ValueError("a search without a clock needs a rollout cap (max_iterations)")
@@ -175,10 +177,17 @@ class SearchAgent(RolloutPolicy):
         #: option's rollout ended with the enemy's "end phase", docs/decisions/0010)
         self.through = through
         self.confidence = confidence  # standard errors (``_confident``)
+        #: ... and by at least this many enemy models' ``worth`` (``_confident``)
+        self.margin = margin
         self.vet = vet  # rollouts play only attacks that pay their side (``vet.py``)
         #: rollouts weigh charges, attacks without damage odds (``policy.py``); None:
         #: as the ruleset's ``rollout_charges`` says
         self.charges = charges
+        #: the rollout policy is greedy's one step, moves included (``_greedy_pick``):
+        #: dearer, for the strength bench's rows without a clock (docs/decisions/0011)
+        self.moves = moves
+        self._stepper = GreedyAgent(samples=1, attack_samples=1, engage=engage)
+        self._units: dict[tuple[str, ...], float] = {}
         #: decisions weighed by rollouts, and those that left the first stage's best
         self.tally = {"rolled": 0, "left": 0}
         self._greedy = GreedyAgent(seed=seed, engage=engage)
@@ -477,7 +486,7 @@ class SearchAgent(RolloutPolicy):
 
         ranked = sorted(order, key=lambda i: (-mean(i), order.index(i)))
         if self.greedy_prior and rounds >= 3:
-            pick = self._confident(order, mean)
+            pick = self._confident(order, mean, self.margin * self._worth[key])
             self.tally["rolled"] += 1
             self.tally["left"] += pick != order[0]
             ranked.remove(pick)
@@ -492,15 +501,17 @@ class SearchAgent(RolloutPolicy):
         )
         return roots[ranked[0]]
 
-    def _confident(self, order: list[int], mean: Callable[[int], float]) -> int:
+    def _confident(self, order: list[int], mean: Callable[[int], float], floor: float = 0.0) -> int:
         """Greedy's choice (``order[0]``, the first stage's best) unless the rollouts say
         with some confidence that another action is better: its value less greedy's,
         less ``CONFIDENCE`` standard errors of the paired round-by-round difference of
         their gains (the rounds share their dice, so the difference is sharper than
         either gain). A few rollouts' gains vary far more than greedy's 24-sample values
-        (docs/decisions/0007): taken at face value they overturn a right first stage."""
+        (docs/decisions/0007): taken at face value they overturn a right first stage.
+        ``floor`` (``margin`` enemy models): the least such gain that leaves greedy's
+        choice, so departures worth hundredths, whose spread was smaller still, do not."""
         g = order[0]
-        pick, margin = g, 0.0
+        pick, margin = g, floor
         for i in order[1:]:
             d = [a - b for a, b in zip(self._gains[i], self._gains[g])]
             lo = mean(i) - mean(g) - self.confidence * statistics.stdev(d) / math.sqrt(len(d))

@@ -154,3 +154,15 @@ def test_the_search_leaves_greedys_choice_only_on_a_confident_rollout_difference
     assert agent._confident([0, 1, 2], means.__getitem__) == 1
     agent._gains[1] = [1.5, 0.5, 3.5, 2.5]  # the same mean, now a noisy difference
     assert agent._confident([0, 1, 2], means.__getitem__) == 0
+
+
+def test_the_search_keeps_greedys_choice_below_the_margin():
+    """``margin``: a rollout difference that is sure but worth less than ``margin`` enemy
+    models (the ``floor`` in score units) leaves greedy's choice standing; a larger one
+    still overturns it."""
+    agent = SearchAgent(1, greedy_prior=True)
+    agent._gains = {0: [0.0, 1.0, 2.0, 3.0], 1: [0.5, 1.5, 2.5, 3.5]}
+    means = {0: 10.0, 1: 10.5}
+    assert agent._confident([0, 1], means.__getitem__, floor=0.0) == 1
+    assert agent._confident([0, 1], means.__getitem__, floor=0.6) == 0
+    assert agent._confident([0, 1], means.__getitem__, floor=0.4) == 1
