@@ -220,7 +220,10 @@ def move_options(
             advances.append(Move(actor=actor, to=dest, facing=face))
     out += advances
     if advances and not lazy and not rules.check(state, advances[0], ctx).ok:
-        out += detours(ctx, lead, near, lim, actor, face)
+        ways = detours(ctx, lead, near, lim, actor, face)
+        out += ways
+        short = short_advances(state, ctx, lead, [advances[0], *ways[:4:2]])
+        out += short or sidesteps(state, ctx, lead, near, lim, actor, face)
     unit_lim = min(movement.allowance(m)[0] for m in ms)
     out += cover_moves.moves(ctx, ms, actor, near, unit_lim, face)
     back = clamp(ctx, toward(lead.pos, (2 * lead.x - near.x, 2 * lead.y - near.y), core.mr(lead)))
@@ -246,6 +249,73 @@ def detours(
             dest = clamp(ctx, table.offset(lead.pos, bearing + off, d * share))
             if math.dist(dest, lead.pos) > 0.1:
                 out.append(Move(actor=actor, to=dest, facing=face))
+    return out
+
+
+SHORT_STEPS = (0.75, 0.5, 0.25)  # shares of a refused advance tried, longest first
+
+
+def short_advances(
+    state: GameState, ctx: Context, lead: Model, refused: list[Action]
+) -> list[Action]:
+    """For each refused advance (straight, and the first detour either side), the
+    longest share of it the rules allow (``SHORT_STEPS``): as far as the way is clear.
+    Why: a swarm set out in depth blocks its own rear broods (SWOMP-I-PATH: a path may
+    not pass through another model), and every advance offered went the whole way, so
+    the rear broods had nothing but waiting and a step back and sat out the game while
+    the front ones were shot (issue 20)."""
+    out: list[Action] = []
+    for a in refused:
+        if not isinstance(a, Move) or a.to is None or rules.check(state, a, ctx).ok:
+            continue
+        for share in SHORT_STEPS:
+            to = (
+                round(lead.x + (a.to[0] - lead.x) * share, 2),
+                round(lead.y + (a.to[1] - lead.y) * share, 2),
+            )
+            if math.dist(to, lead.pos) < 1.0:
+                break
+            step = Move(actor=a.actor, to=to, facing=a.facing)
+            if rules.check(state, step, ctx).ok:
+                out.append(step)
+                break
+    return out
+
+
+SIDESTEPS = (3.0, 6.0)  # inches to one side before turning on the enemy, nearest first
+
+
+def sidesteps(
+    state: GameState,
+    ctx: Context,
+    lead: Model,
+    near: Model,
+    lim: float,
+    actor: str,
+    face: float | None,
+) -> list[Action]:
+    """When no advance is clear even a short way, a move in two legs: a step to either
+    side (``SIDESTEPS``, square to the line to the nearest enemy), then on toward it
+    with what is left of the allowance, or a share of that (``SHORT_STEPS``). Why: a
+    brood wedged behind another brood and a ruin had only sideways steps and a step
+    back, and no one-leg move on the menu gets round what stands in front of it."""
+    out: list[Action] = []
+    bearing = table.bearing(lead.pos, near.pos)
+    for turn in (90.0, -90.0):
+        found = False
+        for step in SIDESTEPS:
+            if found or step >= lim:
+                break
+            side = table.offset(lead.pos, bearing + turn, step)
+            for share in (1.0, *SHORT_STEPS):
+                on = table.offset(side, bearing, (lim - step) * share)
+                if math.dist(on, side) < 1.0:
+                    break
+                a = Move(actor=actor, path=(clamp(ctx, side), clamp(ctx, on)), facing=face)
+                if rules.check(state, a, ctx).ok:
+                    out.append(a)
+                    found = True
+                    break
     return out
 
 
