@@ -95,14 +95,13 @@ def _stats_sig(stats: dict) -> tuple:
 
 
 class _Shots:
-    """A table's memos of shots: ``pairs``, each pair's expected shot keyed by the two
-    models' footprints, health and stats (most models stand still between two looks);
-    ``best``, ``best_shots``' answer per position (the free models as ``pairs`` sees
-    them), kept only while every pair it read is still in ``pairs``: both are emptied
-    together at ``MEMO_LIMIT`` pairs, and an answer during which they were is not kept.
-    Why the second: a rollout step moves one model or none, and the same positions are
-    scored again and again (nine looks in ten hit, issue 24); a hit answers from the
-    pairs it read, exactly as the per-pair loop would."""
+    """A table's memos of shots: ``pairs``, each pair's expected shot keyed by all it
+    reads of the two models (``_shot_sig``; most models stand still between two looks);
+    ``best``, ``best_shots``' answer per set of free models; ``scores``, ``score``'s per
+    position. All are emptied together at ``MEMO_LIMIT`` pairs (and an answer during
+    which they were is not kept). Why the last two: a rollout step moves one model or
+    none, and the same positions are scored again and again (eight looks in ten hit,
+    issue 24)."""
 
     __slots__ = ("pairs", "best", "scores", "clears")
 
@@ -133,11 +132,7 @@ def best_shots(state: GameState, ctx: Context) -> dict[str, float]:
 
 
 def _best_shots(state: GameState, ctx: Context, free: list[Model]) -> dict[str, float]:
-    # the stats, not the profile name, decide a shot (a scenario may override a profile)
-    looks = [
-        (m.id, m.side, (footprint(m), m.hp, _stats_sig(m.stats)), attacks.has(m, "sniper"))
-        for m in free
-    ]
+    looks = [(m.id, m.side, _shot_sig(m), attacks.has(m, "sniper")) for m in free]
     memo = _shots_memo(ctx)
     key = tuple(looks)
     got = memo.best.get(key)
@@ -150,13 +145,23 @@ def _best_shots(state: GameState, ctx: Context, free: list[Model]) -> dict[str, 
         far = not sniper
         best = 0.0
         ax, ay = a.x, a.y
+        todo = []
         for b, (_, bside, sb, _) in zip(free, looks):
             if bside == side or far and (abs(ax - b.x) > 30 or abs(ay - b.y) > 30):
                 continue
             pk = (sa, sb)
             v = pairs.get(pk)
             if v is None:
-                v = memo.put(pk, _shot(state, ctx, a, b))
+                todo.append((_ceiling(a, b, far), pk, b))
+            elif v > best:
+                best = v
+        # the pairs not yet measured, likeliest best first, each only while it could
+        # still beat the best: a shot is never worth more than its ceiling
+        todo.sort(key=lambda t: -t[0])
+        for ceiling, pk, b in todo:
+            if ceiling <= best:
+                break
+            v = memo.put(pk, _shot(state, ctx, a, b))
             if v > best:
                 best = v
         out[a.id] = best
@@ -165,6 +170,42 @@ def _best_shots(state: GameState, ctx: Context, free: list[Model]) -> dict[str, 
             memo.best.clear()
         memo.best[key] = out
     return dict(out)
+
+
+def _shot_sig(m: Model) -> tuple:
+    """Everything ``_shot`` reads of a model, as shooter or target: its footprint,
+    health and stats (the stats, not the profile name: a scenario may override a
+    profile), the abilities used this round and the gifts held (a sniper's reach, a
+    grenadier's die, a commando's second defence die, a tank's counter: ``attacks.has``,
+    ``attacks.gift``) and where it stands up on terrain (``measure.eye``)."""
+    v = mv(m)
+    return (
+        footprint(m),
+        m.hp,
+        _stats_sig(m.stats),
+        tuple(v.get("used", ())),
+        tuple(v.get("gifts", ())),
+        v.get("elev", 0.0),
+        v.get("on"),
+        bool(v.get("climb")),
+    )
+
+
+def _ceiling(a: Model, b: Model, far: bool) -> float:
+    """What ``_shot`` can give at most, without measuring the sight: each modifier of
+    the line of fire takes a point off (cover, long range: ``measure.line_of_fire``),
+    so the shot in the open at its range band is worth the most; 0 beyond long range
+    for a shooter that is not a sniper (``measure.no_shot`` measures the same gap).
+    Why: the sight of a pair is what a score pays for a model at a new place (issue
+    24), and a model's best shot needs only the pairs that could beat its others."""
+    mod = int(a.stats.get("BALLISTIC", 0))
+    if far:
+        d = measure.gap(a, b)
+        if d > measure.LONG_RANGE:
+            return 0.0
+        if d >= measure.SHORT_RANGE + 0.01:  # surely long range, whoever measures it
+            mod -= 1
+    return _expected(mod, attacks.defence_spec(b, True), attacks.damage_spec(a, b, True), b.hp)
 
 
 #: share of a melee's expected edge a model is credited with for having a foe it

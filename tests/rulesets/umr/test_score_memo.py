@@ -63,9 +63,25 @@ def test_what_the_score_reads_tells_positions_apart(worked):
     used.state.models["g"].vars["used"] = ["grenadier"]
     values = [c.score("blue") for c in (moved, hurt, given, used)]
     assert len(worked) == 5
-    assert all(v != base for v in values[:3])
+    assert all(v != base for v in values)
     # the gift is the grenadier's best shot on top (``score.gifts``)
     assert values[2] - base == pytest.approx(score.best_shots(g.state, g.ctx)["g"], rel=1e-9)
+
+
+def test_an_ability_used_is_no_longer_counted_in_the_shot():
+    """UMR-GRENADIER, UMR-BALLISTIC: once the grenadier has thrown this round his shot
+    has one damage die, not two. The shot memo was keyed by place, health and stats
+    alone, so a position scored before the throw kept its two dice for the rest of the
+    round, or not, depending on which position was scored first."""
+    g = _duel()
+    fresh = score.best_shots(g.state, g.ctx)["g"]
+    thrown = g.clone(dice_seed=1)
+    thrown.state.models["g"].vars["used"] = ["grenadier"]
+    once = score.best_shots(thrown.state, thrown.ctx)["g"]
+    assert 0 < once < fresh
+    # the same as a table that never saw the fresh grenadier
+    g.ctx.table.clear()
+    assert score.best_shots(thrown.state, thrown.ctx)["g"] == once
 
 
 def test_stats_changed_in_place_are_read_again():
