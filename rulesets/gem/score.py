@@ -40,11 +40,13 @@ from typing import Any
 from engine.closing import closeness, pull
 from engine.state import GameState, Model
 
+from .chapters import blocks, measure, movement
 from .chapters.melee_value import (
     answer_dice,
     charge_blows,
     charge_dice,
     melee_edge,
+    melee_hits,
     standing,
     threats,
 )
@@ -55,18 +57,23 @@ from .state import (
     engagements,
     foes_in_melee,
     gs,
+    is_block,
     mtype,
     mv,
     on_hand,
     option,
     svars,
+    unit_models,
 )
 
 HOLD = 200.0  # holding an objective now: it wins at the end of the turn unless contested
-GUARD = (45.0, 25.0)  # the other side's first and second unit inside the radius (deny it)
+GUARD = 70.0  # the other side's guard on the objective, at most: its HIT against ...
+GUARD_HIT = 4.0  # ... the enemy's HIT near the objective, and never fewer than these
+NEAR = 6.0  # ... "near": within this many inches beyond the radius (a move and a charge)
 OBJ_PULL = 25.0  # the nearest unit on the objective, less a share per inch away ...
 PULL_SHARES = (1.0, 0.5, 0.25)  # ... and the second and third nearest units, at these shares
 OBJ_SPAN = 30.0  # ... none this far beyond the radius
+GUARD_PULL = 150.0  # the denying side's pull: each unit at its share of the side's HIT
 THREAT_SHARE = 0.3  # of the best charge each enemy figure (a block as one) could open
 IN_RANGE = 1.0  # per figure with an enemy within its missile range
 FIRE_SPAN = 12.0  # ... less a share per inch short, none this far short
@@ -120,7 +127,8 @@ def scale(state: GameState) -> float:
 def objective_value(state: GameState, side: str) -> float:
     """Holding, denying and approaching each objective, from ``side``'s point of view.
     Guards and the pull count units, by each unit's nearest figure: one rout or one
-    lost melee then cannot strip the objective bare."""
+    lost melee then cannot strip the objective bare. The side that denies it pulls by
+    strength instead (``guard_pull``)."""
     value = 0.0
     for o in objectives(state):
         centre = (float(o.get("x", 0)), float(o.get("y", 0)))
@@ -132,23 +140,112 @@ def objective_value(state: GameState, side: str) -> float:
         mine = sorted(units.values())
         theirs = [math.dist(m.pos, centre) for m in state.live() if m.side != side]
         near = min(mine, default=math.inf)
-        towards = sum(OBJ_PULL * w * closeness(d - r, OBJ_SPAN) for w, d in zip(PULL_SHARES, mine))
         if o["side"] == side:
+            towards = sum(
+                OBJ_PULL * w * closeness(d - r, OBJ_SPAN) for w, d in zip(PULL_SHARES, mine)
+            )
             held = near <= r and not any(d <= r for d in theirs)
             value += (HOLD if held else 0.0) + towards
         else:
             taker = [math.dist(m.pos, centre) for m in state.live(o["side"])]
-            inside = sum(1 for d in mine if d <= r)
+            inside = {u for u, d in units.items() if d <= r}
             held = not inside and any(d <= r for d in taker)
-            value += sum(GUARD[:inside]) - (HOLD if held else 0.0) + towards
+            value += guard(state, side, inside, centre, r) - (HOLD if held else 0.0)
+            if inside and any(d <= r for d in taker):
+                value -= HOLD * swept(state, side, inside, centre, r)
+            value += guard_pull(state, side, units, centre, r)
     return value
+
+
+def swept(
+    state: GameState, side: str, inside: set[str], centre: tuple[float, float], r: float
+) -> float:
+    """The chance the next melee segment strikes down every figure the side has inside
+    an objective's radius, the enemy inside it too (GEM-3.7: the enemy then holds it
+    at the turn's end). Each unit falls when its expected hits (``melee_hits``, a
+    Poisson count) reach the HIT it has there; a block loses its rear ranks first
+    (GEM-2.1.4), so all its HIT count. Why: a slinger alone on the hill beside the enemy
+    horse was a guard worth keeping, and the game was lost in that melee."""
+    hits = melee_hits(state, side)
+    p = 1.0
+    for u in inside:
+        h = hits.get(u, 0.0)
+        if h <= 0:
+            return 0.0
+        ms = unit_models(state, u)
+        if not is_block(state, u):
+            ms = [m for m in ms if math.dist(m.pos, centre) <= r]
+        need = sum(m.hp for m in ms)
+        p *= 1.0 - sum(math.exp(-h) * h**k / math.factorial(k) for k in range(need))
+    return p
+
+
+def guard_pull(
+    state: GameState, side: str, units: dict[str, float], centre: tuple[float, float], r: float
+) -> float:
+    """The pull of the denying side's units toward the objective, each at its share of
+    the side's HIT and by the ground it must still cover (``approach``). Why by HIT: the
+    three nearest units took the whole pull, so the horse and the general ran onto the
+    hill and died there while the legion, fourth nearest, had none and was caught in
+    melee by the enemy's block 5" short of it."""
+    hit: dict[str, int] = {}
+    for m in state.live(side):
+        hit[m.unit] = hit.get(m.unit, 0) + m.hp
+    total = max(1, sum(hit.values()))
+    return sum(
+        GUARD_PULL * hit[u] / total * closeness(approach(state, u, d, centre, r) - r, OBJ_SPAN)
+        for u, d in units.items()
+    )
+
+
+def approach(
+    state: GameState, unit: str, near: float, centre: tuple[float, float], r: float
+) -> float:
+    """The ground ``unit`` must cover to reach the objective: its nearest figure's
+    distance (``near``), but a block outside the radius counts its front's distance plus
+    the wheel to face it (GEM-I-WHEEL). Why: by the nearest figure a block gained most by
+    marching straight on, its corner edging closer while the block passed 6" beside the
+    hill, where a 40-degree wheel at the start would have brought its front onto it."""
+    if near <= r or not is_block(state, unit):
+        return near
+    rec = blocks.record(state, unit)
+    front = (float(rec["front"][0]), float(rec["front"][1]))
+    turn = movement.wheel_cost(state, unit, rec["facing"], measure.bearing(front, centre))
+    return max(near, math.dist(front, centre) + turn)
+
+
+def guard(
+    state: GameState, side: str, inside: set[str], centre: tuple[float, float], r: float
+) -> float:
+    """What the side's units inside an objective's radius are worth as its guard: the
+    HIT they hold against the enemy's HIT near it (``NEAR``), up to ``GUARD``. One
+    figure inside denies the objective at the turn's end (GEM-3.7), so the guard is
+    worth only as much as its chance of still standing there then: the enemy strikes
+    at what is on the hill (GEM-2.3). Why not a count of units: two horse archers and a
+    general were each worth a block's 45, so the computer's legion stood back while the
+    enemy's block swept the lone guards off the hill and took it."""
+    if not inside:
+        return 0.0
+    held = float(sum(m.hp for m in state.live(side) if m.unit in inside))
+    reach = r + NEAR
+    theirs = float(
+        sum(m.hp for m in state.live() if m.side != side and math.dist(m.pos, centre) <= reach)
+    )
+    return GUARD * held / (held + max(GUARD_HIT, theirs))
 
 
 def fire_pull(state: GameState, side: str) -> float:
     """The small pull toward targets: each figure with a missile weapon and an enemy
-    within (or closing on) its range."""
+    within (or closing on) its range; of a block only its front rank, the one rank that
+    may fire (GEM-2.2.2). Why: the legion's twelve pila pulled at it three times over,
+    more than the objective did, and it marched past the hill toward the enemy."""
     foes = [e for e in state.live() if e.side != side]
     shooters = [m for m in state.live(side) if missile_range(m) > 0]
+    fronts: dict[str, set[str]] = {}
+    for m in shooters:
+        if is_block(state, m.unit) and m.unit not in fronts:
+            fronts[m.unit] = {f.id for f in blocks.front_rank(state, m.unit)}
+    shooters = [m for m in shooters if m.unit not in fronts or m.id in fronts[m.unit]]
     return IN_RANGE * pull(shooters, foes, missile_range, FIRE_SPAN)
 
 

@@ -195,6 +195,16 @@ def melee_edge(state: GameState, side: str) -> float:
     (GEM-2.0.1), and a figure struck down first strikes nothing back. Before that
     segment the side that fights second keeps only what survives the first side's
     blows (``_keeps``); a charge into a foe that strikes first is worth that much less."""
+    value = 0.0
+    for unit, h in melee_hits(state, side).items():
+        worth_off = _struck(state, unit, h)
+        value += -worth_off if unit_side(state, unit) == side else worth_off
+    return value
+
+
+def melee_hits(state: GameState, side: str) -> dict[str, float]:
+    """Expected HIT each unit in the side's melees takes in the next melee segment, the
+    side that fights second striking with what survives (``melee_edge``)."""
     engs = [
         e
         for e in engagements(state)
@@ -219,11 +229,7 @@ def melee_edge(state: GameState, side: str) -> float:
     for u in units:
         for v, h in given[u].items():
             hits[v] = hits.get(v, 0.0) + h
-    value = 0.0
-    for unit, h in hits.items():
-        worth_off = _struck(state, unit, h)
-        value += -worth_off if unit_side(state, unit) == side else worth_off
-    return value
+    return hits
 
 
 def charge_blows(a: Model, dice: int, t: Model, mod: int) -> float:

@@ -47,16 +47,19 @@ def test_material_is_the_share_of_points_kept():
 
 def test_holding_an_objective_and_denying_it():
     """GEM-3.7: a figure of the objective's side inside the radius with no enemy there
-    holds it (HOLD plus the full pull); one enemy figure inside denies it, worth
-    GUARD[0] to the enemy and taking HOLD away."""
+    holds it (HOLD plus the full pull); one enemy figure inside denies it, worth to the
+    enemy its guard (``guard``: its 3 HIT against blue's 1 near the hill, never fewer
+    than GUARD_HIT) and taking HOLD away. Red pulls by strength (``guard_pull``): its one
+    unit has all its HIT."""
     g = duel(bx=36.0, by=24.0, objectives=[HILL])
     st = g.state
-    r_pull = scoring.OBJ_PULL * scoring.closeness(math.dist((60, 40), (36, 24)) - 3, 30)
+    r_pull = scoring.GUARD_PULL * scoring.closeness(math.dist((60, 40), (36, 24)) - 3, 30)
     assert scoring.objective_value(st, "blue") == pytest.approx(scoring.HOLD + scoring.OBJ_PULL)
     assert scoring.objective_value(st, "red") == pytest.approx(-scoring.HOLD + r_pull)
     st.models["r"].x, st.models["r"].y = 37.0, 25.0
+    guard = scoring.GUARD * 3 / (3 + scoring.GUARD_HIT)
     assert scoring.objective_value(st, "blue") == pytest.approx(scoring.OBJ_PULL)
-    assert scoring.objective_value(st, "red") == pytest.approx(scoring.GUARD[0] + scoring.OBJ_PULL)
+    assert scoring.objective_value(st, "red") == pytest.approx(guard + scoring.GUARD_PULL)
 
 
 def test_the_objective_pulls_its_side_closer():
