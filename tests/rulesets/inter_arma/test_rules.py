@@ -304,3 +304,39 @@ def test_sight_radius_for_the_window():
                  fig("r", "red", 60, 40), conditions=cond)  # fmt: skip
         got[cond] = [RS.sight_radius(g.state, x, g.ctx) for x in ("b", "c")]
     assert got == {"day": [15.0, 17.5], "rain": [13.0, 13.0], "night": [11.0, 11.0]}
+
+
+CHIEF = {"class": "commander", "armored": True, "shield": True}
+
+
+def test_an_armoured_commander_saves_every_plain_blow():
+    """IA-SAVE, IA-I-CHIEF: armoured, wounded on 2 or less, and a commander adds 2: his
+    worst throw, 1 + 2 = 3, saves. Struck first by a regular (6 against 1 + 2 for the
+    initiative), he saves on a 1 and strikes back; the exact odds of a plain blow
+    putting him down are nil."""
+    g = game(fig("c", "blue", 10, 10, **CHIEF), fig("r", "red", 10 + BASE, 10), first="red")
+    to_phase(g, "melee")
+    ev = act(g, Fight(actor="r", target="c"), [6, 1, 1, 6])
+    c = g.state.models["c"]
+    assert "group strikes first" in texts(ev) and "= 3; needs 3+: saved" in texts(ev)
+    assert not c.removed and "wounded" not in c.status
+    assert combat.p_down(combat.hit_dist(c, "foot", [])) == 0
+
+
+def test_an_armoured_commander_falls_only_to_a_modifier():
+    """IA-AMBUSH, IA-I-CHIEF: a crawling enemy takes 1 off an armoured figure's save, so
+    the commander's 1 becomes 1 + 2 − 1 = 2, wounded; IA-MELEE-2: a lone commander who
+    strikes him in a two on one takes his own 2 off that save, 1 + 2 − 2 = 1, dead."""
+    g = game(fig("c", "blue", 10, 10, **CHIEF), fig("r", "red", 10 + BASE, 10), first="red")
+    g.state.models["r"].set_status("crawling")
+    to_phase(g, "melee")
+    act(g, Fight(actor="r", target="c"), [1])
+    assert "wounded" in g.state.models["c"].status
+    g = game(
+        fig("c", "blue", 10, 10, **CHIEF),
+        fig("b", "blue", 10 + 2 * BASE, 10),
+        fig("e", "red", 10 + BASE, 10, **{"class": "commander"}),
+    )
+    to_phase(g, "melee")
+    ev = act(g, Fight(actor="c", target="e"), [1, 1, 6, 1])
+    assert "e fights alone as commander" in texts(ev) and g.state.models["c"].removed
