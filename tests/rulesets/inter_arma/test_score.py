@@ -5,6 +5,8 @@ is worth finishing (IA-WOUNDED)."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from rulesets.inter_arma import score
@@ -259,3 +261,33 @@ def test_an_enemy_crawler_at_ones_side_is_a_threat():
     upright = score.score(g.state, "blue", g.ctx)
     g.state.models["c"].set_status("crawling")
     assert score.score(g.state, "blue", g.ctx) < upright - 0.5
+
+
+def test_the_turn_limit_verdict_is_read_ahead():
+    """IA-I-END: at the turn limit the side that lost fewer soldiers wins. One soldier
+    behind with one turn to play (turn 8 of 8, the movement phase: ``left`` 1), the
+    score counts 2Φ(−1/σ) − 1 = −erf(1/√2) of a win worth ``END_WORTH`` × (1 − 1/4)
+    = 1.5 figures; in the melee phase of turn 6 (left 8 − 6 + 1 − 2/3 = 7/3) the weight is
+    2 × (1 − 7/12) = 5/6 and σ = √(7/3); four turns or more from the limit, nothing;
+    level, nothing. The score counted figures alone and fought the last turns one
+    soldier behind as the first, waiting for the limit to lose."""
+    g = game(
+        fig("a", "blue", 10.0, 10.0),
+        fig("b", "blue", 10.0, 20.0),
+        fig("r", "red", 50.0, 10.0),
+        fig("s", "red", 50.0, 20.0),
+        turn_limit=8,
+    )
+    st = g.state
+    st.models["b"].set_status("wounded")
+    st.turn = 8
+    assert score.verdict_ahead(st, "blue") == pytest.approx(-1.5 * math.erf(1 / math.sqrt(2)))
+    assert score.verdict_ahead(st, "red") == pytest.approx(1.5 * math.erf(1 / math.sqrt(2)))
+    st.turn, st.phase = 6, "melee"
+    want = -(5 / 6) * math.erf(1 / math.sqrt(2 * 7 / 3))
+    assert score.verdict_ahead(st, "blue") == pytest.approx(want)
+    st.turn, st.phase = 5, "movement"
+    assert score.verdict_ahead(st, "blue") == 0.0
+    st.turn = 8
+    st.models["s"].removed = True
+    assert score.verdict_ahead(st, "blue") == 0.0
