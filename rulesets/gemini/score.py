@@ -1,6 +1,6 @@
 """The computer's reading of a position (``score``): the wounds each side has left,
-its leaders and its standing, a little for closing in, and with the table at hand the
-firepower balance.
+its leaders and its standing, a little for closing in (more as the turn limit nears),
+and with the table at hand the firepower balance.
 
 Why a closing term: without it greedy play stood off at shooting range and never
 charged; every inch nearer its nearest foe (round a wall when one is in the way) counts.
@@ -23,7 +23,7 @@ from rulesets.gemini.chapters import measure, melee, switches, wounds
 from rulesets.gemini.chapters import tables as T
 from rulesets.gemini.chapters.options import fire_hooks
 from rulesets.gemini.chapters.shooting import NO_FIRE
-from rulesets.gemini.state import mv, stamp
+from rulesets.gemini.state import mv, stamp, turn_limit
 
 
 def value(m: Model) -> float:
@@ -40,6 +40,22 @@ def value(m: Model) -> float:
 CLOSING_SPAN = 60.0
 #: weight of the closing term against one wound (small: a wound always weighs more)
 CLOSING_WEIGHT = 0.3
+#: how much the closing weight has grown by the turn limit: (1 + CLOSING_LATE) times
+CLOSING_LATE = 5.0
+
+
+def closing_weight(state: GameState) -> float:
+    """The closing term's weight: CLOSING_WEIGHT on turn 0, growing evenly with the
+    share of the scenario's turns played to (1 + CLOSING_LATE) times it at the turn
+    limit; without a limit it stays CLOSING_WEIGHT. Why: with the wounds left counted
+    at the turn limit (GM-I-END), an inch not closed costs more the fewer turns are
+    left to use it. Greedy orks 36" from the guards' lasguns (default scenario, against
+    random) won 40 of 60 games at a flat 0.3, 52 of 60 growing 6-fold."""
+    limit = turn_limit(state)
+    if limit <= 0:
+        return CLOSING_WEIGHT
+    share = min(max(state.turn, 0), limit) / limit
+    return CLOSING_WEIGHT * (1.0 + CLOSING_LATE * share)
 
 
 def way(ctx: Context | None, a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -322,7 +338,7 @@ def score(state: GameState, side: str, ctx: Context | None = None) -> float:
     total = 0.0
     for m in state.live():
         total += value(m) if m.side == side else -value(m)
-    total += free_strikes(state, side) + CLOSING_WEIGHT * closing(state, side, ctx)
+    total += free_strikes(state, side) + closing_weight(state) * closing(state, side, ctx)
     total += fights_next(state, side)
     if ctx is not None and not state.over:
         total += fire_balance(state, side, ctx)

@@ -10,7 +10,7 @@ from engine.testing import apply, make_game
 from rulesets.gemini import score
 from rulesets.gemini.chapters import tables as T
 from rulesets.gemini.chapters import wounds
-from tests.rulesets.gemini.helpers import to_phase
+from tests.rulesets.gemini.helpers import duel, to_phase
 
 
 def _two_on_one():
@@ -99,3 +99,29 @@ def test_a_charge_is_worth_more_than_the_shot_it_gives_up():
     st = charged.state
     assert score.measure.in_contact(st.models["s"], st.models["g"])
     assert score.score(st, "blue", charged.ctx) > before + 0.3
+
+
+def _closer_by(inches: float, turn: int, turn_limit: int) -> float:
+    """Red's score with its model ``inches`` nearer blue's, less its score where it
+    stands (30" off, centre to centre), on ``turn`` of a game of ``turn_limit`` turns;
+    read without the table, so only the closing term tells the two apart."""
+    scores = []
+    for gap in (30.0, 30.0 - inches):
+        g = duel(gap=gap, turn_limit=turn_limit)
+        g.state.turn = turn
+        scores.append(score.score(g.state, "red"))
+    return scores[1] - scores[0]
+
+
+def test_the_closing_pull_grows_as_the_turn_limit_nears():
+    """GM-I-END counts the wounds left at the turn limit, so an inch not closed costs
+    more the fewer turns are left (issue 20: greedy orks lost a third of their games to
+    random guards): 8" nearer is worth 0.3 x 8 / 60 on turn 0, (1 + 5 x 1/10) times
+    that on turn 1 of 10, (1 + 5 x 9/10) times on turn 9, and 6 times at the limit and
+    beyond; without a turn limit it stays 0.3 x 8 / 60."""
+    inch = score.CLOSING_WEIGHT * 8 / score.CLOSING_SPAN
+    assert _closer_by(8, 1, 10) == pytest.approx(inch * 1.5)
+    assert _closer_by(8, 9, 10) == pytest.approx(inch * 5.5)
+    assert _closer_by(8, 12, 10) == pytest.approx(inch * 6)
+    assert _closer_by(8, 9, 0) == pytest.approx(inch)
+    assert score.closing_weight(duel(turn_limit=10).state) == pytest.approx(0.3 * 1.5)
