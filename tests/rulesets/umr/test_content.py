@@ -39,3 +39,19 @@ def test_default_fields_the_two_army_lists():
             m, probs = RS.build_model(spec)
             assert not probs
             assert scn[m.id].stats == m.stats and scn[m.id].side == army["side"]
+
+
+def test_default_squads_shoot_and_defend_alike():
+    """UMR-BALLISTIC / UMR-DEFENSE (issue 20, a fair default): the two squads of the
+    default put as many personality points into the two stats a firefight turns on
+    (BALLISTIC and DEFENSE, 12 each) and field the same health (85). Before the Vipers
+    were rebuilt they had 6 against the Wolves' 12 and lost about nine games in ten of
+    greedy against greedy; the measurements are at the top of the scenario file."""
+    scn = load_scenario(SCN / "default.toml")
+    fire: Counter[str] = Counter()
+    health: Counter[str] = Counter()
+    for m in scn.models:
+        fire[m.side] += int(m.stats.get("BALLISTIC", 0)) + int(m.stats.get("DEFENSE", 0))
+        health[m.side] += m.max_hp
+    assert fire == {"blue": 12, "red": 12}
+    assert health == {"blue": 85, "red": 85}
