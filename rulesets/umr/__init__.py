@@ -40,6 +40,13 @@ class UMR(Ruleset):
     model_keys = ()
     verbs = ("jump", "climb", "lead", "rpg_test")
     unit_name = "in"
+    #: the normal level's pull toward the enemy, a share of the engine's
+    #: (``engine.agents.greedy.ENGAGE_PER_INCH``, read in ``GreedyAgent.choose``). Why:
+    #: at the full pull a 6" walk was worth about a hit at long range, so the computer
+    #: spent nearly half its dice walking and lost the volume of fire to the rush agent,
+    #: which shoots whenever it can (mirror 10/20; at 0.6 14/20, the default 14/20; the
+    #: removal against a side that never acts stays at 65%: at 0.3 it fell to 49%)
+    engage_scale = 0.6
 
     def check_army(self, models: list[Model]) -> list[tuple[str, str]]:
         return build.check_army(models)

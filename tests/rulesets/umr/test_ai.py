@@ -247,3 +247,29 @@ def test_greedy_does_not_start_a_climb_that_buys_nothing():
         options = GreedyAgent(seed).weigh(g, "blue", [climb, end], 0.0, 1000 + seed)
         assert options[0].action == end, [(o.action.describe(), o.value) for o in options]
         assert options[0].value > options[1].value + 0.5
+
+
+def test_the_normal_level_pulls_toward_the_enemy_at_six_tenths():
+    """UMR-MOVEMENT / UMR-BALLISTIC, AI hint (issue 20): UMR's greedy agent weighs its
+    options with 0.6 of the engine's pull toward the enemy (``UMR.engage_scale``):
+    ``ENGAGE_PER_INCH`` (0.01) of an enemy model's worth per inch closed, 0.006 x worth. Figures: one model with no stats
+    each side, 18" apart in the open; the enemy model's worth (``greedy.worth``) is its
+    15 health and the 5 a model counts (the two long shots cancel before, none is left
+    after): 20, a pull of 0.12 a inch (0.2 before). At the full pull a walk was worth
+    about a long-range hit and the computer walked instead of shooting."""
+    from engine.agents import greedy
+
+    g = game(spec("a", "blue", 10, 10), spec("x", "red", 28, 10))
+    seen: list[float] = []
+    agent = greedy.GreedyAgent(seed=1)
+    weigh = agent.weigh
+
+    def spy(game, side, candidates, pull, common, *rest):
+        seen.append(pull)
+        return weigh(game, side, candidates, pull, common, *rest)
+
+    agent.weigh = spy
+    agent.choose(g.clone(dice_seed=1), "blue")
+    worth = greedy.worth(g, "blue")
+    assert worth == pytest.approx(20.0)
+    assert seen == [pytest.approx(0.12, rel=1e-9)]
