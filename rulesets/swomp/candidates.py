@@ -224,6 +224,8 @@ def move_options(
         out += ways
         short = short_advances(state, ctx, lead, [advances[0], *ways[:4:2]])
         out += short or sidesteps(state, ctx, lead, near, lim, actor, face)
+        if len(ms) > 1 and not any(rules.check(state, a, ctx).ok for a in (*ways, *short)):
+            out += model_advances(state, ctx, ms, face)
     unit_lim = min(movement.allowance(m)[0] for m in ms)
     out += cover_moves.moves(ctx, ms, actor, near, unit_lim, face)
     back = clamp(ctx, toward(lead.pos, (2 * lead.x - near.x, 2 * lead.y - near.y), core.mr(lead)))
@@ -278,6 +280,46 @@ def short_advances(
             step = Move(actor=a.actor, to=to, facing=a.facing)
             if rules.check(state, step, ctx).ok:
                 out.append(step)
+                break
+    return out
+
+
+MODEL_TURNS = (0.0, 30.0, -30.0)  # degrees off a model's line to its nearest enemy
+
+
+def model_advances(
+    state: GameState, ctx: Context, ms: list[Model], face: float | None
+) -> list[Action]:
+    """Each model's own advance on its nearest enemy, as far as it may move and still
+    shoot (straight, else 30 degrees off either side, else a share of it), offered when
+    no advance of the whole unit is clear. Why: a unit moves by its leader's path with
+    every model at its own offset, so a squad in a line behind a short wall had every
+    unit advance refused by the one model the wall stood in front of; it then stood at
+    the edge of range all game, one boltgun firing a round (issue 20). Each model of
+    the acting unit may take its own action (SWOMP-I-UNIT-ACTIONS), so the others go
+    round the wall on their own, coherency permitting (SWOMP-COHERENCY)."""
+    out: list[Action] = []
+    foes = [e for e in state.live() if e.side != ms[0].side]
+    for m in ms[:8]:
+        if settled(m) or not foes:
+            continue
+        near = min(foes, key=lambda e: (table.distance(m, e), e.id))
+        d = max(0.0, min(movement.shoot_limit(m), table.distance(m, near) - 1.0))
+        if d < 1.0:
+            continue
+        bearing = table.bearing(m.pos, near.pos)
+        found = False
+        for share in (1.0, *SHORT_STEPS):
+            for off in MODEL_TURNS:
+                dest = clamp(ctx, table.offset(m.pos, bearing + off, d * share))
+                if math.dist(dest, m.pos) < 1.0:
+                    continue
+                a = Move(actor=m.id, to=dest, facing=face)
+                if rules.check(state, a, ctx).ok:
+                    out.append(a)
+                    found = True
+                    break
+            if found:
                 break
     return out
 

@@ -234,7 +234,12 @@ def best_shot(state: GameState, ctx: Context, m: Model) -> float:
     the table stands: sighted, within range, allowed by the targeting rule (SWOMP
     "Targeting": the closest of a size class unless a farther one is harder to hit), in
     the cover its line of fire meets. Any facing: a trooper turns as it acts."""
-    best = 0.0
+    return aimed_shot(state, ctx, m)[0]
+
+
+def aimed_shot(state: GameState, ctx: Context, m: Model) -> tuple[float, str]:
+    """``best_shot`` and the target it is aimed at ("" with no shot)."""
+    best, aim = 0.0, ""
     jammed = mv(m).get("jammed", [])
     for wpn in core.ranged(m):
         if wpn["name"] in jammed:
@@ -250,8 +255,27 @@ def best_shot(state: GameState, ctx: Context, m: Model) -> float:
             share = min(1.0, dam / max(1, t.hp))
             v = p_win(att, shooting.defence(t, s.cover).value) * share * int(mv(t).get("points", 0))
             if v > best:
-                best = v
-    return best
+                best, aim = v, t.id
+    return best, aim
+
+
+def capped(state: GameState, shots: list[tuple[str, float, str]]) -> dict[str, float]:
+    """Per side, the sum of the shots ``(side, value, target)``, each target's share no
+    more than what is left of it to take (its points times its HP left). Why: every
+    model's best shot is often at the same target, the one enemy in range; counted
+    without a cap, the shots outweighed the target itself, and killing it lost the
+    shooters more future fire than the kill was worth, so greedy marines held their
+    fire (issue 20)."""
+    at: dict[tuple[str, str], float] = {}
+    for side, v, t in shots:
+        if t:
+            at[side, t] = at.get((side, t), 0.0) + v
+    out = dict.fromkeys(state.sides, 0.0)
+    for (side, t), v in at.items():
+        target = state.models[t]
+        left = int(mv(target).get("points", 0)) * (1.0 - victory.lost_share(target))
+        out[side] = out.get(side, 0.0) + min(v, left)
+    return out
 
 
 def firepower(state: GameState, ctx: Context) -> dict[str, float]:
@@ -285,12 +309,12 @@ def firepower(state: GameState, ctx: Context) -> dict[str, float]:
 
 
 def _firepower(state: GameState, ctx: Context, broken: set[str]) -> dict[str, float]:
-    total = dict.fromkeys(state.sides, 0.0)
-    for m in state.live():
-        if core.engaged(m) or core.is_vehicle(m) or m.unit in broken:
-            continue
-        total[m.side] = total.get(m.side, 0.0) + best_shot(state, ctx, m)
-    return total
+    shots = [
+        (m.side, *aimed_shot(state, ctx, m))
+        for m in state.live()
+        if not (core.engaged(m) or core.is_vehicle(m) or m.unit in broken)
+    ]
+    return capped(state, shots)
 
 
 def victory_text(scenario: Any) -> str:
