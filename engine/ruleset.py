@@ -318,6 +318,12 @@ class Ruleset:
     #: was about a tenth of a UMR random game (tests/engine/test_distinct_proposals.py
     #: holds each ruleset that says so to it over seeded games)
     distinct_proposals: ClassVar[bool] = False
+    #: the share of the engine's pull toward the enemy (``ENGAGE_PER_INCH``) the greedy
+    #: agent weighs this ruleset's options with: UMR walks less and shoots more at 0.6
+    engage_scale: ClassVar[float] = 1.0
+    #: the search's rollouts weigh charges (attacks without damage odds) before ending
+    #: an activation (``engine.agents.policy``; the search's ``charges`` overrides it)
+    rollout_charges: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.folder = Path(importlib.import_module(type(self).__module__).__file__ or "").parent

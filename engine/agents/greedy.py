@@ -286,8 +286,7 @@ class GreedyAgent:
         if not candidates:
             raise RuntimeError(f"ruleset {game.state.ruleset} offered no action to {side}")
         unit = self.unit(game, side)
-        # a ruleset may scale the pull (``engage_scale``, 1 unless it says otherwise)
-        pull = self.engage * getattr(game.ruleset, "engage_scale", 1.0) * unit
+        pull = self.engage * game.ruleset.engage_scale * unit
         # common random numbers: every candidate meets the same dice, so the ranking of
         # two shots is not decided by which one happened to roll well (issue 20)
         common = self.dice.face(1 << 30)

@@ -102,7 +102,7 @@ class RolloutPolicy:
         search's ``charges`` option, else the ruleset's ``rollout_charges``."""
         if self.charges is not None:
             return self.charges
-        return bool(getattr(sim.ruleset, "rollout_charges", False))
+        return sim.ruleset.rollout_charges
 
     def _best_charge(
         self, sim: Game, side: str, step: Action, sure: list[Action], unsure: list[Action]
