@@ -163,6 +163,13 @@ class GameState:
     pending: list[dict[str, Any]] = field(default_factory=list)
 
     # --- queries --------------------------------------------------------------------
+    @property
+    def turn_limit(self) -> int:
+        """The scenario's turn limit, 0 for none: its ``turn_limit`` key, which
+        ``engine.scenario`` keeps in ``vars``. Why one reader: the engine's turn flow and
+        every ruleset's victory and score read it, each once with its own ``int(...or 0)``."""
+        return int(self.vars.get("turn_limit", 0) or 0)
+
     def model(self, mid: str) -> Model:
         return self.models[mid]
 

@@ -294,7 +294,7 @@ class Flow:
     def end_round(self, rs: Ruleset, state: GameState, ctx: Context) -> None:
         """The turn limit (``state.vars['turn_limit']``, a scenario key) ends the game
         once that many turns are played; else the next turn begins."""
-        limit = int(state.vars.get("turn_limit", 0) or 0)
+        limit = state.turn_limit
         if limit and state.turn >= limit:
             rs.at_turn_limit(state, ctx)
             state.active = None

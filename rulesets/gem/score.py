@@ -309,7 +309,7 @@ def first_charge(state: GameState, side: str) -> tuple[float, float]:
             return 1.0, 0.0  # our move is still to come, or only begins: we charge first
         if len(to_move) > 1:
             return 0.0, 1.0  # we move now; whatever we leave in reach, they charge
-    limit = int(svars(state).get("turn_limit", 0) or 0)
+    limit = state.turn_limit
     if limit and state.turn >= limit:
         return 0.0, 0.0
     streak = gs(state).get("streak", {})

@@ -86,7 +86,7 @@ def end_of_turn(state: GameState, ctx: Context) -> None:
 def turn_limit(state: GameState, ctx: Context) -> None:
     """The scenario's turn limit is reached: the side keeping the larger share of its
     starting points wins (GEM-I-TURNLIMIT)."""
-    limit = int(svars(state).get("turn_limit", 0) or 0)
+    limit = state.turn_limit
     shares = {s: kept_share(state, s) for s in state.sides}
     best = max(shares.values())
     top = [s for s, v in shares.items() if abs(v - best) < 1e-9]

@@ -23,7 +23,7 @@ from rulesets.gemini.chapters import measure, melee, switches, wounds
 from rulesets.gemini.chapters import tables as T
 from rulesets.gemini.chapters.options import fire_hooks
 from rulesets.gemini.chapters.shooting import NO_FIRE
-from rulesets.gemini.state import mv, stamp, turn_limit
+from rulesets.gemini.state import mv, stamp
 
 
 def value(m: Model) -> float:
@@ -51,7 +51,7 @@ def closing_weight(state: GameState) -> float:
     at the turn limit (GM-I-END), an inch not closed costs more the fewer turns are
     left to use it. Greedy orks 36" from the guards' lasguns (default scenario, against
     random) won 40 of 60 games at a flat 0.3, 52 of 60 growing 6-fold."""
-    limit = turn_limit(state)
+    limit = state.turn_limit
     if limit <= 0:
         return CLOSING_WEIGHT
     share = min(max(state.turn, 0), limit) / limit

@@ -59,8 +59,6 @@ class GemVars(TypedDict, total=False):
     objectives: list[dict[str, Any]]
     #: the engine's Initiative-order record (read only: its activation index)
     initiative_order: dict[str, Any]
-    #: the scenario's turn limit (the engine's key, read only; 0 or missing: none)
-    turn_limit: int
 
 
 class GemModelVars(TypedDict, total=False):
@@ -153,11 +151,6 @@ def options(state: GameState) -> dict[str, Any] | None:
 def objectives(state: GameState) -> list[dict[str, Any]]:
     """The scenario's places (none: an empty list)."""
     return gs(state).get("objectives") or []
-
-
-def turn_limit(state: GameState) -> int:
-    """The scenario's turn limit, 0 without one (reads, never adds)."""
-    return int(gs(state).get("turn_limit", 0) or 0)
 
 
 def initiative_order(state: GameState) -> dict[str, Any]:

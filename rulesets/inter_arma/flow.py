@@ -73,7 +73,7 @@ def end_turn(state: GameState, ctx: Context) -> None:
     victory.settle(state, ctx)
     if state.over:
         return
-    limit = int(gs(state).get("turn_limit", 0) or 0)
+    limit = state.turn_limit
     if limit and state.turn >= limit:
         victory.finish_on_losses(state, ctx, f"turn limit ({limit}) reached")
         return

@@ -307,7 +307,7 @@ def verdict_ahead(state: GameState, side: str) -> float:
     soldier behind without a blow and lost 5 to 6. Being a curve, it makes a fight's
     risk worth taking when behind and not when ahead, as the dice of each sampled fight
     fall (greedy averages the score over them)."""
-    limit = int(gs(state).get("turn_limit", 0) or 0)
+    limit = state.turn_limit
     if not limit:
         return 0.0
     done = PHASE_DONE.get(state.phase, 0.0)

@@ -20,7 +20,7 @@ from engine.state import GameState, Model
 from . import actions as _actions  # noqa: F401  (registers SWOMP's verbs)
 from . import build, candidates, flow, odds, rules, score
 from .chapters import answers, core, vehicles
-from .state import gv, mv
+from .state import mv
 
 
 @register
@@ -83,7 +83,7 @@ class Swomp(Ruleset):
         """SWOMP-I-VICTORY: casualties, then damage, units broken, ground taken."""
         from .victory import finish_on_points
 
-        limit = int(gv(state).get("turn_limit", 0) or 0)
+        limit = state.turn_limit
         finish_on_points(state, ctx, f"turn limit ({limit}) reached")
 
     def allowance(self, state: GameState, actor: str, ctx: Context, mode: str = "") -> float | None:

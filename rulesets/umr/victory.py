@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from engine.state import GameState
-from rulesets.umr.state import gs
 
 
 def health(state: GameState, side: str) -> int:
@@ -45,7 +44,7 @@ def losses(state: GameState, side: str) -> float:
 
 def at_turn_limit(state: GameState) -> None:
     """UMR-I-TURN-LIMIT: at the scenario's turn limit the most remaining health wins."""
-    limit = int(gs(state).get("turn_limit", 0) or 0)
+    limit = state.turn_limit
     by_health(state, f"the turn limit of {limit} rounds was reached")
 
 
