@@ -224,7 +224,8 @@ def move_options(
         out += ways
         short = short_advances(state, ctx, lead, [advances[0], *ways[:4:2]])
         out += short or sidesteps(state, ctx, lead, near, lim, actor, face)
-        if len(ms) > 1 and not any(rules.check(state, a, ctx).ok for a in (*ways, *short)):
+        # (``short`` holds only advances the rules allow)
+        if len(ms) > 1 and not short and not any(rules.check(state, a, ctx).ok for a in ways):
             out += model_advances(state, ctx, ms, face)
     unit_lim = min(movement.allowance(m)[0] for m in ms)
     out += cover_moves.moves(ctx, ms, actor, near, unit_lim, face)
@@ -300,27 +301,31 @@ def model_advances(
     round the wall on their own, coherency permitting (SWOMP-COHERENCY)."""
     out: list[Action] = []
     foes = [e for e in state.live() if e.side != ms[0].side]
+    if not foes:
+        return out
     for m in ms[:8]:
-        if settled(m) or not foes:
+        if settled(m):
             continue
         near = min(foes, key=lambda e: (table.distance(m, e), e.id))
         d = max(0.0, min(movement.shoot_limit(m), table.distance(m, near) - 1.0))
         if d < 1.0:
             continue
         bearing = table.bearing(m.pos, near.pos)
-        found = False
-        for share in (1.0, *SHORT_STEPS):
-            for off in MODEL_TURNS:
-                dest = clamp(ctx, table.offset(m.pos, bearing + off, d * share))
-                if math.dist(dest, m.pos) < 1.0:
-                    continue
-                a = Move(actor=m.id, to=dest, facing=face)
-                if rules.check(state, a, ctx).ok:
-                    out.append(a)
-                    found = True
-                    break
-            if found:
-                break
+        tries = (
+            Move(actor=m.id, to=clamp(ctx, table.offset(m.pos, bearing + off, d * k)), facing=face)
+            for k in (1.0, *SHORT_STEPS)
+            for off in MODEL_TURNS
+        )
+        step = next(
+            (
+                a
+                for a in tries
+                if a.to and math.dist(a.to, m.pos) >= 1.0 and rules.check(state, a, ctx).ok
+            ),
+            None,
+        )
+        if step is not None:
+            out.append(step)
     return out
 
 
